@@ -1,0 +1,38 @@
+"""Hardware throughput and ideal wall-clock time.
+
+Delivered throughput = GPUs × dense peak FLOP/s × MFU, where MFU (model FLOPs
+utilisation, PaLM, Chowdhery et al. 2022, appendix B) is the share of the peak
+that goes into the model's 6ND arithmetic. Ideal wall-clock = C / delivered:
+no failures, restarts or evaluation pauses.
+"""
+
+from .validate import finite_result, fraction, positive, positive_int
+
+SECONDS_PER_HOUR = 3600
+SECONDS_PER_DAY = 86400
+
+
+def fleet_peak_flops(gpus: int, peak_flops_per_gpu: float) -> float:
+    """Peak FLOP/s of the whole fleet: GPUs × dense peak per GPU."""
+    return finite_result(
+        "fleet_peak_flops",
+        positive_int("gpus", gpus) * positive("peak_flops_per_gpu", peak_flops_per_gpu),
+    )
+
+
+def delivered_flops(gpus: int, peak_flops_per_gpu: float, mfu: float) -> float:
+    """FLOP/s the fleet actually spends on the model: fleet peak × MFU."""
+    return fleet_peak_flops(gpus, peak_flops_per_gpu) * fraction("mfu", mfu)
+
+
+def training_seconds(flops: float, gpus: int, peak_flops_per_gpu: float, mfu: float) -> float:
+    """Ideal wall-clock seconds: C / (GPUs × peak × MFU)."""
+    c = positive("flops", flops)
+    return finite_result("training_seconds", c / delivered_flops(gpus, peak_flops_per_gpu, mfu))
+
+
+def gpu_hours(seconds: float, gpus: int) -> float:
+    """GPU-hours: wall-clock hours × GPUs (independent of fleet size for a fixed C)."""
+    return finite_result(
+        "gpu_hours", positive("seconds", seconds) / SECONDS_PER_HOUR * positive_int("gpus", gpus)
+    )
