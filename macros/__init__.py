@@ -1,0 +1,68 @@
+"""mkdocs-macros module: what a Markdown page can call.
+
+Registers the estimators (as macros), the presets, the units formatters (as
+filters), and `widget()`. It holds no formula: every number comes
+from `estimators`, every text form of a number from `estimators.units`.
+
+A wrong call stops the build. mkdocs-macros (with `on_error_fail: true`)
+prints the page and our message, which names the macro and what is valid.
+"""
+
+import functools
+import inspect
+
+import estimators
+from estimators import units
+from estimators.errors import EstimatorError
+
+from pyodide_widgets import html as widget_html
+
+
+class MacroError(Exception):
+    """A macro called with arguments it cannot take."""
+
+
+def _signature(fn) -> str:
+    return f"{fn.__name__}{inspect.signature(fn)}"
+
+
+def _guarded(env, fn, name: str):
+    """Wrap fn so that a bad call raises MacroError naming page, macro and fix."""
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as error:
+            raise MacroError(_message(env, name, f"{error}; valid call: {_signature(fn)}")) from None
+        try:
+            return fn(*args, **kwargs)
+        except (EstimatorError, KeyError) as error:
+            raise MacroError(_message(env, name, str(error))) from None
+
+    return call
+
+
+def _message(env, macro: str, detail: str) -> str:
+    page = env.page.file.src_path if env.page is not None else "?"
+    return f"in {page}, macro {macro}(): {detail}"
+
+
+def define_env(env):
+    presets = estimators.load_presets()
+
+    for name in estimators.__all__:
+        fn = getattr(estimators, name)
+        if inspect.isfunction(fn):
+            env.macro(_guarded(env, fn, name), name)
+
+    env.macro(_guarded(env, presets.run, "run"), "run")
+    env.macro(_guarded(env, presets.gpu, "gpu"), "gpu")
+    if hasattr(presets, "model"):
+        env.macro(_guarded(env, presets.model, "model"), "model")
+
+    env.macro(_guarded(env, widget_html.render, "widget"), "widget")
+
+    for name in ("si", "count", "sci", "integer", "percent", "times", "duration", "plain"):
+        env.filter(_guarded(env, getattr(units, name), name), name)
+    env.filter(_guarded(env, units.bytes_, "bytes"), "bytes")

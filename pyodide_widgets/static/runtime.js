@@ -1,0 +1,299 @@
+/*
+ * Widget runtime: binds every [data-widget] on the page to one Pyodide worker.
+ *
+ * The page already shows each widget's build-time outputs; this script makes
+ * them live. Pyodide boots in a Web Worker once per visit (instant navigation
+ * keeps this script and its worker alive across pages), lazily: when the
+ * browser is first idle after the load event, or at the first interaction
+ * with a widget. The worker answers {widget, state} with the same Python
+ * `update(state)` that rendered the page.
+ *
+ * DOM contract: root [data-widget=name][data-state=static|loading|live|error];
+ * inputs are named form controls; outputs are [data-output=key];
+ * [data-error-for=field] holds a field's error; [data-status] one status line;
+ * [data-chart] holds the chart, [data-chart-spec] its Vega spec.
+ */
+(() => {
+  "use strict";
+
+  const BASE = new URL(".", document.currentScript.src);
+  const WHEEL_URL = new URL("__WHEEL_URL__", BASE).href;
+  const PYODIDE_URL = new URL("pyodide/", BASE).href;
+  const VEGA_URL = new URL("vega.min.js", BASE).href;
+  // Screen readers hear the new outputs once the reader pauses, not on every step.
+  const ANNOUNCE_AFTER_MS = 800;
+  // A browser without requestIdleCallback boots this long after load.
+  const IDLE_FALLBACK_MS = 200;
+
+  const runtime = { status: "idle", boots: 0, worker: null, requests: new Map(), nextId: 1 };
+  const mounted = new Set();
+  window.widgetRuntime = runtime; // read by the tests and the benchmark
+
+  // --- the worker ---------------------------------------------------------
+
+  function boot() {
+    if (runtime.status !== "idle") return;
+    runtime.status = "loading";
+    runtime.boots += 1;
+    performance.mark("widgets:boot");
+    mounted.forEach((w) => setState(w, "loading"));
+    try {
+      runtime.worker = new Worker(new URL("worker.js", BASE), { type: "module" });
+    } catch (error) {
+      fail();
+      return;
+    }
+    runtime.worker.onmessage = (event) => onMessage(event.data);
+    runtime.worker.onerror = (event) => {
+      event.preventDefault();
+      fail();
+    };
+    runtime.worker.postMessage({ type: "init", indexURL: PYODIDE_URL, wheel: WHEEL_URL });
+  }
+
+  function fail() {
+    runtime.status = "error";
+    if (runtime.worker) runtime.worker.terminate();
+    runtime.worker = null;
+    mounted.forEach((w) => {
+      setState(w, "error");
+      w.status.textContent = "Interaction is unavailable in this browser; the figures shown are for the default inputs.";
+    });
+  }
+
+  function onMessage(message) {
+    if (message.type === "ready") {
+      runtime.status = "live";
+      performance.mark("widgets:ready");
+      performance.measure("widgets:boot-to-ready", "widgets:boot", "widgets:ready");
+      mounted.forEach((w) => {
+        setState(w, "live");
+        if (w.dirty) request(w);
+      });
+    } else if (message.type === "failed") {
+      fail();
+    } else if (message.type === "result") {
+      const w = runtime.requests.get(message.id);
+      runtime.requests.delete(message.id);
+      // Only the answer to the latest input counts; older ones are stale.
+      if (w && message.id === w.latest && mounted.has(w)) show(w, message);
+    }
+  }
+
+  // --- one widget -----------------------------------------------------------
+
+  function setState(w, state) {
+    w.root.dataset.state = state;
+    w.root.setAttribute("aria-busy", state === "loading" ? "true" : "false");
+  }
+
+  function readState(w) {
+    const state = {};
+    for (const control of w.form.elements) {
+      if (control.name) state[control.name] = control.value;
+    }
+    // A value from a link that a <select> cannot hold still goes to Python, which rejects it by name.
+    return Object.assign(state, w.invalidFromUrl);
+  }
+
+  function request(w) {
+    w.dirty = true;
+    const state = readState(w);
+    writeUrl(w, state);
+    if (runtime.status === "idle") boot();
+    if (runtime.status !== "live") return;
+    const id = runtime.nextId++;
+    w.latest = id;
+    w.sentAt = performance.now();
+    runtime.requests.set(id, w);
+    runtime.worker.postMessage({ type: "update", id, widget: w.name, state });
+  }
+
+  function show(w, result) {
+    w.dirty = false;
+    for (const slot of w.root.querySelectorAll("[data-error-for]")) slot.textContent = "";
+    for (const control of w.form.elements) control.removeAttribute("aria-invalid");
+    w.status.textContent = "";
+    if (result.error) {
+      showError(w, result.error);
+      return;
+    }
+    w.root.classList.remove("widget--stale");
+    for (const [key, text] of Object.entries(result.outputs)) {
+      const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
+      if (el && !el.hasAttribute("data-live")) el.textContent = text;
+    }
+    announce(w, result.outputs.summary || "");
+    if (result.data) drawChart(w, result.data);
+    w.root.dispatchEvent(new CustomEvent("widget:updated", { detail: { ms: performance.now() - w.sentAt } }));
+  }
+
+  function showError(w, error) {
+    // The last good outputs stay, dimmed, so nothing reads NaN or a stale number as current.
+    w.root.classList.add("widget--stale");
+    const slot = error.field && w.root.querySelector(`[data-error-for="${CSS.escape(error.field)}"]`);
+    const control = error.field && w.form.elements.namedItem(error.field);
+    if (slot) slot.textContent = error.message;
+    else w.status.textContent = error.message;
+    if (control) control.setAttribute("aria-invalid", "true");
+  }
+
+  function announce(w, text) {
+    clearTimeout(w.announceTimer);
+    w.announceTimer = setTimeout(() => {
+      if (w.live) w.live.textContent = text;
+    }, ANNOUNCE_AFTER_MS);
+  }
+
+  // --- the URL ------------------------------------------------------------
+  // Each widget's state lives in the query string as <widget id>.<field>=<value>.
+
+  function urlKey(w, field) {
+    return `${w.root.id}.${field}`;
+  }
+
+  function writeUrl(w, state) {
+    const url = new URL(location.href);
+    for (const [field, value] of Object.entries(state)) url.searchParams.set(urlKey(w, field), value);
+    history.replaceState(history.state, "", url);
+  }
+
+  function restoreFromUrl(w) {
+    const params = new URL(location.href).searchParams;
+    let restored = false;
+    for (const control of w.form.elements) {
+      if (!control.name || !params.has(urlKey(w, control.name))) continue;
+      const value = params.get(urlKey(w, control.name));
+      control.value = value; // .value, never markup: the URL cannot inject HTML
+      if (control.value !== value) w.invalidFromUrl[control.name] = value;
+      restored = true;
+    }
+    return restored;
+  }
+
+  // --- charts ---------------------------------------------------------------
+
+  let vegaLoading = null;
+
+  function loadVega() {
+    vegaLoading ||= new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = VEGA_URL;
+      script.onload = () => resolve(window.vega);
+      script.onerror = reject;
+      document.head.append(script);
+    });
+    return vegaLoading;
+  }
+
+  function themeConfig() {
+    const dark = document.body.getAttribute("data-md-color-scheme") === "slate";
+    const ink = dark ? "#e0e0e8" : "#1f1f29";
+    const rule = dark ? "#5c5c70" : "#c8c8d0";
+    return {
+      background: null,
+      axis: { labelColor: ink, titleColor: ink, domainColor: rule, tickColor: rule, gridColor: rule },
+      title: { color: ink },
+      legend: { labelColor: ink, titleColor: ink },
+    };
+  }
+
+  async function drawChart(w, data) {
+    if (!w.chart) return;
+    w.chartData = data;
+    try {
+      const vega = await loadVega();
+      if (!w.view) {
+        const spec = JSON.parse(w.chartSpec.textContent);
+        w.view = new vega.View(vega.parse(spec, themeConfig()), { renderer: "svg", hover: true });
+        w.chart.replaceChildren();
+        w.view.initialize(w.chart);
+      }
+      for (const [name, rows] of Object.entries(w.chartData)) w.view.data(name, rows);
+      await w.view.runAsync();
+    } catch (error) {
+      // The build-time SVG (or the last drawing) stays; the numbers are still live.
+      w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
+    }
+  }
+
+  function redrawForTheme() {
+    mounted.forEach((w) => {
+      if (!w.view) return;
+      w.view.finalize();
+      w.view = null;
+      drawChart(w, w.chartData);
+    });
+  }
+
+  // --- binding --------------------------------------------------------------
+
+  function mount(root) {
+    if (root.widget) return; // idempotent: state lives on the element
+    const w = {
+      root,
+      name: root.dataset.widget,
+      form: root.querySelector("form"),
+      status: root.querySelector("[data-status]"),
+      live: root.querySelector("[data-live]"),
+      chart: root.querySelector("[data-chart]"),
+      chartSpec: root.querySelector("[data-chart-spec]"),
+      invalidFromUrl: {},
+      dirty: false,
+      latest: 0,
+      view: null,
+    };
+    root.widget = w;
+    mounted.add(w);
+    setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
+
+    w.form.addEventListener("input", (event) => {
+      delete w.invalidFromUrl[event.target.name];
+      request(w);
+    });
+    root.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-preset]");
+      if (!button) return;
+      const values = JSON.parse(button.dataset.preset);
+      for (const [field, value] of Object.entries(values)) {
+        const control = w.form.elements.namedItem(field);
+        if (control) control.value = String(value);
+      }
+      w.invalidFromUrl = {};
+      for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", String(b === button));
+      request(w);
+    });
+    // The first touch of a widget boots Pyodide at once rather than waiting for idle.
+    for (const type of ["pointerdown", "focusin", "keydown"]) {
+      root.addEventListener(type, boot, { once: true, passive: true });
+    }
+    if (restoreFromUrl(w)) {
+      root.classList.add("widget--stale");
+      request(w);
+    } else if (runtime.status === "error") {
+      fail();
+    }
+  }
+
+  function mountAll() {
+    for (const w of mounted) if (!w.root.isConnected) mounted.delete(w);
+    document.querySelectorAll("[data-widget]").forEach(mount);
+    if (mounted.size && runtime.status === "idle") bootWhenIdle();
+  }
+
+  function bootWhenIdle() {
+    const later = () =>
+      "requestIdleCallback" in window ? requestIdleCallback(boot) : setTimeout(boot, IDLE_FALLBACK_MS);
+    if (document.readyState === "complete") later();
+    else window.addEventListener("load", later, { once: true });
+  }
+
+  new MutationObserver(redrawForTheme).observe(document.body, {
+    attributes: true,
+    attributeFilter: ["data-md-color-scheme"],
+  });
+
+  // mkdocs-material's document$ emits on the first page and after each instant navigation.
+  if (window.document$) window.document$.subscribe(mountAll);
+  else mountAll();
+})();
