@@ -2,20 +2,106 @@
 
 Every number on the site is computed here; `units` turns numbers into text.
 Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
+
+One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
+`scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
+`hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
+(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA); `presets`
+loads presets.toml. `python -m estimators --help` lists the command line.
 """
 
-from .compute import tokens_per_param, training_flops
+from .checkpoint import (
+    EffectiveTime,
+    checkpoint_bytes,
+    checkpoint_bytes_per_param,
+    effective_training_time,
+    lost_work_seconds,
+    mtbf_seconds,
+    optimal_checkpoint_interval,
+    weights_bytes,
+)
+from .compute import (
+    attention_flops_per_token,
+    backward_flops_per_token,
+    compute_multiple,
+    compute_optimal,
+    forward_flops_per_token,
+    tokens_per_param,
+    training_flops,
+    training_flops_with_attention,
+)
 from .errors import EstimatorError
+from .finetune import (
+    FinetuneMemory,
+    finetune_memory,
+    lora_decoder_params,
+    lora_matrix_params,
+    lora_trainable_params,
+)
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .memory import (
+    ModelState,
+    activation_bytes,
+    activation_bytes_per_layer,
+    bytes_per_param,
+    model_state_bytes,
+    zero_breakdown,
+    zero_bytes_per_gpu,
+)
+from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
+from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
 from .presets import load_presets
+from .scaling import chinchilla_loss, chinchilla_optimal, optimal_exponents
+from .storage import StorageBreakdown, dataset_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
+    "DecoderConfig",
+    "EffectiveTime",
     "EstimatorError",
+    "FinetuneMemory",
+    "MlaConfig",
+    "ModelState",
+    "MoeConfig",
+    "MoeParams",
+    "ParamBreakdown",
+    "StorageBreakdown",
+    "activation_bytes",
+    "activation_bytes_per_layer",
+    "attention_flops_per_token",
+    "backward_flops_per_token",
+    "bytes_per_param",
+    "checkpoint_bytes",
+    "checkpoint_bytes_per_param",
+    "chinchilla_loss",
+    "chinchilla_optimal",
+    "compute_multiple",
+    "compute_optimal",
+    "dataset_bytes",
+    "decoder_params",
     "delivered_flops",
+    "effective_training_time",
+    "finetune_memory",
     "fleet_peak_flops",
+    "forward_flops_per_token",
     "gpu_hours",
     "load_presets",
+    "lora_decoder_params",
+    "lora_matrix_params",
+    "lora_trainable_params",
+    "lost_work_seconds",
+    "model_state_bytes",
+    "moe_params",
+    "mtbf_seconds",
+    "optimal_checkpoint_interval",
+    "optimal_exponents",
+    "param_count",
+    "storage_footprint",
+    "token_id_bytes",
     "tokens_per_param",
     "training_flops",
+    "training_flops_with_attention",
     "training_seconds",
+    "weights_bytes",
+    "zero_breakdown",
+    "zero_bytes_per_gpu",
 ]

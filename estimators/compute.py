@@ -4,13 +4,27 @@ C = 6 N D (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §2.1)
 each parameter costs 2 FLOPs per token in the forward pass (a multiply and an
 add) and 4 in the backward pass (gradients with respect to activations and to
 weights), so 6 FLOPs per parameter per token.
+
+The attention term (Chowdhery et al. 2022, "PaLM", appendix B) adds the
+score and value matmuls that 6N leaves out: 12·L·H·Q·T FLOPs per token for L
+layers, H heads of size Q and a sequence of T tokens.
+
+The compute-optimal split by the 20-tokens rule follows Hoffmann et al. 2022
+("Training Compute-Optimal Large Language Models", Chinchilla), whose Table 3
+puts the optimal D near 20·N; the fitted loss laws are in `scaling`.
 """
 
-from .validate import finite_result, positive
+import math
+
+from .validate import finite_result, positive, positive_int
 
 FORWARD_FLOPS_PER_PARAM_TOKEN = 2
 BACKWARD_FLOPS_PER_PARAM_TOKEN = 4
 TRAINING_FLOPS_PER_PARAM_TOKEN = FORWARD_FLOPS_PER_PARAM_TOKEN + BACKWARD_FLOPS_PER_PARAM_TOKEN
+# PaLM appendix B: 6 (forward 2 + backward 4) × 2 attention matmuls (Q·Kᵀ and scores·V).
+ATTENTION_FLOPS_FACTOR = 12
+# Hoffmann et al. 2022, Table 3: 400M → 8.0B tokens … 1T → 21.2T tokens.
+CHINCHILLA_TOKENS_PER_PARAM = 20
 
 
 def training_flops(params: float, tokens: float) -> float:
@@ -20,6 +34,59 @@ def training_flops(params: float, tokens: float) -> float:
     return finite_result("training_flops", TRAINING_FLOPS_PER_PARAM_TOKEN * n * d)
 
 
+def forward_flops_per_token(params: float) -> float:
+    """2·N FLOPs per token for the forward pass."""
+    return FORWARD_FLOPS_PER_PARAM_TOKEN * positive("params", params)
+
+
+def backward_flops_per_token(params: float) -> float:
+    """4·N FLOPs per token for the backward pass."""
+    return BACKWARD_FLOPS_PER_PARAM_TOKEN * positive("params", params)
+
+
+def attention_flops_per_token(layers: int, heads: int, head_dim: int, seq_len: int) -> float:
+    """12·L·H·Q·T FLOPs per token of training for attention scores and values (PaLM appendix B)."""
+    return float(
+        ATTENTION_FLOPS_FACTOR
+        * positive_int("layers", layers)
+        * positive_int("heads", heads)
+        * positive_int("head_dim", head_dim)
+        * positive_int("seq_len", seq_len)
+    )
+
+
+def training_flops_with_attention(
+    params: float, tokens: float, layers: int, heads: int, head_dim: int, seq_len: int
+) -> float:
+    """C = D·(6N + 12·L·H·Q·T) FLOPs: 6ND plus the attention term of PaLM appendix B."""
+    per_token = TRAINING_FLOPS_PER_PARAM_TOKEN * positive("params", params) + attention_flops_per_token(
+        layers, heads, head_dim, seq_len
+    )
+    return finite_result("training_flops", positive("tokens", tokens) * per_token)
+
+
 def tokens_per_param(params: float, tokens: float) -> float:
     """D / N, the ratio Chinchilla puts near 20 for a compute-optimal run."""
     return positive("tokens", tokens) / positive("params", params)
+
+
+def compute_optimal(flops: float, tokens_per_param: float = CHINCHILLA_TOKENS_PER_PARAM) -> tuple:
+    """(N, D) that spend C FLOPs with D = r·N (r = 20 by default).
+
+    C = 6·N·(r·N), so N = √(C / 6r) parameters and D = r·N tokens.
+    """
+    c = positive("flops", flops)
+    r = positive("tokens_per_param", tokens_per_param)
+    n = math.sqrt(c / (TRAINING_FLOPS_PER_PARAM_TOKEN * r))
+    return n, r * n
+
+
+def compute_multiple(
+    params: float, tokens: float, optimal_tokens_per_param: float = CHINCHILLA_TOKENS_PER_PARAM
+) -> float:
+    """How many times the compute-optimal budget a run of N params on D tokens spends.
+
+    At fixed N, C = 6ND against C_opt = 6·N·(r·N), so the multiple is D / (r·N):
+    Llama 3 8B on 15T tokens is 15e12 / (20 × 8e9) ≈ 94×.
+    """
+    return tokens_per_param(params, tokens) / positive("optimal_tokens_per_param", optimal_tokens_per_param)

@@ -3,15 +3,22 @@
 A preset with a missing field, an unknown field (a unit slip such as
 ``memory_gb``), a value of the wrong type or out of range, or a reference to
 an unknown GPU raises EstimatorError naming the preset and the field.
+
+Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
+``datasets`` and ``failures``. Model presets hold a configuration
+(``DecoderConfig`` or ``MoeConfig``) whose own checks run at load time.
 """
 
 import dataclasses
 import tomllib
+import typing
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 from .errors import EstimatorError
+from .model_size import DecoderConfig, decoder_params
+from .moe import MlaConfig, MoeConfig, moe_params
 from . import validate
 
 
@@ -36,9 +43,54 @@ class Run:
 
 
 @dataclass(frozen=True)
+class Model:
+    name: str
+    config: "DecoderConfig | MoeConfig"  # the architecture, as its config.json gives it
+    source: str
+
+    @property
+    def params(self) -> int:
+        """Total parameters (every weight stored)."""
+        if isinstance(self.config, MoeConfig):
+            return moe_params(self.config).total
+        return decoder_params(self.config).total
+
+    @property
+    def active_params(self) -> int:
+        """Parameters one token passes through: all of them for a dense model."""
+        if isinstance(self.config, MoeConfig):
+            return moe_params(self.config).active
+        return self.params
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    tokens: float  # D, tokens
+    vocab: int  # vocabulary of the tokenizer that counted them
+    source: str
+    text_bytes: float | None = None  # bytes of the raw text, where published
+
+
+@dataclass(frozen=True)
+class Failures:
+    name: str
+    window_seconds: float  # length of the observed stretch of the run, s
+    interruptions: int  # all interruptions in the window
+    unexpected: int  # those not planned (a planned stop can save first)
+    hardware_share: float  # share of the unexpected ones due to hardware
+    effective_share: float  # reported share of the window spent training (a floor)
+    checkpoint_interval_seconds: float  # cadence the site assumes, s
+    source: str
+
+
+@dataclass(frozen=True)
 class Presets:
     gpus: dict
     runs: dict
+    models: dict = dataclasses.field(default_factory=dict)
+    datasets: dict = dataclasses.field(default_factory=dict)
+    failures: dict = dataclasses.field(default_factory=dict)
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -46,49 +98,107 @@ class Presets:
     def run(self, key: str) -> Run:
         return self.runs[validate.one_of("run", key, self.runs)]
 
+    def model(self, key: str) -> Model:
+        return self.models[validate.one_of("model", key, self.models)]
 
-# Range checks per field; a field not named here is checked for type only.
+    def dataset(self, key: str) -> Dataset:
+        return self.datasets[validate.one_of("dataset", key, self.datasets)]
+
+    def failure(self, key: str) -> Failures:
+        return self.failures[validate.one_of("failures", key, self.failures)]
+
+
+# Range checks per field; a field not named here is checked for type only
+# (model configurations check their own fields).
 _CHECKS = {
     "memory_bytes": validate.positive,
     "params": validate.positive,
     "tokens": validate.positive,
     "gpus": validate.positive_int,
     "mfu": validate.fraction,
+    "vocab": validate.positive_int,
+    "text_bytes": validate.positive,
+    "window_seconds": validate.positive,
+    "interruptions": validate.positive_int,
+    "unexpected": validate.non_negative_int,
+    "hardware_share": validate.fraction,
+    "effective_share": validate.fraction,
+    "checkpoint_interval_seconds": validate.positive,
 }
+# What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
+_ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,)}
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures")
 
 
-def _build(cls, table: str, key: str, raw: dict):
-    where = f"{table}.{key}"
+def _accepted(annotation) -> tuple:
+    """Python types a field accepts: float | None accepts int, float (None only by omission)."""
+    options = typing.get_args(annotation) or (annotation,)
+    return tuple(t for option in options if option is not type(None) for t in _ACCEPTS.get(option, (option,)))
+
+
+def _build(cls, where: str, raw: dict):
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    if not isinstance(raw, dict):
+        raise EstimatorError(where, raw, f"a table of {', '.join(fields)}")
     for name in raw.keys() - fields.keys():
         raise EstimatorError(f"{where}.{name}", raw[name], "a known field: " + ", ".join(fields))
     values = {}
     for name, field in fields.items():
         if name not in raw:
-            raise EstimatorError(f"{where}.{name}", None, "a value (the field is missing)")
+            if field.default is dataclasses.MISSING:
+                raise EstimatorError(f"{where}.{name}", None, "a value (the field is missing)")
+            continue
         value = raw[name]
-        expected = {"float": (int, float), "int": (int, float)}.get(field.type, field.type)
-        if isinstance(value, bool) or not isinstance(value, expected):
-            raise EstimatorError(f"{where}.{name}", value, f"a value of type {field.type}")
+        if name == "mla":
+            values[name] = _build(MlaConfig, f"{where}.{name}", value)
+            continue
+        accepted = _accepted(field.type)
+        if (isinstance(value, bool) and bool not in accepted) or not isinstance(value, accepted):
+            raise EstimatorError(f"{where}.{name}", value, f"a value of type {' or '.join(t.__name__ for t in accepted)}")
         check = _CHECKS.get(name)
         values[name] = check(f"{where}.{name}", value) if check else value
-    return cls(**values)
+    try:
+        return cls(**values)
+    except EstimatorError as error:  # a configuration's own check: say which preset
+        raise EstimatorError(f"{where}.{error.argument}", error.value, error.allowed) from None
+
+
+def _model(config_cls, where: str, raw: dict) -> Model:
+    """A model preset: name and source, the rest of its fields being the configuration."""
+    if not isinstance(raw, dict):
+        raise EstimatorError(where, raw, "a table with name, source and the configuration")
+    for name in ("name", "source"):
+        if not isinstance(raw.get(name), str):
+            allowed = "a value of type str" if name in raw else "a value (the field is missing)"
+            raise EstimatorError(f"{where}.{name}", raw.get(name), allowed)
+    config = _build(config_cls, where, {k: v for k, v in raw.items() if k not in ("name", "source")})
+    return Model(name=raw["name"], config=config, source=raw["source"])
 
 
 def parse_presets(text: str) -> Presets:
     """Parse and validate presets from TOML text."""
     data = tomllib.loads(text)
-    for table in data.keys() - {"gpus", "runs"}:
-        raise EstimatorError(table, "...", "a known table: gpus, runs")
-    gpus = {k: _build(Gpu, "gpus", k, v) for k, v in data.get("gpus", {}).items()}
+    for table in data.keys() - set(_TABLES):
+        raise EstimatorError(table, "...", "a known table: " + ", ".join(_TABLES))
+    gpus = {k: _build(Gpu, f"gpus.{k}", v) for k, v in data.get("gpus", {}).items()}
     for key, gpu in gpus.items():
         for precision, flops in gpu.peak_flops.items():
             validate.positive(f"gpus.{key}.peak_flops.{precision}", flops)
-    runs = {k: _build(Run, "runs", k, v) for k, v in data.get("runs", {}).items()}
+    runs = {k: _build(Run, f"runs.{k}", v) for k, v in data.get("runs", {}).items()}
     for key, run in runs.items():
         validate.one_of(f"runs.{key}.gpu", run.gpu, gpus)
         validate.one_of(f"runs.{key}.precision", run.precision, gpus[run.gpu].peak_flops)
-    return Presets(gpus=gpus, runs=runs)
+    models = {k: _model(DecoderConfig, f"models.{k}", v) for k, v in data.get("models", {}).items()}
+    for key, raw in data.get("moe_models", {}).items():
+        if key in models:
+            raise EstimatorError(f"moe_models.{key}", key, "a key not already used in models")
+        models[key] = _model(MoeConfig, f"moe_models.{key}", raw)
+    datasets = {k: _build(Dataset, f"datasets.{k}", v) for k, v in data.get("datasets", {}).items()}
+    failures = {k: _build(Failures, f"failures.{k}", v) for k, v in data.get("failures", {}).items()}
+    for key, f in failures.items():
+        if f.unexpected > f.interruptions:
+            raise EstimatorError(f"failures.{key}.unexpected", f.unexpected, f"at most interruptions ({f.interruptions})")
+    return Presets(gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures)
 
 
 @cache

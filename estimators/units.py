@@ -89,3 +89,8 @@ def duration(seconds: float, decimals: int = 1) -> str:
         if abs(s) >= size:
             return f"{s / size:.{decimals}f} {unit}"
     return f"{s:.{decimals}f} s"
+
+
+def plain(value: float) -> str:
+    """The shortest plain form of a number, as a form field shows it: 405, 15.6, 16384."""
+    return format(_finite(value), ".15g")

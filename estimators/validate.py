@@ -42,6 +42,21 @@ def positive_int(argument: str, value: object) -> int:
     return int(v)
 
 
+def non_negative_int(argument: str, value: object) -> int:
+    """A whole number >= 0 (interruptions, shared experts, dense layers)."""
+    v = _number(argument, value)
+    if v != int(v) or v < 0:
+        raise EstimatorError(argument, value, "a whole number of 0 or more")
+    return int(v)
+
+
+def flag(argument: str, value: object) -> bool:
+    """True or False, and nothing that merely looks like one (1, "yes")."""
+    if not isinstance(value, bool):
+        raise EstimatorError(argument, value, "True or False")
+    return value
+
+
 def fraction(argument: str, value: object) -> float:
     """0 < value <= 1 (MFU, shares)."""
     v = _number(argument, value)
@@ -51,8 +66,11 @@ def fraction(argument: str, value: object) -> float:
 
 
 def one_of(argument: str, value: object, allowed: "tuple | list | dict") -> object:
-    """value is one of a fixed set of names (optimizers, stages, presets)."""
-    if value not in allowed:
+    """value is one of a fixed set of names or whole numbers (optimizers, stages, presets).
+
+    A bool never matches (True == 1 in Python), nor does a float that equals a whole number.
+    """
+    if not any(type(a) is type(value) and a == value for a in allowed):
         raise EstimatorError(argument, value, "one of " + ", ".join(repr(a) for a in allowed))
     return value
 

@@ -1,0 +1,104 @@
+"""Checkpoints and failures: bytes on disk, work lost, interval, effective time.
+
+A resumable mixed-precision Adam checkpoint holds the BF16 weights, the FP32
+master weights and both FP32 moments: 2 + 4 + 4 + 4 = 14 bytes per parameter.
+Gradients are recomputed on the next step, so saving them (16 B/param, as one
+of the seed articles counts) only costs space. Shipped weights are 2 B/param.
+
+Work lost: a failure lands, on average, halfway through a checkpoint
+interval τ, so n interruptions throw away n·τ/2 of compute (restart and the
+writes themselves not counted). Llama 3 (Llama Team 2024, §3.3.4) logged 466
+interruptions in 54 days of 405B pretraining.
+
+Optimal interval for a checkpoint that takes δ seconds to write and a mean
+time between failures M: Young 1974 gives τ = √(2δM); Daly 2006 ("A higher
+order estimate of the optimum checkpoint interval", eq. 37) refines it to
+
+    τ = √(2δM)·[1 + ⅓·√(δ/2M) + (δ/2M)/9] − δ   for δ < 2M,   else τ = M.
+"""
+
+import math
+from dataclasses import dataclass
+
+from .memory import bytes_per_param
+from .errors import EstimatorError
+from .validate import finite_result, flag, non_negative, non_negative_int, one_of, positive, positive_int
+
+SHIPPED_WEIGHT_BYTES = 2  # BF16 weights, what a release ships
+INTERVAL_METHODS = ("young", "daly")
+
+
+def checkpoint_bytes_per_param(include_gradients: bool = False, optimizer: str = "adam") -> float:
+    """Weights + master + momentum + variance (14 B for Adam), + gradients (16 B) if asked."""
+    per = bytes_per_param(optimizer)
+    gradients = per.gradients if flag("include_gradients", include_gradients) else 0
+    return per.weights + gradients + per.master + per.momentum + per.variance
+
+
+def checkpoint_bytes(params: float, include_gradients: bool = False, optimizer: str = "adam") -> float:
+    """Bytes of one resumable checkpoint: 14·N for mixed-precision Adam, 16·N with gradients."""
+    per_param = checkpoint_bytes_per_param(include_gradients, optimizer)
+    return finite_result("checkpoint_bytes", positive("params", params) * per_param)
+
+
+def weights_bytes(params: float, bytes_per_param: float = SHIPPED_WEIGHT_BYTES) -> float:
+    """Bytes of the weights alone: 2·N in BF16."""
+    return finite_result("weights_bytes", positive("params", params) * positive("bytes_per_param", bytes_per_param))
+
+
+def lost_work_seconds(interruptions: int, checkpoint_interval_s: float) -> float:
+    """n·τ/2: each interruption throws away half a checkpoint interval on average."""
+    n = non_negative_int("interruptions", interruptions)
+    return finite_result("lost_work_seconds", n * positive("checkpoint_interval_s", checkpoint_interval_s) / 2)
+
+
+def mtbf_seconds(interruptions: int, window_s: float) -> float:
+    """Mean time between failures: window / count (54 days / 466 ≈ 2.8 h)."""
+    return positive("window_s", window_s) / positive_int("interruptions", interruptions)
+
+
+def optimal_checkpoint_interval(checkpoint_cost_s: float, mtbf_s: float, method: str = "daly") -> float:
+    """Seconds between checkpoints that minimise lost plus writing time (Young 1974 or Daly 2006)."""
+    delta = positive("checkpoint_cost_s", checkpoint_cost_s)
+    m = positive("mtbf_s", mtbf_s)
+    young = math.sqrt(2 * delta * m)
+    if one_of("method", method, INTERVAL_METHODS) == "young":
+        return young
+    if delta >= 2 * m:
+        return m
+    x = delta / (2 * m)
+    return young * (1 + math.sqrt(x) / 3 + x / 9) - delta
+
+
+@dataclass(frozen=True)
+class EffectiveTime:
+    window_s: float  # wall-clock of the run
+    lost_work_s: float  # n·τ/2, recomputed after failures
+    restart_s: float  # n × time to restart
+    checkpoint_stall_s: float  # (window / τ) × seconds the GPUs stall per write
+    effective_s: float  # what is left for training
+    effective_share: float  # effective_s / window_s
+
+
+def effective_training_time(
+    window_s: float,
+    interruptions: int,
+    checkpoint_interval_s: float,
+    restart_s: float = 0,
+    checkpoint_stall_s: float = 0,
+) -> EffectiveTime:
+    """Wall-clock left for training after lost work, restarts and checkpoint stalls.
+
+    Llama 3's 54 days with 466 interruptions and 30-minute checkpoints lose
+    ≈ 117 h (9.0%), leaving ≈ 91% before restarts: the paper reports > 90%.
+    """
+    window = positive("window_s", window_s)
+    lost = lost_work_seconds(interruptions, checkpoint_interval_s)
+    restarts = interruptions * non_negative("restart_s", restart_s)
+    stalls = window / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
+    effective = window - lost - restarts - stalls
+    if effective <= 0:
+        raise EstimatorError(
+            "checkpoint_interval_s", checkpoint_interval_s, "an interval whose lost work, restarts and stalls fit in the window"
+        )
+    return EffectiveTime(window, lost, restarts, stalls, effective, effective / window)

@@ -1,0 +1,109 @@
+"""Fine-tuning: LoRA trainable parameters and the memory of full, LoRA and QLoRA.
+
+LoRA (Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models",
+§4.1) freezes a weight W (d_in × d_out) and trains B·A with A: d_in × r and
+B: r × d_out, so r·(d_in + d_out) parameters per adapted matrix; 2·d·r for a
+square d × d projection.
+
+Model-state memory (activations come on top):
+- full fine-tune: the whole training state, 16 B/param with mixed-precision Adam;
+- LoRA: the frozen base in BF16 (2 B/param) plus the adapters' training state;
+- QLoRA (Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized
+  LLMs", §3): the frozen base in 4-bit NormalFloat (NF4), one FP32 absmax
+  constant per block of 64 weights (32/64 = 0.5 bit per weight), or with
+  double quantization 8-bit constants plus one FP32 per 256 of them
+  (8/64 + 32/(64·256) ≈ 0.127 bit), plus the adapters' training state.
+"""
+
+from dataclasses import dataclass
+
+from .memory import WEIGHT_BYTES, model_state_bytes
+from .model_size import DecoderConfig, head_dim
+from .validate import finite_result, one_of, positive, positive_int
+
+BITS_PER_BYTE = 8
+NF4_BITS = 4  # one 4-bit NormalFloat code per weight
+NF4_BLOCK = 64  # weights per quantization block (QLoRA §3)
+FP32_BITS = 32
+FP8_BITS = 8
+DOUBLE_QUANT_BLOCK = 256  # first-level constants per second-level block (QLoRA §3)
+# Bits per frozen base weight under each 4-bit storage.
+QUANTIZATION_BITS = {
+    # NF4 codes with no block constants: the simplification of one seed article's table.
+    "nf4-codes-only": NF4_BITS,
+    "nf4": NF4_BITS + FP32_BITS / NF4_BLOCK,
+    "nf4-double-quant": NF4_BITS + FP8_BITS / NF4_BLOCK + FP32_BITS / (NF4_BLOCK * DOUBLE_QUANT_BLOCK),
+}
+METHODS = ("full", "lora", "qlora")
+# Linear layers of a Llama-style block that LoRA can adapt.
+LLAMA_MODULES = ("q", "k", "v", "o", "gate", "up", "down")
+
+
+def lora_matrix_params(d_in: int, d_out: int, rank: int) -> int:
+    """r·(d_in + d_out): A is d_in × r, B is r × d_out."""
+    return positive_int("rank", rank) * (positive_int("d_in", d_in) + positive_int("d_out", d_out))
+
+
+def lora_trainable_params(d_model: int, rank: int, modules: int, layers: int) -> int:
+    """LoRA on `modules` square d × d matrices in each of `layers` layers: 2·d·r × modules × layers.
+
+    d = 4096, r = 16, 4 modules, 32 layers: 131,072 per module, 16,777,216 in all.
+    """
+    return lora_matrix_params(d_model, d_model, rank) * positive_int("modules", modules) * positive_int("layers", layers)
+
+
+def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
+    """LoRA on the named linear layers of every block of a dense decoder, with their true shapes.
+
+    q and o are d × H·h, k and v d × G·h, gate and up d × F, down F × d.
+    QLoRA adapts all seven (its §4 "all linear layers").
+    """
+    c = config
+    h = head_dim(c.d_model, c.heads)
+    shapes = {
+        "q": (c.d_model, c.heads * h),
+        "k": (c.d_model, c.kv_heads * h),
+        "v": (c.d_model, c.kv_heads * h),
+        "o": (c.heads * h, c.d_model),
+        "gate": (c.d_model, c.ffn_dim),
+        "up": (c.d_model, c.ffn_dim),
+        "down": (c.ffn_dim, c.d_model),
+    }
+    per_layer = sum(lora_matrix_params(*shapes[one_of("modules", m, LLAMA_MODULES)], rank) for m in modules)
+    return c.layers * per_layer
+
+
+@dataclass(frozen=True)
+class FinetuneMemory:
+    method: str  # "full", "lora" or "qlora"
+    trainable_params: float  # parameters the optimizer updates
+    trainable_share: float  # trainable / base parameters
+    frozen_bytes: float  # the frozen base weights (0 for a full fine-tune)
+    trainable_bytes: float  # weights, gradients and optimizer state of what is trained
+    total: float  # frozen + trainable, model state only
+
+
+def finetune_memory(
+    method: str,
+    params: float,
+    trainable_params: float = 0,
+    optimizer: str = "adam",
+    quantization: str = "nf4-double-quant",
+) -> FinetuneMemory:
+    """Model-state bytes of fine-tuning N parameters by `method`.
+
+    full: model_state_bytes(N) (16·N for Adam); lora: 2·N + state of the
+    adapters; qlora: N·bits/8 + state of the adapters, bits from `quantization`.
+    `trainable_params` (the adapters) is required for lora and qlora.
+    """
+    method = one_of("method", method, METHODS)
+    n = positive("params", params)
+    one_of("quantization", quantization, tuple(QUANTIZATION_BITS))
+    if method == "full":
+        trainable, frozen = n, 0.0
+    else:
+        trainable = positive("trainable_params", trainable_params)
+        bits = QUANTIZATION_BITS[quantization] if method == "qlora" else WEIGHT_BYTES * BITS_PER_BYTE
+        frozen = n * bits / BITS_PER_BYTE
+    state = model_state_bytes(trainable, optimizer)
+    return FinetuneMemory(method, trainable, trainable / n, frozen, state, finite_result("finetune_bytes", frozen + state))

@@ -1,0 +1,116 @@
+"""Mixture-of-experts parameter counts: total (what is stored) and active (what a token uses).
+
+An MoE decoder replaces the MLP of most blocks by E routed experts, each a
+SwiGLU MLP of width F_e, plus S shared experts every token passes through and a
+router (an E × d matrix). A token is sent to the top-k routed experts, so
+
+    total  = embeddings + head + attention + norms + dense MLPs + Σ_moe (S + E)·expert + routers
+    active = the same with k in place of E.
+
+Active counts the embedding and the output head, the convention under which
+Mixtral 8x7B is 46.7B total and 12.9B active (Jiang et al. 2024).
+
+DeepSeek-V3 (DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", §2 and its
+config.json) uses multi-head latent attention (MLA, from DeepSeek-V2 §2.1):
+queries and keys/values pass through low-rank bottlenecks with RMSNorm, and
+part of each head carries rotary positions:
+
+    q: d × r_q, norm r_q, r_q × H·(h_nope + h_rope)
+    kv: d × (r_kv + h_rope), norm r_kv, r_kv × H·(h_nope + h_v)
+    o: H·h_v × d
+
+Left out: the router's per-expert bias of DeepSeek-V3 (256 a layer, about
+15K parameters in all) and its multi-token-prediction module (14B, which the
+report counts apart from the 671B).
+"""
+
+from dataclasses import dataclass
+
+from .model_size import NORMS_PER_BLOCK, gqa_attention_params, linear_params, mlp_params, norm_params
+from .validate import flag, non_negative_int, positive_int
+from .errors import EstimatorError
+
+
+@dataclass(frozen=True)
+class MlaConfig:
+    q_lora_rank: int  # r_q, rank of the query bottleneck
+    kv_lora_rank: int  # r_kv, rank of the key/value bottleneck
+    qk_nope_head_dim: int  # h_nope, per-head query/key width without rotary positions
+    qk_rope_head_dim: int  # h_rope, per-head query/key width with rotary positions
+    v_head_dim: int  # h_v, per-head value width
+
+    def __post_init__(self):
+        for name in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+            positive_int(name, getattr(self, name))
+
+
+@dataclass(frozen=True)
+class MoeConfig:
+    layers: int  # transformer blocks, L
+    d_model: int  # hidden width, d
+    heads: int  # query heads, H
+    kv_heads: int  # key/value heads (GQA); ignored with MLA
+    vocab: int  # vocabulary size, V
+    dense_layers: int  # first blocks with a dense MLP instead of experts
+    dense_ffn_dim: int  # MLP width of those dense blocks
+    expert_ffn_dim: int  # MLP width of one expert, F_e
+    routed_experts: int  # E, experts the router chooses among in each MoE block
+    shared_experts: int  # S, experts every token passes through
+    top_k: int  # k, routed experts per token
+    tied_embeddings: bool = False
+    mla: MlaConfig | None = None  # multi-head latent attention (DeepSeek); None for GQA
+
+    def __post_init__(self):
+        for name in ("layers", "d_model", "heads", "kv_heads", "vocab", "expert_ffn_dim", "routed_experts", "top_k"):
+            positive_int(name, getattr(self, name))
+        for name in ("dense_layers", "dense_ffn_dim", "shared_experts"):
+            non_negative_int(name, getattr(self, name))
+        flag("tied_embeddings", self.tied_embeddings)
+        if self.dense_layers > self.layers:
+            raise EstimatorError("dense_layers", self.dense_layers, f"at most layers ({self.layers})")
+        if self.top_k > self.routed_experts:
+            raise EstimatorError("top_k", self.top_k, f"at most routed_experts ({self.routed_experts})")
+        if self.dense_layers and not self.dense_ffn_dim:
+            raise EstimatorError("dense_ffn_dim", self.dense_ffn_dim, "a width of 1 or more when dense_layers > 0")
+
+
+@dataclass(frozen=True)
+class MoeParams:
+    total: int  # every parameter stored
+    active: int  # parameters one token passes through (top-k + shared experts), embeddings included
+    embedding: int  # the input token table (a lookup, no arithmetic), inside both figures
+
+
+def mla_attention_params(d_model: int, heads: int, mla: MlaConfig) -> int:
+    """Parameters of one multi-head latent attention block (DeepSeek-V2 §2.1)."""
+    qk_head = mla.qk_nope_head_dim + mla.qk_rope_head_dim
+    q = linear_params(d_model, mla.q_lora_rank) + mla.q_lora_rank + linear_params(mla.q_lora_rank, heads * qk_head)
+    kv = (
+        linear_params(d_model, mla.kv_lora_rank + mla.qk_rope_head_dim)
+        + mla.kv_lora_rank
+        + linear_params(mla.kv_lora_rank, heads * (mla.qk_nope_head_dim + mla.v_head_dim))
+    )
+    o = linear_params(heads * mla.v_head_dim, d_model)
+    return q + kv + o
+
+
+def moe_params(config: MoeConfig) -> MoeParams:
+    """Total and active parameters of an MoE decoder (SwiGLU experts, RMSNorm)."""
+    c = config
+    if c.mla is None:
+        attention = gqa_attention_params(c.d_model, c.heads, c.kv_heads)
+    else:
+        attention = mla_attention_params(c.d_model, c.heads, c.mla)
+    norms = NORMS_PER_BLOCK * norm_params(c.d_model)
+    expert = mlp_params(c.d_model, c.expert_ffn_dim)
+    router = linear_params(c.d_model, c.routed_experts)
+    embedding = c.vocab * c.d_model
+    outer = embedding + (0 if c.tied_embeddings else embedding) + norm_params(c.d_model)
+    dense_block = attention + norms + mlp_params(c.d_model, c.dense_ffn_dim)
+    moe_blocks = c.layers - c.dense_layers
+    shared = outer + c.dense_layers * dense_block + moe_blocks * (attention + norms + router)
+
+    def with_experts(routed: int) -> int:
+        return shared + moe_blocks * (c.shared_experts + routed) * expert
+
+    return MoeParams(total=with_experts(c.routed_experts), active=with_experts(c.top_k), embedding=embedding)

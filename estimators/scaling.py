@@ -1,0 +1,78 @@
+"""The Chinchilla loss law and the compute-optimal split it implies.
+
+Hoffmann et al. 2022 ("Training Compute-Optimal Large Language Models",
+approach 3, §3.3) fit the final loss of a model of N parameters trained on
+D tokens as
+
+    L(N, D) = E + A / N^α + B / D^β
+
+Minimising L under C = 6ND (their appendix D.2) gives
+
+    N_opt(C) = G · (C/6)^a,   D_opt(C) = G⁻¹ · (C/6)^b,
+    G = (αA / βB)^(1/(α+β)),  a = β/(α+β),  b = α/(α+β).
+
+Besiroglu et al. 2024 ("Chinchilla Scaling: A replication attempt") refit the
+same law to the data of Hoffmann's figure 4 and found constants whose optimum
+agrees with Hoffmann's approaches 1 and 2 (about 20 tokens per parameter);
+Hoffmann's published approach-3 constants put the optimum at far smaller models.
+Both fits are here, so a page can show either and say which it is.
+"""
+
+import math
+from dataclasses import dataclass
+
+from .compute import TRAINING_FLOPS_PER_PARAM_TOKEN
+from .validate import finite_result, one_of, positive
+
+
+@dataclass(frozen=True)
+class LossFit:
+    e: float  # irreducible loss, nats per token
+    a: float  # A, coefficient of the parameter term
+    b: float  # B, coefficient of the data term
+    alpha: float  # α, exponent of N
+    beta: float  # β, exponent of D
+    source: str
+
+
+FITS = {
+    "hoffmann2022": LossFit(
+        e=1.69, a=406.4, b=410.7, alpha=0.34, beta=0.28,
+        source="Hoffmann et al. 2022, §3.3 (approach 3, parametric fit)",
+    ),
+    "besiroglu2024": LossFit(
+        e=1.82, a=482.01, b=2085.43, alpha=0.3478, beta=0.3658,
+        source="Besiroglu et al. 2024, §3 (their refit of approach 3)",
+    ),
+}
+DEFAULT_FIT = "besiroglu2024"
+
+
+def _fit(fit: str) -> LossFit:
+    return FITS[one_of("fit", fit, FITS)]
+
+
+def chinchilla_loss(params: float, tokens: float, fit: str = DEFAULT_FIT) -> float:
+    """L(N, D) = E + A/N^α + B/D^β, nats per token."""
+    f = _fit(fit)
+    n = positive("params", params)
+    d = positive("tokens", tokens)
+    return f.e + f.a / n**f.alpha + f.b / d**f.beta
+
+
+def optimal_exponents(fit: str = DEFAULT_FIT) -> tuple:
+    """(a, b) with N_opt ∝ C^a and D_opt ∝ C^b: a = β/(α+β), b = α/(α+β)."""
+    f = _fit(fit)
+    return f.beta / (f.alpha + f.beta), f.alpha / (f.alpha + f.beta)
+
+
+def chinchilla_optimal(flops: float, fit: str = DEFAULT_FIT) -> tuple:
+    """(N_opt, D_opt) minimising L(N, D) under C = 6ND, for a budget of C FLOPs."""
+    f = _fit(fit)
+    c = positive("flops", flops)
+    a, b = optimal_exponents(fit)
+    g = (f.alpha * f.a / (f.beta * f.b)) ** (1 / (f.alpha + f.beta))
+    per_param_token = c / TRAINING_FLOPS_PER_PARAM_TOKEN
+    n = finite_result("params", g * math.exp(a * math.log(per_param_token)))
+    d = finite_result("tokens", math.exp(b * math.log(per_param_token)) / g)
+    return n, d
