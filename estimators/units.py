@@ -82,6 +82,16 @@ def times(ratio: float, decimals: int = 0) -> str:
     return f"{_finite(ratio):.{decimals}f}×"
 
 
+def fixed(value: float, decimals: int = 1) -> str:
+    """A plain number with a fixed count of decimals: 18.43 -> "18.4"."""
+    return f"{_finite(value):.{decimals}f}"
+
+
+def hours(seconds: float, decimals: int = 1) -> str:
+    """Seconds as hours, whatever their size: 419,400 -> "116.5 h"."""
+    return f"{_finite(seconds) / SECONDS_PER_HOUR:.{decimals}f} h"
+
+
 def duration(seconds: float, decimals: int = 1) -> str:
     """Seconds as the largest of s, min, h, days that keeps the figure >= 1."""
     s = _finite(seconds)

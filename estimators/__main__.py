@@ -1,0 +1,244 @@
+"""Command line over the estimators: ``python -m estimators <what> [options] [--json]``.
+
+Prints each result with the site's units (``units``), or with ``--json`` the
+raw SI numbers. A value outside an estimator's domain exits with status 2 and
+the estimator's message, naming the argument.
+"""
+
+import argparse
+import dataclasses
+import json
+import sys
+
+from . import units
+from .checkpoint import checkpoint_bytes, effective_training_time, lost_work_seconds, mtbf_seconds, weights_bytes
+from .compute import (
+    CHINCHILLA_TOKENS_PER_PARAM,
+    compute_multiple,
+    compute_optimal,
+    tokens_per_param,
+    training_flops,
+    training_flops_with_attention,
+)
+from .errors import EstimatorError
+from .finetune import METHODS, QUANTIZATION_BITS, finetune_memory, lora_trainable_params
+from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, activation_bytes, model_state_bytes, zero_breakdown
+from .model_size import decoder_params
+from .moe import MoeConfig, moe_params
+from .presets import load_presets
+from .scaling import FITS, chinchilla_optimal
+from .storage import storage_footprint
+from .validate import one_of
+
+
+def number(text: str) -> "int | float":
+    """A whole number stays an int (GPU counts, ZeRO stages); anything else is a float."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def _flops(a):
+    if a.seq_len is None:
+        c = training_flops(a.params, a.tokens)
+    else:
+        c = training_flops_with_attention(a.params, a.tokens, a.layers, a.heads, a.head_dim, a.seq_len)
+    return [("training_flops", c, units.sci(c) + " FLOPs"),
+            ("tokens_per_param", tokens_per_param(a.params, a.tokens), units.integer(tokens_per_param(a.params, a.tokens))),
+            ("compute_multiple", compute_multiple(a.params, a.tokens), units.times(compute_multiple(a.params, a.tokens)))]
+
+
+def _time(a):
+    presets = load_presets()
+    if a.run:
+        run = presets.run(a.run)
+        params, tokens, gpus, mfu = run.params, run.tokens, run.gpus, run.mfu
+        peak = presets.gpu(run.gpu).peak_flops[run.precision]
+    else:
+        params, tokens, gpus, mfu = a.params, a.tokens, a.gpus, a.mfu
+        peaks = presets.gpu(a.gpu).peak_flops
+        peak = peaks[one_of("precision", a.precision, peaks)]
+    c = training_flops(params, tokens)
+    seconds = training_seconds(c, gpus, peak, mfu)
+    return [("training_flops", c, units.sci(c) + " FLOPs"),
+            ("fleet_peak_flops", fleet_peak_flops(gpus, peak), units.si(fleet_peak_flops(gpus, peak), "FLOP/s")),
+            ("delivered_flops", delivered_flops(gpus, peak, mfu), units.si(delivered_flops(gpus, peak, mfu), "FLOP/s")),
+            ("training_seconds", seconds, units.duration(seconds)),
+            ("gpu_hours", gpu_hours(seconds, gpus), units.count(gpu_hours(seconds, gpus), 2))]
+
+
+def _params(a):
+    model = load_presets().model(a.model)
+    if isinstance(model.config, MoeConfig):
+        p = moe_params(model.config)
+        return [("total", p.total, units.count(p.total)), ("active", p.active, units.count(p.active))]
+    b = decoder_params(model.config)
+    return [(f.name, getattr(b, f.name), units.integer(getattr(b, f.name))) for f in dataclasses.fields(b)]
+
+
+def _memory(a):
+    b = zero_breakdown(a.params, a.gpus, a.stage, a.optimizer)
+    rows = [(f.name, getattr(b, f.name), units.bytes_(getattr(b, f.name), 2)) for f in dataclasses.fields(b)]
+    return rows + [("model_state_bytes", model_state_bytes(a.params, a.optimizer), units.bytes_(model_state_bytes(a.params, a.optimizer)))]
+
+
+def _activations(a):
+    b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, a.layers, a.tp, a.sequence_parallel, a.recompute)
+    return [("activation_bytes", b, units.bytes_(b))]
+
+
+def _checkpoint(a):
+    return [("checkpoint_bytes", checkpoint_bytes(a.params), units.bytes_(checkpoint_bytes(a.params), 2)),
+            ("checkpoint_bytes_with_gradients", checkpoint_bytes(a.params, True), units.bytes_(checkpoint_bytes(a.params, True), 2)),
+            ("weights_bytes", weights_bytes(a.params), units.bytes_(weights_bytes(a.params)))]
+
+
+def _failures(a):
+    if a.preset:
+        f = load_presets().failure(a.preset)
+        interruptions, window, interval = f.interruptions, f.window_seconds, f.checkpoint_interval_seconds
+    else:
+        interruptions, window, interval = a.interruptions, a.window_s, a.checkpoint_interval_s
+    e = effective_training_time(window, interruptions, interval)
+    lost = lost_work_seconds(interruptions, interval)
+    return [("mtbf_seconds", mtbf_seconds(interruptions, window), units.duration(mtbf_seconds(interruptions, window))),
+            ("lost_work_seconds", lost, units.hours(lost)),
+            ("lost_share", lost / window, units.percent(lost / window, 1)),
+            ("effective_share", e.effective_share, units.percent(e.effective_share, 1))]
+
+
+def _storage(a):
+    s = storage_footprint(a.params, a.tokens_per_param, a.bytes_per_token, a.checkpoints_kept, a.include_gradients)
+    return [(f.name, getattr(s, f.name), units.count(s.tokens) if f.name == "tokens" else units.bytes_(getattr(s, f.name)))
+            for f in dataclasses.fields(s)]
+
+
+def _lora(a):
+    t = lora_trainable_params(a.d_model, a.rank, a.modules, a.layers)
+    return [("trainable_params", t, units.count(t))]
+
+
+def _finetune(a):
+    m = finetune_memory(a.method, a.params, a.trainable_params, a.optimizer, a.quantization)
+    return [("trainable_share", m.trainable_share, units.percent(m.trainable_share, 2)),
+            ("frozen_bytes", m.frozen_bytes, units.bytes_(m.frozen_bytes)),
+            ("trainable_bytes", m.trainable_bytes, units.bytes_(m.trainable_bytes)),
+            ("total", m.total, f"{units.bytes_(m.total)} ({units.bytes_(m.total, binary=True)})")]
+
+
+def _optimal(a):
+    if a.fit == "rule":
+        n, d = compute_optimal(a.flops)
+    else:
+        n, d = chinchilla_optimal(a.flops, a.fit)
+    return [("params", n, units.count(n)), ("tokens", d, units.count(d)), ("tokens_per_param", d / n, units.fixed(d / n))]
+
+
+def _presets(a):
+    p = load_presets()
+    tables = {"gpus": p.gpus, "runs": p.runs, "models": p.models, "datasets": p.datasets, "failures": p.failures}
+    return [(f"{table}.{key}", item.name, item.name) for table, items in tables.items() for key, item in items.items()]
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m estimators", description="Estimate LLM training compute, time, memory, storage and fine-tuning cost.")
+    sub = root.add_subparsers(dest="command", required=True, metavar="what")
+
+    def command(name, handler, help_text):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="print raw SI numbers as JSON")
+        p.set_defaults(handler=handler)
+        return p
+
+    def arg(p, name, help_text, **kw):
+        p.add_argument(name, type=number, help=help_text, **kw)
+
+    p = command("flops", _flops, "training compute C = 6ND (optionally + PaLM's attention term), tokens/param, multiple of Chinchilla-optimal")
+    arg(p, "--params", "N, parameters", required=True)
+    arg(p, "--tokens", "D, training tokens", required=True)
+    for name in ("--layers", "--heads", "--head-dim", "--seq-len"):
+        arg(p, name, "attention term (give all four)")
+
+    p = command("time", _time, "ideal wall-clock and GPU-hours of a run (a run preset, or N, D, GPUs, GPU preset, precision, MFU)")
+    p.add_argument("--run", help="a run preset, e.g. llama3-405b")
+    arg(p, "--params", "N, parameters")
+    arg(p, "--tokens", "D, training tokens")
+    arg(p, "--gpus", "GPU count")
+    p.add_argument("--gpu", default="h100-sxm", help="a GPU preset")
+    p.add_argument("--precision", default="bf16", help="bf16 or fp8")
+    arg(p, "--mfu", "model FLOPs utilisation, 0 < MFU <= 1")
+
+    p = command("params", _params, "parameter count of a model preset (breakdown; total and active for MoE)")
+    p.add_argument("--model", required=True, help="a model preset, e.g. llama3-8b, deepseek-v3")
+
+    p = command("memory", _memory, "model-state bytes per GPU under ZeRO stage 0-3")
+    arg(p, "--params", "N, parameters", required=True)
+    arg(p, "--gpus", "data-parallel GPUs", default=1)
+    arg(p, "--stage", "ZeRO stage 0-3", default=0)
+    p.add_argument("--optimizer", default="adam", help=", ".join(OPTIMIZER_STATE_BYTES))
+
+    p = command("activations", _activations, "activation bytes per GPU (Korthikanti et al. 2022)")
+    for name, h in (("--seq-len", "sequence length"), ("--micro-batch", "micro-batch size"), ("--hidden", "hidden width"),
+                    ("--heads", "attention heads"), ("--layers", "layers on this GPU")):
+        arg(p, name, h, required=True)
+    arg(p, "--tp", "tensor-parallel size", default=1)
+    p.add_argument("--sequence-parallel", action="store_true")
+    p.add_argument("--recompute", default="none", help=", ".join(RECOMPUTE))
+
+    p = command("checkpoint", _checkpoint, "checkpoint bytes (14 and 16 B/param) and weights-only bytes")
+    arg(p, "--params", "N, parameters", required=True)
+
+    p = command("failures", _failures, "MTBF, work lost to interruptions, effective training time")
+    p.add_argument("--preset", help="a failures preset, e.g. llama3-405b")
+    arg(p, "--interruptions", "interruptions in the window")
+    arg(p, "--window-s", "window, seconds")
+    arg(p, "--checkpoint-interval-s", "checkpoint interval, seconds")
+
+    p = command("storage", _storage, "dataset, weights, checkpoints on disk")
+    arg(p, "--params", "N, parameters", required=True)
+    arg(p, "--tokens-per-param", "D / N", default=CHINCHILLA_TOKENS_PER_PARAM)
+    arg(p, "--bytes-per-token", "bytes per stored token id", default=4)
+    arg(p, "--checkpoints-kept", "checkpoints retained", default=5)
+    p.add_argument("--include-gradients", action="store_true", help="16 B/param checkpoints instead of 14")
+
+    p = command("lora", _lora, "LoRA trainable parameters on square d x d matrices")
+    for name, h in (("--d-model", "width d"), ("--rank", "rank r"), ("--modules", "adapted matrices per layer"), ("--layers", "layers")):
+        arg(p, name, h, required=True)
+
+    p = command("finetune", _finetune, "model-state memory of a full, LoRA or QLoRA fine-tune")
+    p.add_argument("--method", required=True, help=", ".join(METHODS))
+    arg(p, "--params", "N, base parameters", required=True)
+    arg(p, "--trainable-params", "adapter parameters (lora, qlora)", default=0)
+    p.add_argument("--optimizer", default="adam", help=", ".join(OPTIMIZER_STATE_BYTES))
+    p.add_argument("--quantization", default="nf4-double-quant", help=", ".join(QUANTIZATION_BITS))
+
+    p = command("optimal", _optimal, "compute-optimal N and D for a FLOP budget")
+    arg(p, "--flops", "C, FLOPs", required=True)
+    p.add_argument("--fit", default="rule", help="rule (20 tokens/param), " + ", ".join(FITS))
+
+    command("presets", _presets, "list the presets")
+    return root
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        rows = args.handler(args)
+    except EstimatorError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({key: value for key, value, _ in rows}, indent=2))
+    else:
+        for key, _, text in rows:
+            print(f"{key}: {text}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
