@@ -22,19 +22,19 @@ class MacroError(Exception):
     """A macro called with arguments it cannot take."""
 
 
-def _signature(fn) -> str:
-    return f"{fn.__name__}{inspect.signature(fn)}"
-
-
 def _guarded(env, fn, name: str):
     """Wrap fn so that a bad call raises MacroError naming page, macro and fix."""
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
+        signature = inspect.signature(fn)
+        unknown = [key for key in kwargs if key not in signature.parameters]
         try:
-            inspect.signature(fn).bind(*args, **kwargs)
+            if unknown:
+                raise TypeError(f"unknown argument {', '.join(map(repr, unknown))}")
+            signature.bind(*args, **kwargs)
         except TypeError as error:
-            raise MacroError(_message(env, name, f"{error}; valid call: {_signature(fn)}")) from None
+            raise MacroError(_message(env, name, f"{error}; valid call: {name}{signature}")) from None
         try:
             return fn(*args, **kwargs)
         except (EstimatorError, KeyError) as error:

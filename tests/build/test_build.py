@@ -1,0 +1,87 @@
+"""The strict build: it passes on the real docs, and a wrong macro call stops it
+with a message naming the page, the macro and what is valid."""
+
+import html
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pyodide_widgets import training_time
+from tests.conftest import ROOT, mkdocs_build
+
+
+def page_text(site: Path, page: str) -> str:
+    """The visible text of a built page, tags stripped and entities decoded."""
+    raw = (site / page / "index.html").read_text("utf-8")
+    return html.unescape(re.sub(r"<[^>]+>", " ", raw))
+
+
+def test_strict_build_writes_every_page(built_site):
+    for page in ("index.html", "training/index.html"):
+        assert (built_site / page).is_file()
+
+
+def test_training_page_shows_the_widget_outputs_computed_at_build_time(built_site):
+    default = next(iter(training_time.presets().values()))["state"]
+    expected = training_time.update(default)["outputs"]
+    text = page_text(built_site, "training")
+    for key in ("flops", "delivered", "duration", "gpu_hours", "fleet"):
+        assert expected[key] in text, key
+
+
+def test_built_site_bundles_its_runtime_and_requests_no_other_origin(built_site):
+    widgets = built_site / "assets" / "widgets"
+    for name in ("runtime.js", "worker.js", "vega.min.js", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"):
+        assert (widgets / name).is_file(), name
+    assert len(list(widgets.glob("*.whl"))) == 1
+    # What a page loads by itself: src= of any element and href= of <link> (links to read are fine).
+    loaded = re.compile(r'\ssrc="([^"]+)"|<link\s[^>]*href="([^"]+)"')
+    for page in built_site.rglob("*.html"):
+        for match in loaded.finditer(page.read_text("utf-8")):
+            url = match.group(1) or match.group(2)
+            assert not re.match(r"(https?:)?//", url) or url.startswith("https://example.invalid/"), (page, url)
+
+
+# --- wrong macro calls --------------------------------------------------------
+
+
+def build_with_page(tmp_path: Path, markdown: str):
+    """Build a throwaway copy of the docs with one extra page holding `markdown`."""
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    (docs / "broken.md").write_text(f"# A page with a mistake\n\n{markdown}\n", "utf-8")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text("utf-8"))
+    config["docs_dir"] = str(docs)
+    config["hooks"] = [str(ROOT / hook) for hook in config["hooks"]]
+    config["nav"].append({"Broken": "broken.md"})
+    # mkdocs-macros looks for its module beside the config file.
+    (tmp_path / "macros").symlink_to(ROOT / "macros")
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(yaml.safe_dump(config), "utf-8")
+    return mkdocs_build(config_file, tmp_path / "site")
+
+
+@pytest.mark.parametrize(
+    "call, names",
+    [
+        ('{{ run("llama3-40b").params }}', ["run()", "'llama3-40b'", "'llama3-405b'"]),
+        ("{{ training_seconds(1e25, -8, 989e12, 0.4) }}", ["training_seconds()", "gpus", "-8", "1 or more"]),
+        ("{{ training_flops(params=1e9, tokns=1e12) }}", ["training_flops()", "unknown argument 'tokns'", "training_flops(params: float, tokens: float)"]),
+        ('{{ widget("training_tim") }}', ["widget()", "'training_tim'", "training_time"]),
+        ('{{ widget("training_time", preset="gpt5") }}', ["widget()", "'gpt5'", "'llama3-405b'"]),
+        ("{{ 0.4 | percnt }}", ["percnt"]),
+        ("{{ llama_params }}", ["llama_params", "undefined"]),
+    ],
+)
+def test_wrong_macro_call_fails_the_build_naming_page_macro_and_fix(tmp_path, call, names):
+    done = build_with_page(tmp_path, f"It takes {call} to train.")
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    assert "broken.md" in output
+    for name in names:
+        assert name in output, (name, output[-2000:])
+    site_page = tmp_path / "site" / "broken" / "index.html"
+    assert not site_page.exists() or "Error" not in site_page.read_text("utf-8")
