@@ -1,0 +1,52 @@
+"""Helpers for driving a widget by its DOM contract (see DESIGN.md)."""
+
+import pyodide_widgets
+
+from .conftest import LIVE_TIMEOUT_MS
+
+
+def root(widget: str) -> str:
+    return f'[data-widget="{widget}"]'
+
+
+def wait_live(page, widget: str):
+    page.wait_for_selector(f'{root(widget)}[data-state="live"]', timeout=LIVE_TIMEOUT_MS)
+
+
+def form_state(page, widget: str) -> dict:
+    """The state the widget's form holds, as the runtime sends it to Python."""
+    return page.eval_on_selector(
+        f"{root(widget)} form",
+        "form => Object.fromEntries([...form.elements].filter(c => c.name).map(c => [c.name, c.value]))",
+    )
+
+
+def shown_outputs(page, widget: str) -> dict:
+    """Every visible [data-output] of the widget, key -> text."""
+    return page.eval_on_selector_all(
+        f"{root(widget)} [data-output]:not([data-live])",
+        "els => Object.fromEntries(els.map(el => [el.dataset.output, el.textContent]))",
+    )
+
+
+def cpython_outputs(widget: str, state: dict) -> dict:
+    """What CPython's update() gives for the state, restricted to the shown outputs."""
+    return pyodide_widgets.module(widget).update(state)["outputs"]
+
+
+def wait_for_cpython_outputs(page, widget: str, timeout_ms: int = 10_000) -> dict:
+    """Wait until every shown output equals CPython's for the form's current state."""
+    expected = cpython_outputs(widget, form_state(page, widget))
+    shown_keys = shown_outputs(page, widget).keys()
+    expected = {key: expected[key] for key in shown_keys}
+    page.wait_for_function(
+        """([selector, expected]) => Object.entries(expected).every(([key, text]) =>
+             document.querySelector(`${selector} [data-output="${key}"]`).textContent === text)""",
+        arg=[root(widget), expected],
+        timeout=timeout_ms,
+    )
+    return expected
+
+
+def type_into(page, widget: str, field: str, text: str):
+    page.fill(f'{root(widget)} [name="{field}"]', text)
