@@ -1,0 +1,195 @@
+"""Published figures: papers' tables and models' configurations."""
+
+import pytest
+
+from estimators import (
+    activation_bytes,
+    activation_bytes_per_layer,
+    chinchilla_optimal,
+    compute_optimal,
+    decoder_params,
+    effective_training_time,
+    finetune_memory,
+    load_presets,
+    lora_decoder_params,
+    moe_params,
+    optimal_checkpoint_interval,
+    optimal_exponents,
+    param_count,
+    training_flops,
+    training_flops_with_attention,
+    zero_breakdown,
+    zero_bytes_per_gpu,
+)
+from estimators import units
+
+PRESETS = load_presets()
+
+
+@pytest.mark.parametrize(
+    "stage, text",
+    [
+        # ZeRO paper, figure 1: Ψ = 7.5B, N_d = 64, K = 12
+        (0, "120 GB"),  # (2 + 2 + 12) × 7.5e9 = 120e9
+        (1, "31.4 GB"),  # 2Ψ + 2Ψ + 12Ψ/64 = 30e9 + 1.406e9
+        (2, "16.6 GB"),  # 2Ψ + 14Ψ/64 = 15e9 + 1.641e9
+        (3, "1.88 GB"),  # 16Ψ/64 = 1.875e9
+    ],
+)
+def test_zero_paper_7_5b_on_64_gpus(stage, text):
+    value = zero_bytes_per_gpu(7.5e9, 64, stage)
+    assert units.bytes_(value, {0: 0, 1: 1, 2: 1, 3: 2}[stage]) == text
+
+
+def test_zero_breakdown_stacks_to_the_total_and_shards_in_stage_order():
+    b = zero_breakdown(7.5e9, 64, 2)
+    assert b.weights == 2 * 7.5e9  # stage 2 keeps full weights
+    assert b.gradients == 2 * 7.5e9 / 64
+    assert b.master == b.momentum == b.variance == 4 * 7.5e9 / 64
+    assert b.total == b.weights + b.gradients + b.master + b.momentum + b.variance
+
+
+@pytest.mark.parametrize(
+    "optimizer, per_param",
+    [("adam", 16), ("adam8bit", 10), ("sgd_momentum", 12), ("sgd", 8)],  # 2 + 2 + (master, m, v)
+)
+def test_model_state_per_param_by_optimizer(optimizer, per_param):
+    assert zero_bytes_per_gpu(1e9, 1, 0, optimizer) == per_param * 1e9
+
+
+@pytest.mark.parametrize(
+    "key, layers, d, heads, kv, ffn, vocab, expected",
+    [
+        # Hugging Face config.json of each model; totals from the safetensors index / model cards
+        ("llama3-8b", 32, 4096, 32, 8, 14336, 128256, 8_030_261_248),
+        ("llama3-70b", 80, 8192, 64, 8, 28672, 128256, 70_553_706_496),
+        ("llama3-405b", 126, 16384, 128, 8, 53248, 128256, 405_853_388_800),
+    ],
+)
+def test_llama3_exact_parameter_counts(key, layers, d, heads, kv, ffn, vocab, expected):
+    assert param_count(layers, d, heads, kv, ffn, vocab) == expected
+    assert PRESETS.model(key).params == expected
+
+
+def test_gpt2_124m_exact_parameter_count():
+    # 50,257 × 768 + 1024 × 768 + 12 × 7,087,872 per block + 1,536 final LayerNorm = 124,439,808
+    b = decoder_params(PRESETS.model("gpt2-124m").config)
+    assert b.total == 124_439_808
+    assert b.head == 0  # tied to the token embedding
+
+
+def test_llama2_7b_and_llama_65b_parameter_counts():
+    assert PRESETS.model("llama2-7b").params == 6_738_415_616  # the "7B"
+    assert PRESETS.model("llama-65b").params == pytest.approx(65.2e9, rel=0.002)  # LLaMA paper: 65.2B
+
+
+def test_mixtral_total_and_active_follow_the_embedding_included_convention():
+    # Jiang et al. 2024: 46.7B total, 12.9B active
+    p = moe_params(PRESETS.model("mixtral-8x7b").config)
+    assert units.count(p.total) == "46.7B"
+    assert units.count(p.active) == "12.9B"
+
+
+def test_deepseek_v2_total_and_active():
+    # DeepSeek-V2 report: 236B total, 21B activated (20.85B without the input table, 21.38B with)
+    p = moe_params(PRESETS.model("deepseek-v2").config)
+    assert units.count(p.total, 0) == "236B"
+    assert units.count(p.active - p.embedding, 0) == "21B"
+
+
+def test_qlora_fits_65b_on_one_48_gb_gpu():
+    # QLoRA §4: LoRA r = 64 on all linear layers; NF4 with double quantization (4.127 bits) for
+    # the frozen 65.29B base = 33.7 GB; 799.5M adapter parameters × 16 B of Adam state = 12.8 GB.
+    # Model state only: the paper's < 48 GB includes activations under gradient checkpointing.
+    model = PRESETS.model("llama-65b")
+    adapters = lora_decoder_params(model.config, rank=64)
+    memory = finetune_memory("qlora", model.params, adapters)
+    gpu = PRESETS.gpu("rtx-a6000")
+    assert memory.total < gpu.memory_bytes == 48e9
+    assert finetune_memory("full", model.params).total > 1e12  # 16 × 65.29e9: many GPUs
+
+
+@pytest.mark.parametrize(
+    "flops, params",
+    [
+        # Hoffmann et al. 2022, table 3 (approach 1): FLOPs -> optimal parameters
+        (1.92e19, 400e6),
+        (1.21e20, 1e9),
+        (1.23e22, 10e9),
+        (5.76e23, 67e9),
+        (3.85e24, 175e9),
+        (9.90e24, 280e9),
+        (3.43e25, 520e9),
+        (1.27e26, 1e12),
+    ],
+)
+def test_chinchilla_table_3_sizes(flops, params):
+    # 20 tokens/param: N = √(C / 120), within 5% of the table (which rounds D, e.g. 1.5T for 67B)
+    n, d = compute_optimal(flops)
+    assert n == pytest.approx(params, rel=0.05)
+    assert d == 20 * n
+    assert training_flops(n, d) == pytest.approx(flops)
+    # Besiroglu et al.'s refit of the loss law agrees to within 20% from 10B to 1T parameters
+    if params >= 10e9:
+        assert chinchilla_optimal(flops, "besiroglu2024")[0] == pytest.approx(params, rel=0.2)
+
+
+def test_hoffmann_approach_3_constants_give_its_exponents_and_smaller_models():
+    # Hoffmann §3.3: a = 0.46, b = 0.54 for approach 3 (from unrounded constants: the rounded
+    # α = 0.34, β = 0.28 give β/(α+β) = 0.452)
+    a, b = optimal_exponents("hoffmann2022")
+    assert a == pytest.approx(0.46, abs=0.01)
+    assert a + b == pytest.approx(1)
+    # Besiroglu et al.'s constants give a = 0.3658 / 0.7136 = 0.513; Hoffmann's published
+    # approach-3 constants pick models about half the size at Chinchilla's own budget.
+    assert optimal_exponents("besiroglu2024")[0] == pytest.approx(0.51, abs=0.01)
+    assert chinchilla_optimal(5.76e23, "hoffmann2022")[0] < 0.6 * chinchilla_optimal(5.76e23, "besiroglu2024")[0]
+
+
+def test_korthikanti_selective_recomputation_saves_70_percent_for_gpt3():
+    # §4.2: GPT-3 175B, s = 2048, h = 12288, a = 96: 5as/h = 80 against 34, so selective
+    # recomputation keeps 34 / (34 + 80) = 30% of the activations (t = 8, sequence parallel).
+    full = activation_bytes_per_layer(2048, 1, 12288, 96, tp=8, sequence_parallel=True)
+    selective = activation_bytes_per_layer(2048, 1, 12288, 96, tp=8, sequence_parallel=True, recompute="selective")
+    assert 1 - selective / full == pytest.approx(0.70, abs=0.01)
+
+
+def test_korthikanti_sequence_parallel_and_selective_together_cut_5x():
+    # §5: against tensor parallelism alone, sbh(10 + 24/8 + 80/8) = 23·sbh vs 34/8 = 4.25·sbh
+    base = activation_bytes(2048, 1, 12288, 96, 96, tp=8)
+    both = activation_bytes(2048, 1, 12288, 96, 96, tp=8, sequence_parallel=True, recompute="selective")
+    assert base / both == pytest.approx(23 / 4.25)
+    assert base / both > 5
+
+
+def test_korthikanti_table_2_rows():
+    s, b, h, a, t = 2048, 4, 4096, 32, 4
+    sbh = s * b * h
+    assert activation_bytes_per_layer(s, b, h, a) == sbh * (34 + 5 * a * s / h)
+    assert activation_bytes_per_layer(s, b, h, a, tp=t) == sbh * (10 + 24 / t + 5 * a * s / (h * t))
+    assert activation_bytes_per_layer(s, b, h, a, tp=t, sequence_parallel=True) == sbh / t * (34 + 5 * a * s / h)
+    assert activation_bytes_per_layer(s, b, h, a, recompute="full") == 2 * sbh
+
+
+def test_llama3_more_than_90_percent_effective_training_time():
+    # Llama 3 §3.3.4: > 90% effective training time; 466 × 15 min lost of 54 days leaves 91.0%
+    f = PRESETS.failure("llama3-405b")
+    e = effective_training_time(f.window_seconds, f.interruptions, f.checkpoint_interval_seconds)
+    assert e.effective_share > f.effective_share
+    assert units.percent(e.effective_share, 1) == "91.0%"
+
+
+def test_young_and_daly_intervals():
+    # Young 1974: √(2δM); Daly 2006 eq. 37 adds higher-order terms and subtracts δ
+    assert optimal_checkpoint_interval(50, 10_000, "young") == pytest.approx(1000)
+    x = 50 / 20_000
+    assert optimal_checkpoint_interval(50, 10_000) == pytest.approx(1000 * (1 + x**0.5 / 3 + x / 9) - 50)
+    assert optimal_checkpoint_interval(30_000, 10_000) == 10_000  # δ ≥ 2M: checkpoint every M
+
+
+def test_palm_attention_term_is_a_few_percent_for_llama3_405b():
+    # 12 × 126 × 128 × 128 × 8192 = 2.03e11 FLOPs/token against 6N = 2.43e12: 8% more
+    c6 = training_flops(405e9, 15.6e12)
+    c = training_flops_with_attention(405e9, 15.6e12, 126, 128, 128, 8192)
+    assert c / c6 == pytest.approx(1 + 12 * 126 * 128 * 128 * 8192 / (6 * 405e9))
+    assert 1.05 < c / c6 < 1.10
