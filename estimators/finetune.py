@@ -49,7 +49,8 @@ def lora_trainable_params(d_model: int, rank: int, modules: int, layers: int) ->
 
     d = 4096, r = 16, 4 modules, 32 layers: 131,072 per module, 16,777,216 in all.
     """
-    return lora_matrix_params(d_model, d_model, rank) * positive_int("modules", modules) * positive_int("layers", layers)
+    d = positive_int("d_model", d_model)
+    return lora_matrix_params(d, d, rank) * positive_int("modules", modules) * positive_int("layers", layers)
 
 
 def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:

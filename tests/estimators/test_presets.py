@@ -1,0 +1,117 @@
+"""presets.toml: what it holds, and the loader's errors naming the preset and the field."""
+
+import pytest
+
+from estimators import EstimatorError, load_presets, token_id_bytes
+from estimators.presets import parse_presets
+
+PRESETS = load_presets()
+
+GPU = """
+[gpus.h100]
+name = "H100"
+memory_bytes = 80e9
+peak_flops = { bf16 = 989e12 }
+source = "datasheet"
+"""
+RUN = """
+[runs.r]
+name = "a run"
+params = 8000000000
+tokens = 15e12
+gpus = 8
+gpu = "h100"
+precision = "bf16"
+mfu = 0.4
+source = "paper"
+"""
+MODEL = """
+[models.m]
+name = "a model"
+layers = 2
+d_model = 64
+heads = 4
+kv_heads = 2
+ffn_dim = 128
+vocab = 1000
+source = "config.json"
+"""
+
+
+def test_every_preset_has_a_source_and_a_name():
+    tables = [PRESETS.gpus, PRESETS.runs, PRESETS.models, PRESETS.datasets, PRESETS.failures]
+    for table in tables:
+        for key, preset in table.items():
+            assert preset.source.strip(), key
+            assert preset.name.strip(), key
+
+
+def test_existing_keys_are_kept():
+    for key in ("h100-sxm", "gb200"):
+        PRESETS.gpu(key)
+    for key in ("llama3-405b", "llama3-405b-gb200-fp8"):
+        PRESETS.run(key)
+
+
+def test_gpus_the_articles_need_with_dense_peaks():
+    for key in ("a100-sxm", "h100-sxm", "h200-sxm", "b200", "gb200", "mi300x", "rtx-a5000", "rtx-4090", "rtx-a6000"):
+        assert PRESETS.gpu(key).peak_flops["bf16"] > 0
+    assert PRESETS.gpu("rtx-a5000").memory_bytes == 24e9  # GPT-2 one-GPU example
+    assert PRESETS.gpu("rtx-a6000").memory_bytes == 48e9  # QLoRA's 48 GB GPU
+
+
+def test_gpt2_runs_use_the_gpt2_model_count():
+    gpt2 = PRESETS.model("gpt2-124m").params
+    for key in ("gpt2-124m-10b-a5000", "gpt2-124m-10b-8xh100"):
+        assert PRESETS.run(key).params == gpt2
+
+
+def test_llama3_failures_preset():
+    f = PRESETS.failure("llama3-405b")
+    assert (f.interruptions, f.unexpected, f.hardware_share) == (466, 419, 0.78)
+    assert f.window_seconds == 54 * 86400
+
+
+def test_dataset_id_widths_follow_the_vocabulary():
+    # GPT-2's 50,257 ids fit in 2 bytes; Llama 3's 128,256 need 4
+    assert token_id_bytes(PRESETS.dataset("fineweb-edu-10b").vocab) == 2
+    assert token_id_bytes(PRESETS.model("llama3-8b").config.vocab) == 4
+
+
+def test_a_valid_document_parses():
+    presets = parse_presets(GPU + RUN + MODEL)
+    assert presets.run("r").params == 8e9  # a whole number is a valid float field
+    assert presets.model("m").params > 0
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (GPU.replace("memory_bytes = 80e9", "memory_gb = 80"), "gpus.h100.memory_gb"),  # unit slip
+        (GPU.replace('source = "datasheet"\n', ""), "gpus.h100.source"),  # missing field
+        (GPU.replace("bf16 = 989e12", "bf16 = -1"), "gpus.h100.peak_flops.bf16"),
+        (GPU + RUN.replace("mfu = 0.4", "mfu = 1.5"), "runs.r.mfu"),
+        (GPU + RUN.replace("gpus = 8", "gpus = 0"), "runs.r.gpus"),
+        (GPU + RUN.replace("gpus = 8", "gpus = 8.5"), "runs.r.gpus"),
+        (GPU + RUN.replace("gpus = 8", "gpus = true"), "runs.r.gpus"),
+        (GPU + RUN.replace('gpu = "h100"', 'gpu = "h200"'), "runs.r.gpu"),  # unknown GPU
+        (GPU + RUN.replace('precision = "bf16"', 'precision = "fp8"'), "runs.r.precision"),
+        (GPU + RUN.replace("tokens = 15e12", 'tokens = "15T"'), "runs.r.tokens"),
+        (MODEL.replace("kv_heads = 2", "kv_heads = 3"), "models.m.kv_heads"),  # config's own check
+        (MODEL.replace("layers = 2", "layers = 0"), "models.m.layers"),
+        (MODEL.replace('source = "config.json"\n', ""), "models.m.source"),
+        (MODEL.replace("vocab = 1000", "vocab = 1000\nmla = 3"), "models.m.mla"),
+        (MODEL + "\n[moe_models.m]\nname = 'x'\nsource = 'y'\n", "moe_models.m"),  # key used twice
+        ("[checkpoints.x]\nname = 'x'\n", "checkpoints"),  # unknown table
+    ],
+)
+def test_loader_errors_name_the_preset_and_the_field(text, where):
+    with pytest.raises(EstimatorError) as caught:
+        parse_presets(text)
+    assert caught.value.argument == where
+
+
+@pytest.mark.parametrize("lookup", ["gpu", "run", "model", "dataset", "failure"])
+def test_unknown_preset_key_is_an_error(lookup):
+    with pytest.raises(EstimatorError, match="not allowed"):
+        getattr(PRESETS, lookup)("no-such-preset")
