@@ -186,18 +186,6 @@
     return vegaLoading;
   }
 
-  function themeConfig() {
-    const dark = document.body.getAttribute("data-md-color-scheme") === "slate";
-    const ink = dark ? "#e0e0e8" : "#1f1f29";
-    const rule = dark ? "#5c5c70" : "#c8c8d0";
-    return {
-      background: null,
-      axis: { labelColor: ink, titleColor: ink, domainColor: rule, tickColor: rule, gridColor: rule },
-      title: { color: ink },
-      legend: { labelColor: ink, titleColor: ink },
-    };
-  }
-
   async function drawChart(w, data) {
     if (!w.chart) return;
     w.chartData = data;
@@ -205,7 +193,7 @@
       const vega = await loadVega();
       if (!w.view) {
         const spec = JSON.parse(w.chartSpec.textContent);
-        w.view = new vega.View(vega.parse(spec, themeConfig()), { renderer: "svg", hover: true });
+        w.view = new vega.View(vega.parse(spec), { renderer: "svg", hover: true });
         w.chart.replaceChildren();
         w.view.initialize(w.chart);
       }
@@ -215,15 +203,6 @@
       // The build-time SVG (or the last drawing) stays; the numbers are still live.
       w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
     }
-  }
-
-  function redrawForTheme() {
-    mounted.forEach((w) => {
-      if (!w.view) return;
-      w.view.finalize();
-      w.view = null;
-      drawChart(w, w.chartData);
-    });
   }
 
   // --- binding --------------------------------------------------------------
@@ -287,11 +266,6 @@
     if (document.readyState === "complete") later();
     else window.addEventListener("load", later, { once: true });
   }
-
-  new MutationObserver(redrawForTheme).observe(document.body, {
-    attributes: true,
-    attributeFilter: ["data-md-color-scheme"],
-  });
 
   // mkdocs-material's document$ emits on the first page and after each instant navigation.
   if (window.document$) window.document$.subscribe(mountAll);
