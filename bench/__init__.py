@@ -1,0 +1,1 @@
+"""Benchmarks: measurements printed as a table, not tests (see `make bench`)."""
