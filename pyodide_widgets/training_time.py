@@ -14,6 +14,8 @@ TITLE = "How long does a training run take?"
 CHART = "compute_plane"
 
 _PRESETS = estimators.load_presets()
+# Token ids on disk: the width Llama 3's vocabulary needs (uint32), as the run presets are Llama 3's.
+BYTES_PER_TOKEN = estimators.token_id_bytes(_PRESETS.model("llama3-405b").config.vocab)
 # Inputs are typed in the units a reader thinks in; these turn them into SI.
 BILLION = 1e9
 TRILLION = 1e12
@@ -87,6 +89,16 @@ def update(state: dict) -> dict:
         "duration": units.duration(seconds),
         "gpu_hours": units.count(gpu_hours, 2),
     }
+    outputs.update(
+        tokens=f"{units.count(s['tokens'], 2)} tokens",
+        dataset=f"≈ {units.bytes_(estimators.dataset_bytes(s['tokens'], BYTES_PER_TOKEN), 2)} on disk at {BYTES_PER_TOKEN} B/token",
+        state_bytes=units.bytes_(estimators.model_state_bytes(s["params"]), 2),
+        checkpoint=units.bytes_(estimators.checkpoint_bytes(s["params"]), 2),
+        checkpoint_note=(
+            f"{units.bytes_(estimators.checkpoint_bytes(s['params'], include_gradients=True), 2)} with gradients · "
+            f"{units.bytes_(estimators.weights_bytes(s['params']), 1)} weights only"
+        ),
+    )
     outputs["summary"] = f"{outputs['flops']} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours."
     run_row = {
         "params": s["params"],

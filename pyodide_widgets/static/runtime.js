@@ -153,8 +153,12 @@
   }
 
   function writeUrl(w, state) {
+    // Only what differs from the page's own state, so a shared link stays short.
     const url = new URL(location.href);
-    for (const [field, value] of Object.entries(state)) url.searchParams.set(urlKey(w, field), value);
+    for (const [field, value] of Object.entries(state)) {
+      if (value === w.defaults[field]) url.searchParams.delete(urlKey(w, field));
+      else url.searchParams.set(urlKey(w, field), value);
+    }
     history.replaceState(history.state, "", url);
   }
 
@@ -199,6 +203,7 @@
       }
       for (const [name, rows] of Object.entries(w.chartData)) w.view.data(name, rows);
       await w.view.runAsync();
+      w.root.dispatchEvent(new CustomEvent("widget:drawn", { detail: { ms: performance.now() - w.sentAt } }));
     } catch (error) {
       // The build-time SVG (or the last drawing) stays; the numbers are still live.
       w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
@@ -222,6 +227,7 @@
       latest: 0,
       view: null,
     };
+    w.defaults = readState(w);
     root.widget = w;
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);

@@ -1,8 +1,5 @@
 """Browser fixtures: the built site on 127.0.0.1 and Debian's Chromium via Playwright."""
 
-import functools
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -20,22 +17,6 @@ CHROMIUM_ARGS = [
 ]
 # Pyodide boots in about three seconds here; allow for a loaded machine.
 LIVE_TIMEOUT_MS = 60_000
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="session")
-def site_url(built_site):
-    """Serve the built site on an ephemeral port of 127.0.0.1."""
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
 
 
 @pytest.fixture(scope="session")

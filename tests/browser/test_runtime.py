@@ -1,0 +1,182 @@
+"""The widget runtime in a real browser: lazy, once per visit, shareable,
+robust to bad input and to a Pyodide that cannot start, themed, accessible.
+
+Each test drives W8 (training_time) through the DOM contract; the behaviour
+is the runtime's, shared by every widget.
+"""
+
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from .conftest import LIVE_TIMEOUT_MS
+from .widgets import cpython_outputs, form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+
+WIDGET = "training_time"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# What must never be shown in a widget, whatever the input.
+GARBAGE = re.compile(r"NaN|Infinity|undefined|Traceback|Error:|\bnull\b")
+
+
+def widget_text(page) -> str:
+    return page.inner_text(root(WIDGET))
+
+
+def test_no_pyodide_file_is_requested_before_the_load_event(page, site_url):
+    before_load = []
+    page.on("load", lambda: before_load.extend(page.log.requests))
+    page.goto(f"{site_url}/training/", wait_until="load")
+    assert before_load, "the load event was not seen"
+    assert [url for url in before_load if "/pyodide/" in url or url.endswith(".whl") or "vega" in url] == []
+    wait_live(page, WIDGET)
+    assert any(url.endswith("pyodide.asm.wasm") for url in page.log.requests)
+
+
+def test_input_typed_while_pyodide_boots_is_applied_once_live(page, site_url):
+    page.goto(f"{site_url}/training/", wait_until="domcontentloaded")
+    type_into(page, WIDGET, "gpus", "2048")
+    assert page.get_attribute(root(WIDGET), "data-state") in ("loading", "live")
+    wait_live(page, WIDGET)
+    wait_for_cpython_outputs(page, WIDGET)
+
+
+def test_pyodide_boots_once_across_instant_page_changes(page, site_url):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    for link_text, path in [("Home", "/"), ("Training & Fine-Tuning", "/training/"), ("Home", "/")]:
+        page.click(f'.md-nav__link:has-text("{link_text}")')
+        page.wait_for_url(lambda url: urlsplit(url).path == path)
+    page.click('.md-nav__link:has-text("Training & Fine-Tuning")')
+    wait_live(page, WIDGET)
+    type_into(page, WIDGET, "gpus", "1024")
+    wait_for_cpython_outputs(page, WIDGET)
+    assert page.evaluate("window.widgetRuntime.boots") == 1
+    assert sum(url.endswith("pyodide.asm.wasm") for url in page.log.requests) == 1
+
+
+def test_state_round_trips_through_the_url(browser, page, site_url):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    type_into(page, WIDGET, "gpus", "4096")
+    page.select_option(f'{root(WIDGET)} [name="gpu"]', "gb200")
+    page.select_option(f'{root(WIDGET)} [name="precision"]', "fp8")
+    expected = wait_for_cpython_outputs(page, WIDGET)
+    shared = page.url
+    assert "training_time.gpus=4096" in shared and "training_time.gpu=gb200" in shared
+
+    other = browser.new_context().new_page()
+    other.goto(shared)
+    assert form_state(other, WIDGET) == form_state(page, WIDGET)
+    wait_live(other, WIDGET)
+    assert wait_for_cpython_outputs(other, WIDGET) == expected
+    other.context.close()
+
+
+def test_url_values_are_validated_and_never_inserted_as_html(page, site_url):
+    hostile = "<img src=x onerror=window.pwned=1>"
+    page.goto(f"{site_url}/training/?training_time.gpus={hostile}&training_time.gpu=tpu-v9")
+    wait_live(page, WIDGET)
+    error = page.locator(f"{root(WIDGET)} [data-error-for='gpu'], {root(WIDGET)} [data-error-for='gpus']")
+    error.filter(has_text="Must be").first.wait_for(timeout=LIVE_TIMEOUT_MS)
+    assert page.locator(f"{root(WIDGET)} img").count() == 0
+    assert page.evaluate("window.pwned") is None
+    assert page.input_value(f'{root(WIDGET)} [name="gpus"]') == hostile
+
+
+@pytest.mark.parametrize(
+    "field, text",
+    [
+        ("gpus", ""),
+        ("gpus", "many"),
+        ("gpus", "-8"),
+        ("gpus", "0"),
+        ("gpus", "2.5"),
+        ("gpus", "1e30"),
+        ("mfu_percent", "NaN"),
+        ("mfu_percent", "150"),
+        ("params_billions", "Infinity"),
+        ("tokens_trillions", "1e400"),
+    ],
+)
+def test_bad_input_is_named_beside_its_field_and_keeps_the_last_good_outputs(page, site_url, field, text):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    type_into(page, WIDGET, "gpus", "8192")
+    good = wait_for_cpython_outputs(page, WIDGET)
+
+    type_into(page, WIDGET, field, text)
+    error = page.locator(f'{root(WIDGET)} [data-error-for="{field}"]')
+    error.filter(has_text="Must be").wait_for(timeout=10_000)
+    assert page.get_attribute(f'{root(WIDGET)} [name="{field}"]', "aria-invalid") == "true"
+    assert {key: value for key, value in shown_outputs(page, WIDGET).items() if key in good} == good
+    assert not GARBAGE.search(widget_text(page)), widget_text(page)
+    assert not page.log.console_errors and not page.log.page_errors
+
+    type_into(page, WIDGET, field, "40")  # a valid value for every field above
+
+    wait_for_cpython_outputs(page, WIDGET)
+    assert error.inner_text() == ""
+
+
+@pytest.mark.parametrize("blocked", ["**/assets/widgets/pyodide/**", "**/assets/widgets/worker.js", "**/*.whl*"])
+def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(page, site_url, blocked):
+    page.route(blocked, lambda route: route.abort())
+    page.goto(f"{site_url}/training/")
+    built = shown_outputs(page, WIDGET)
+    page.wait_for_selector(f'{root(WIDGET)}[data-state="error"]', timeout=LIVE_TIMEOUT_MS)
+    status = page.inner_text(f"{root(WIDGET)} [data-status]")
+    assert "unavailable" in status and "\n" not in status.strip()
+    type_into(page, WIDGET, "gpus", "8")
+    assert shown_outputs(page, WIDGET) == built
+    assert not GARBAGE.search(widget_text(page))
+    assert not page.log.page_errors
+    # The rest of the page still works: the search box opens, instant navigation goes on.
+    page.click('.md-nav__link:has-text("Home")')
+    page.wait_for_url(lambda url: urlsplit(url).path == "/")
+
+
+def test_chart_follows_the_dark_palette_after_a_live_redraw(page, site_url):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    label = f"{root(WIDGET)} [data-chart] svg text"
+    light = page.eval_on_selector(label, "el => getComputedStyle(el).fill")
+    type_into(page, WIDGET, "params_billions", "70")
+    page.wait_for_function(
+        "sel => document.querySelector(sel).closest('[data-widget]').widget.view !== null", arg=label
+    )
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    dark = page.eval_on_selector(label, "el => getComputedStyle(el).fill")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert light != dark and dark != background
+
+
+def test_axe_finds_no_accessibility_violation(page, site_url):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    type_into(page, WIDGET, "gpus", "0")  # an error on show, to check its contrast and naming too
+    page.locator(f'{root(WIDGET)} [data-error-for="gpus"]').filter(has_text="Must be").wait_for()
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document)")
+    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+    assert violations == [], "\n".join(map(str, violations))
+
+
+def test_outputs_are_announced_once_after_typing_stops(page, site_url):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    live = f"{root(WIDGET)} [aria-live='polite']"
+    page.evaluate(
+        """sel => { window.announcements = 0;
+             new MutationObserver(() => window.announcements++).observe(document.querySelector(sel),
+               {childList: true, characterData: true, subtree: true}); }""",
+        live,
+    )
+    for gpus in ("1", "12", "128", "1280", "12800"):  # a reader typing 12800 key by key
+        type_into(page, WIDGET, "gpus", gpus)
+    wait_for_cpython_outputs(page, WIDGET)
+    page.wait_for_function("window.announcements > 0")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.announcements") == 1
+    assert page.inner_text(live) == cpython_outputs(WIDGET, form_state(page, WIDGET))["summary"]
