@@ -15,7 +15,7 @@ import estimators
 from estimators import units
 from estimators.errors import EstimatorError
 
-from pyodide_widgets import html as widget_html
+from pyodide_widgets import render as widget_render
 
 
 class MacroError(Exception):
@@ -61,7 +61,7 @@ def define_env(env):
     if hasattr(presets, "model"):
         env.macro(_guarded(env, presets.model, "model"), "model")
 
-    env.macro(_guarded(env, widget_html.render, "widget"), "widget")
+    env.macro(_guarded(env, widget_render.render, "widget"), "widget")
 
     for name in ("si", "count", "sci", "integer", "percent", "times", "duration", "plain"):
         env.filter(_guarded(env, getattr(units, name), name), name)

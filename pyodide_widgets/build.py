@@ -1,7 +1,7 @@
 """mkdocs hook: put the browser runtime into the site.
 
-Before each build it packs the wheel Pyodide loads (estimators + widget
-modules) with `pip wheel`; then it adds to the site, under assets/widgets/:
+Before each build it packs the wheel Pyodide loads (`pack.build_wheel`);
+then it adds to the site, under assets/widgets/:
 the runtime and worker scripts and CSS from static/, Pyodide's core files
 from the npm package `pyodide`, the Vega runtime from the npm package `vega`,
 and the wheel. Everything comes from this repository or its pinned npm
@@ -9,7 +9,6 @@ packages, so the built site requests nothing from another origin.
 """
 
 import hashlib
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "static"
-WHEEL_DIR = ROOT / "build" / "wheel"
 NODE_MODULES = ROOT / "node_modules"
 DEST = "assets/widgets"
 # Pyodide's core: the loader, the compiled interpreter and the standard library.
@@ -46,19 +44,9 @@ def _forget_project_modules():
 
 
 _forget_project_modules()
-
-
-def build_wheel() -> Path:
-    """Pack estimators + pyodide_widgets into a pure-Python wheel; return its path."""
-    for old in WHEEL_DIR.glob("*.whl"):
-        old.unlink()
-    command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-               "--disable-pip-version-check", "--wheel-dir", str(WHEEL_DIR), str(ROOT)]
-    done = subprocess.run(command, capture_output=True, text=True)
-    wheels = list(WHEEL_DIR.glob("*.whl"))
-    if done.returncode != 0 or len(wheels) != 1:
-        raise PluginError(f"building the widget wheel failed:\n{done.stdout}{done.stderr}")
-    return wheels[0]
+# mkdocs puts only this file's folder on sys.path while it loads a hook.
+sys.path.insert(0, str(ROOT))
+from pyodide_widgets.pack import build_wheel  # noqa: E402  (after the modules are forgotten)
 
 
 def _require(path: Path) -> str:

@@ -1,0 +1,90 @@
+"""Parity: every widget's update() gives the same answer in CPython and in
+Pyodide (npm `pyodide` under Node, from the wheel the site ships), for its
+presets and for generated states, valid and invalid alike."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+import pyodide_widgets
+from pyodide_widgets import dispatch
+from pyodide_widgets.pack import build_wheel
+from tests.conftest import ROOT
+
+VALID_STATES = 60  # per widget, beyond its presets
+INVALID_STATES = 20
+# Typed forms of a number a reader might use, all of which the fields accept.
+NUMBER_FORMS = ("{:g}", "{:.3f}", "{:.2e}", " {:g} ")
+BAD_TEXT = ("", "abc", "-1", "0", "nan", "inf", "1e400", "1,2,3", "½")
+
+
+def perturbed(rng: random.Random, state: dict, fields) -> dict:
+    """A preset state with every field moved: numbers scaled over two decades, options redrawn."""
+    out = dict(state)
+    for field in fields:
+        if field.options:
+            out[field.name] = rng.choice(field.options)[0]
+        else:
+            value = float(state[field.name]) * 10 ** rng.uniform(-1, 1)
+            value = max(1.0, min(value, field.max)) if field.step == "1" else min(value, field.max)
+            value = round(value) if field.step == "1" else value
+            out[field.name] = rng.choice(NUMBER_FORMS).format(value)
+    return out
+
+
+def broken(rng: random.Random, state: dict, fields) -> dict:
+    out = dict(state)
+    field = rng.choice(fields)
+    out[field.name] = rng.choice(BAD_TEXT) if not field.options else "not-an-option"
+    return out
+
+
+def requests_for(name: str) -> list[dict]:
+    widget = pyodide_widgets.module(name)
+    rng = random.Random(f"parity-{name}")
+    presets = [p["state"] for p in widget.presets().values()]
+    valid = []
+    # Some combinations are invalid (a GPU with no FP8 peak): draw until enough are valid.
+    for _ in range(VALID_STATES * 10):
+        state = perturbed(rng, rng.choice(presets), widget.FIELDS)
+        if "error" not in json.loads(dispatch.handle(json.dumps({"widget": name, "state": state}))):
+            valid.append(state)
+        if len(valid) == VALID_STATES:
+            break
+    invalid = [broken(rng, rng.choice(presets), widget.FIELDS) for _ in range(INVALID_STATES)]
+    return [{"widget": name, "state": state} for state in presets + valid + invalid]
+
+
+@pytest.fixture(scope="module")
+def pyodide_replies(tmp_path_factory):
+    """Every request of every widget, answered once by Pyodide under Node."""
+    requests = [request for name in pyodide_widgets.WIDGETS for request in requests_for(name)]
+    path = tmp_path_factory.mktemp("parity") / "requests.json"
+    path.write_text(json.dumps(requests), "utf-8")
+    done = subprocess.run(
+        ["node", str(ROOT / "tests" / "parity" / "run_in_pyodide.mjs"), str(build_wheel()), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    return requests, answer["version"], answer["replies"]
+
+
+def test_pyodide_runs_a_newer_python_than_cpython_here(pyodide_replies):
+    _, version, _ = pyodide_replies
+    assert tuple(map(int, version.split(".")[:2])) > sys.version_info[:2]
+
+
+@pytest.mark.parametrize("name", pyodide_widgets.WIDGETS)
+def test_every_state_gets_the_same_answer_in_cpython_and_pyodide(pyodide_replies, name):
+    requests, _, replies = pyodide_replies
+    pairs = [(req, reply) for req, reply in zip(requests, replies) if req["widget"] == name]
+    assert sum("error" not in reply for _, reply in pairs) >= VALID_STATES
+    assert sum("error" in reply for _, reply in pairs) >= INVALID_STATES / 2
+    for request, reply in pairs:
+        assert json.loads(dispatch.handle(json.dumps(request))) == reply, request["state"]
