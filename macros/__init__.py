@@ -56,10 +56,8 @@ def define_env(env):
         if inspect.isfunction(fn):
             env.macro(_guarded(env, fn, name), name)
 
-    env.macro(_guarded(env, presets.run, "run"), "run")
-    env.macro(_guarded(env, presets.gpu, "gpu"), "gpu")
-    if hasattr(presets, "model"):
-        env.macro(_guarded(env, presets.model, "model"), "model")
+    for kind in ("run", "gpu", "model", "dataset", "failure"):
+        env.macro(_guarded(env, getattr(presets, kind), kind), kind)
 
     env.macro(_guarded(env, widget_render.render, "widget"), "widget")
 
