@@ -40,11 +40,16 @@ from .finetune import (
 )
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
 from .memory import (
+    GpuMemory,
+    MemoryFit,
     ModelState,
     activation_bytes,
     activation_bytes_per_layer,
     bytes_per_param,
+    memory_fit,
+    min_data_parallel_gpus,
     model_state_bytes,
+    training_memory_per_gpu,
     zero_breakdown,
     zero_bytes_per_gpu,
 )
@@ -59,6 +64,8 @@ __all__ = [
     "EffectiveTime",
     "EstimatorError",
     "FinetuneMemory",
+    "GpuMemory",
+    "MemoryFit",
     "MlaConfig",
     "ModelState",
     "MoeConfig",
@@ -89,6 +96,8 @@ __all__ = [
     "lora_matrix_params",
     "lora_trainable_params",
     "lost_work_seconds",
+    "memory_fit",
+    "min_data_parallel_gpus",
     "model_state_bytes",
     "moe_params",
     "mtbf_seconds",
@@ -100,6 +109,7 @@ __all__ = [
     "tokens_per_param",
     "training_flops",
     "training_flops_with_attention",
+    "training_memory_per_gpu",
     "training_seconds",
     "weights_bytes",
     "zero_breakdown",

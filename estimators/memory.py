@@ -28,11 +28,23 @@ size t:
     full recomputation             2·s·b·h (only each layer's input), /t with sequence parallel
 
 With t = 1 the tensor-parallel rows reduce to the first one.
+
+The bill of one GPU adds the two: tensor parallelism over t GPUs splits every
+weight matrix (Shoeybi et al. 2019, "Megatron-LM", §3), so each GPU keeps the
+model state of Ψ/t parameters (the few norm vectors Megatron replicates are
+counted as split), sharded by ZeRO over the N_d data-parallel GPUs:
+
+    bytes per GPU = zero_breakdown(Ψ/t, N_d, stage) + activations
+
+The fewest N_d that fit a budget M solve  R + S/N_d + A ≤ M, where S is the
+part the stage shards, R the part it replicates and A the activations:
+N_d = ⌈S / (M − R − A)⌉, and no N_d fits when M ≤ R + A.
 """
 
+import math
 from dataclasses import dataclass
 
-from .validate import finite_result, flag, one_of, positive, positive_int
+from .validate import finite_result, flag, non_negative, one_of, positive, positive_int
 
 WEIGHT_BYTES = 2  # FP16/BF16 working copy of each parameter
 GRADIENT_BYTES = 2  # FP16/BF16 gradient
@@ -44,6 +56,8 @@ OPTIMIZER_STATE_BYTES = {
     "sgd": (4, 0, 0),
 }
 ZERO_STAGES = (0, 1, 2, 3)
+# The first ZeRO stage that partitions each part of the model state (§5): P_os, P_g, P_p.
+SHARDED_FROM_STAGE = {"weights": 3, "gradients": 2, "master": 1, "momentum": 1, "variance": 1}
 RECOMPUTE = ("none", "selective", "full")
 
 # Korthikanti et al. 2022 §4.1, bytes per s·b·h of one layer: 10 are never split by
@@ -52,6 +66,9 @@ ACTIVATION_UNSPLIT = 10
 ACTIVATION_SPLIT = 24
 ACTIVATION_ATTENTION = 5  # × a·s/h: softmax, its dropout mask and the Q·Kᵀ scores
 FULL_RECOMPUTE_STORED = 2  # the 16-bit input of each layer
+# A bill within this share of the budget counts as fitting: sums of sharded parts
+# land a rounding error away from a budget they meet exactly (7.5B on 45 GPUs, 32 GB).
+FIT_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -95,13 +112,7 @@ def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam"
     def share(bytes_per: float, sharded_from: int) -> float:
         return finite_result("zero_bytes_per_gpu", psi * bytes_per / (n_d if stage >= sharded_from else 1))
 
-    return _state(
-        weights=share(per.weights, 3),
-        gradients=share(per.gradients, 2),
-        master=share(per.master, 1),
-        momentum=share(per.momentum, 1),
-        variance=share(per.variance, 1),
-    )
+    return _state(**{part: share(getattr(per, part), first) for part, first in SHARDED_FROM_STAGE.items()})
 
 
 def zero_bytes_per_gpu(params: float, gpus: int, stage: int, optimizer: str = "adam") -> float:
@@ -151,3 +162,93 @@ def activation_bytes(
     """
     per_layer = activation_bytes_per_layer(seq_len, micro_batch, hidden, heads, tp, sequence_parallel, recompute)
     return finite_result("activation_bytes", positive_int("layers", layers) * per_layer)
+
+
+@dataclass(frozen=True)
+class GpuMemory:
+    """Bytes on one GPU during a training step, stacked in the order a chart draws them."""
+
+    weights: float  # FP16/BF16 weights
+    gradients: float  # FP16/BF16 gradients
+    master: float  # FP32 master weights
+    momentum: float  # first moment
+    variance: float  # second moment
+    activations: float  # tensors kept for the backward pass
+    total: float
+
+
+def training_memory_per_gpu(
+    params: float,
+    gpus: int,
+    stage: int,
+    optimizer: str = "adam",
+    activations: float = 0.0,
+    tp: int = 1,
+) -> GpuMemory:
+    """The memory bill of one GPU: model state of Ψ/t parameters under ZeRO over N_d GPUs, plus activations.
+
+    `activations` is the per-GPU figure of activation_bytes (which already
+    divides by t where tensor parallelism splits them); ZeRO does not shard it.
+    """
+    state = zero_breakdown(positive("params", params) / positive_int("tp", tp), gpus, stage, optimizer)
+    act = non_negative("activations", activations)
+    return GpuMemory(
+        state.weights,
+        state.gradients,
+        state.master,
+        state.momentum,
+        state.variance,
+        act,
+        finite_result("training_memory_per_gpu", state.total + act),
+    )
+
+
+def min_data_parallel_gpus(
+    params: float,
+    stage: int,
+    budget_bytes: float,
+    optimizer: str = "adam",
+    activations: float = 0.0,
+    tp: int = 1,
+) -> int | None:
+    """Fewest data-parallel GPUs N_d whose per-GPU bill fits in `budget_bytes`, or None if none does.
+
+    N_d = ⌈S / (M − R − A)⌉ (see the module's docstring); at stage 0 nothing
+    is sharded, so the answer is 1 or None. ZeRO paper's 7.5B on 32 GB GPUs:
+    stage 1 needs 45, stage 2 7, stage 3 4.
+    """
+    budget = positive("budget_bytes", budget_bytes)
+    stage = one_of("stage", stage, ZERO_STAGES)
+    one = training_memory_per_gpu(params, 1, stage, optimizer, activations, tp)
+    sharded = sum(getattr(one, part) for part, first in SHARDED_FROM_STAGE.items() if stage >= first)
+    room = budget - (one.total - sharded)
+    if sharded == 0 or room <= 0:
+        return 1 if memory_fit(one.total, budget).fits else None
+    n = max(1, math.ceil(sharded / room))
+    # The division can land a hair either side of a whole number: settle on the composed figure.
+    def fits(gpus: int) -> bool:
+        return memory_fit(training_memory_per_gpu(params, gpus, stage, optimizer, activations, tp).total, budget).fits
+
+    while not fits(n):
+        n += 1
+    while n > 1 and fits(n - 1):
+        n -= 1
+    return n
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """How a memory bill compares with the memory of the GPU that has to hold it."""
+
+    used: float  # bytes the bill asks for
+    budget: float  # bytes the GPU has
+    ratio: float  # used / budget
+    spare: float  # budget − used; negative when the bill does not fit
+    fits: bool  # used ≤ budget, to within FIT_TOLERANCE
+
+
+def memory_fit(used_bytes: float, budget_bytes: float) -> MemoryFit:
+    """used / budget and what is left: 146.8 GB on an 80 GB GPU is 1.8× it, 66.8 GB over."""
+    used = non_negative("used_bytes", used_bytes)
+    budget = positive("budget_bytes", budget_bytes)
+    return MemoryFit(used, budget, used / budget, budget - used, used <= budget * (1 + FIT_TOLERANCE))

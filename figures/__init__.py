@@ -10,9 +10,9 @@ import json
 
 import vl_convert
 
-from . import compute_plane
+from . import compute_plane, memory_bill
 
-CHARTS = {"compute_plane": compute_plane}
+CHARTS = {"compute_plane": compute_plane, "memory_bill": memory_bill}
 
 
 def _spec(name: str, datasets: dict) -> dict:

@@ -14,7 +14,7 @@ A widget module defines:
 
 import importlib
 
-WIDGETS = ("training_time",)
+WIDGETS = ("training_time", "memory_bill")
 
 
 def module(name: str):

@@ -50,3 +50,23 @@ def wait_for_cpython_outputs(page, widget: str, timeout_ms: int = 10_000) -> dic
 
 def type_into(page, widget: str, field: str, text: str):
     page.fill(f'{root(widget)} [name="{field}"]', text)
+
+
+def choose(page, widget: str, field: str, value: str):
+    """Pick an option of a <select> field by its value, as a reader would."""
+    page.select_option(f'{root(widget)} [name="{field}"]', value)
+
+
+def read_without_javascript(browser, url: str, widget: str) -> dict:
+    """What a reader with JavaScript off sees of the widget: its outputs, data-state and chart."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(url)
+    seen = {
+        "outputs": shown_outputs(page, widget),
+        "state": page.get_attribute(root(widget), "data-state"),
+        "chart_svgs": page.locator(f"{root(widget)} [data-chart] svg").count(),
+        "chart_text": page.locator(f"{root(widget)} [data-chart] svg text").all_text_contents(),
+    }
+    context.close()
+    return seen
