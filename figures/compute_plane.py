@@ -72,6 +72,7 @@ def chart() -> alt.LayerChart:
     return (
         alt.layer(equal, chinchilla, run)
         .properties(width=WIDTH, height=HEIGHT, title="Where the run sits on the N × D plane")
-        .configure_view(stroke=None)
+        # configure() replaces the whole config, so it comes before configure_view().
         .configure(background="transparent")
+        .configure_view(stroke=None)
     )

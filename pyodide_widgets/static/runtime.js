@@ -234,6 +234,8 @@
 
     w.form.addEventListener("input", (event) => {
       delete w.invalidFromUrl[event.target.name];
+      // A field changed by hand: the state is no longer any preset's.
+      for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", "false");
       request(w);
     });
     root.addEventListener("click", (event) => {
