@@ -5,8 +5,10 @@ A preset with a missing field, an unknown field (a unit slip such as
 an unknown GPU raises EstimatorError naming the preset and the field.
 
 Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
-``datasets`` and ``failures``. Model presets hold a configuration
-(``DecoderConfig`` or ``MoeConfig``) whose own checks run at load time.
+``datasets``, ``failures`` and ``scales`` (the rungs of the site's scale
+ladder, in order, their GPU ranges neither overlapping nor out of order).
+Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
+own checks run at load time.
 """
 
 import dataclasses
@@ -28,6 +30,8 @@ class Gpu:
     memory_bytes: float  # HBM capacity, bytes
     peak_flops: dict  # precision -> dense peak FLOP/s per GPU
     source: str
+    # precision -> a source's unrounded dense peak, FLOP/s, where peak_flops holds a rounded one
+    peak_flops_unrounded: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -85,12 +89,21 @@ class Failures:
 
 
 @dataclass(frozen=True)
+class Scale:
+    name: str  # the rung as prose names it: "one server"
+    min_gpus: int  # fewest GPUs at this rung
+    source: str
+    max_gpus: int | None = None  # most GPUs at this rung; None: no upper bound (the top rung)
+
+
+@dataclass(frozen=True)
 class Presets:
     gpus: dict
     runs: dict
     models: dict = dataclasses.field(default_factory=dict)
     datasets: dict = dataclasses.field(default_factory=dict)
     failures: dict = dataclasses.field(default_factory=dict)
+    scales: dict = dataclasses.field(default_factory=dict)  # in ladder order, smallest first
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -106,6 +119,9 @@ class Presets:
 
     def failure(self, key: str) -> Failures:
         return self.failures[validate.one_of("failures", key, self.failures)]
+
+    def scale(self, key: str) -> Scale:
+        return self.scales[validate.one_of("scale", key, self.scales)]
 
 
 # Range checks per field; a field not named here is checked for type only
@@ -124,10 +140,12 @@ _CHECKS = {
     "hardware_share": validate.fraction,
     "effective_share": validate.fraction,
     "checkpoint_interval_seconds": validate.positive,
+    "min_gpus": validate.positive_int,
+    "max_gpus": validate.positive_int,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales")
 
 
 def _accepted(annotation) -> tuple:
@@ -184,6 +202,9 @@ def parse_presets(text: str) -> Presets:
     for key, gpu in gpus.items():
         for precision, flops in gpu.peak_flops.items():
             validate.positive(f"gpus.{key}.peak_flops.{precision}", flops)
+        for precision, flops in (gpu.peak_flops_unrounded or {}).items():
+            validate.one_of(f"gpus.{key}.peak_flops_unrounded", precision, gpu.peak_flops)
+            validate.positive(f"gpus.{key}.peak_flops_unrounded.{precision}", flops)
     runs = {k: _build(Run, f"runs.{k}", v) for k, v in data.get("runs", {}).items()}
     for key, run in runs.items():
         validate.one_of(f"runs.{key}.gpu", run.gpu, gpus)
@@ -198,10 +219,35 @@ def parse_presets(text: str) -> Presets:
     for key, f in failures.items():
         if f.unexpected > f.interruptions:
             raise EstimatorError(f"failures.{key}.unexpected", f.unexpected, f"at most interruptions ({f.interruptions})")
-    return Presets(gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures)
+    scales = _ladder({k: _build(Scale, f"scales.{k}", v) for k, v in data.get("scales", {}).items()})
+    return Presets(gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales)
+
+
+def _ladder(scales: dict) -> dict:
+    """Check the rungs climb: each range starts above the last one's end; only the top is open."""
+    below = None  # (key, max_gpus) of the rung below
+    for key, scale in scales.items():
+        if scale.max_gpus is not None and scale.max_gpus < scale.min_gpus:
+            raise EstimatorError(f"scales.{key}.max_gpus", scale.max_gpus, f"at least min_gpus ({scale.min_gpus})")
+        if below is not None:
+            if below[1] is None:
+                raise EstimatorError(f"scales.{below[0]}.max_gpus", None, "a value (only the top rung is open-ended)")
+            if scale.min_gpus <= below[1]:
+                raise EstimatorError(f"scales.{key}.min_gpus", scale.min_gpus, f"more than scales.{below[0]}.max_gpus ({below[1]})")
+        below = (key, scale.max_gpus)
+    return scales
+
+
+def load_presets() -> Presets:
+    """The validated presets shipped with the package (read once).
+
+    A plain function, the cache kept behind it, so that it is a macro like every
+    other public function (a page reaches a table with no macro of its own,
+    such as ``load_presets().scale("rack")``, through it).
+    """
+    return _shipped_presets()
 
 
 @cache
-def load_presets() -> Presets:
-    """The validated presets shipped with the package (read once)."""
+def _shipped_presets() -> Presets:
     return parse_presets(resources.files(__package__).joinpath("presets.toml").read_text("utf-8"))

@@ -1,0 +1,206 @@
+"""The ten-steps page as built: each number it shows is the estimators' number for its presets.
+
+Every expected text below is computed here from the same presets with the same estimators and
+the same `units` formatters the page's macros use, so a change to a preset or a formula moves the
+page and this test together, and a page that typed or miscomputed a figure fails.
+"""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+import estimators
+from estimators import units
+from pyodide_widgets import training_time
+
+PRESETS = estimators.load_presets()
+LADDER = ("gpu", "server", "rack", "cluster", "frontier")
+
+
+class _Page(HTMLParser):
+    """The article's text, and its tables as lists of rows of cell texts."""
+
+    def __init__(self):
+        super().__init__()
+        self.text: list[str] = []
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+        self._in_article = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "article":
+            self._in_article = True
+        elif tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self._in_article = False
+        elif tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append(_squeeze("".join(self._cell)))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._in_article:
+            self.text.append(data)
+
+
+def _squeeze(text: str) -> str:
+    """Collapse the line breaks the Markdown source wraps prose with."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.fixture(scope="module")
+def page(built_site):
+    parsed = _Page()
+    parsed.feed((built_site / "ten-steps" / "index.html").read_text(encoding="utf-8"))
+    return parsed
+
+
+@pytest.fixture(scope="module")
+def prose(page) -> str:
+    return _squeeze("".join(page.text))
+
+
+@pytest.fixture(scope="module")
+def scale_table(page) -> dict:
+    """'Where scale changes the answer', as {scale: (what gets hard, example)}."""
+    [table] = [t for t in page.tables if t and t[0] == ["Scale", "What gets hard", "Example"]]
+    return {row[0]: tuple(row[1:]) for row in table[1:]}
+
+
+def ideal_seconds(key: str) -> float:
+    """C = 6ND over GPUs × dense peak × MFU, for a run preset."""
+    run = PRESETS.run(key)
+    peak = PRESETS.gpu(run.gpu).peak_flops[run.precision]
+    return estimators.training_seconds(estimators.training_flops(run.params, run.tokens), run.gpus, peak, run.mfu)
+
+
+def test_the_table_has_one_row_per_rung_in_ladder_order(scale_table):
+    assert list(scale_table) == [PRESETS.scale(key).name for key in LADDER]
+
+
+def test_one_gpu_row_is_the_gpt2_a5000_run(scale_table):
+    run = PRESETS.run("gpt2-124m-10b-a5000")
+    _, example = scale_table[PRESETS.scale("gpu").name]
+    flops = estimators.training_flops(run.params, run.tokens)
+    assert example == (
+        f"{PRESETS.model('gpt2-124m').name} on one {PRESETS.gpu(run.gpu).name} for {units.count(run.tokens, 0)} tokens: "
+        f"{units.sci(flops)} FLOPs, {units.duration(ideal_seconds('gpt2-124m-10b-a5000'))} at an assumed "
+        f"{units.percent(run.mfu)} MFU"
+    )
+
+
+def test_one_server_row_is_the_same_run_on_eight_h100s(scale_table):
+    run = PRESETS.run("gpt2-124m-10b-8xh100")
+    hard, example = scale_table[PRESETS.scale("server").name]
+    assert f"across {units.integer(PRESETS.scale('server').max_gpus)} GPUs" in hard
+    assert example == (
+        f"The same run on {units.integer(run.gpus)} × {PRESETS.gpu(run.gpu).name}: "
+        f"{units.duration(ideal_seconds('gpt2-124m-10b-8xh100'))} at the same assumed MFU"
+    )
+    # Same model, same tokens, so the same C = 6ND as the one-GPU row.
+    one = PRESETS.run("gpt2-124m-10b-a5000")
+    assert (run.params, run.tokens) == (one.params, one.tokens)
+
+
+def test_one_rack_row_shards_llama3_405b_over_an_nvl72(scale_table):
+    llama = PRESETS.run("llama3-405b")
+    rack = PRESETS.scale("rack").max_gpus
+    gpus = estimators.min_data_parallel_gpus(llama.params, 3, PRESETS.gpu("gb200").memory_bytes)
+    assert gpus <= rack  # the point of the row: it fits inside one NVLink domain
+    _, example = scale_table[PRESETS.scale("rack").name]
+    assert example == (
+        f"GB200 NVL72: {PRESETS.model('llama3-405b').name}'s training state, "
+        f"{units.bytes_(estimators.model_state_bytes(llama.params))} before activations, "
+        f"sharded by ZeRO-3 over {units.integer(gpus)} of its {units.integer(rack)} GPUs"
+    )
+
+
+def test_cluster_row_is_a_llama3_70b_checkpoint(scale_table):
+    model = PRESETS.model("llama3-70b")
+    _, example = scale_table[PRESETS.scale("cluster").name]
+    assert example == f"{model.name}: {units.bytes_(estimators.checkpoint_bytes(model.params))} to write at every checkpoint"
+
+
+def test_frontier_row_is_llama3(scale_table):
+    run, failures = PRESETS.run("llama3-405b"), PRESETS.failure("llama3-405b")
+    _, example = scale_table[PRESETS.scale("frontier").name]
+    assert example == (
+        f"{PRESETS.model('llama3-405b').name}: {units.count(run.tokens, 1)} tokens on up to "
+        f"{units.integer(run.gpus)} {PRESETS.gpu(run.gpu).name} GPUs; "
+        f"{units.integer(failures.unexpected)} unexpected interruptions in {units.duration(failures.window_seconds, 0)}"
+    )
+
+
+def test_the_ladder_is_stated_from_the_presets(prose):
+    assert f"up to {units.integer(PRESETS.scale('server').max_gpus)} GPUs in one chassis" in prose
+    assert f"up to {units.integer(PRESETS.scale('rack').max_gpus)} GPUs that share a single NVLink domain" in prose
+    cluster, frontier = PRESETS.scale("cluster"), PRESETS.scale("frontier")
+    assert f"from {units.integer(cluster.min_gpus)} to {units.integer(cluster.max_gpus)} GPUs" in prose
+    assert f"{units.integer(frontier.min_gpus)} GPUs and up" in prose
+
+
+def test_every_step_names_the_rung_it_needs_attention_from(prose):
+    # The seed article's rungs for steps 1 to 10.
+    rungs = ("gpu", "gpu", "cluster", "server", "rack", "gpu", "cluster", "gpu", "gpu", "gpu")
+    found = re.findall(r"Needs real attention from: (.+?)\.", prose)
+    assert found == [PRESETS.scale(key).name for key in rungs]
+
+
+def test_gpt2_dataset_is_two_byte_ids(prose):
+    vocab = PRESETS.model("gpt2-124m").config.vocab
+    width = estimators.token_id_bytes(vocab)
+    assert width == 2  # 50,257 ids fit in an unsigned 16-bit integer
+    tokens = PRESETS.dataset("fineweb-edu-10b").tokens
+    size = estimators.dataset_bytes(tokens, width)
+    assert size == 20e9  # the seed's figure: 10B tokens × 2 B
+    assert f"every id fits in {units.plain(width)} bytes, and the {units.count(tokens, 0)} tokens" in prose
+    assert f"take {units.bytes_(size)} on disk" in prose
+
+
+def test_model_state_and_checkpoint_bytes(prose):
+    per = estimators.bytes_per_param("adam")
+    small = PRESETS.model("llama3-8b")
+    h100 = PRESETS.gpu("h100-sxm")
+    assert f"each parameter costs {units.plain(per.total)} bytes of training state" in prose
+    assert (
+        f"it comes to {units.bytes_(estimators.model_state_bytes(small.params))}, which no single "
+        f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0)} can hold"
+    ) in prose
+    assert f"smaller, {units.plain(estimators.checkpoint_bytes_per_param())} bytes per parameter" in prose
+    assert f"({units.plain(estimators.checkpoint_bytes_per_param(include_gradients=True))} if they are)" in prose
+
+
+def test_llama3_failures_and_mfu(prose):
+    f, run = PRESETS.failure("llama3-405b"), PRESETS.run("llama3-405b")
+    assert f"Meta reports MFU in a narrow band around {units.percent(run.mfu)}" in prose
+    assert (
+        f"across {units.duration(f.window_seconds, 0)} of pretraining, the job was interrupted unexpectedly "
+        f"{units.integer(f.unexpected)} times, roughly one stop every "
+        f"{units.duration(estimators.mtbf_seconds(f.unexpected, f.window_seconds))}, "
+        f"with hardware to blame for about {units.percent(f.hardware_share)} of them"
+    ) in prose
+    assert f"more than {units.percent(f.effective_share)} of the time went to training" in prose
+    model = PRESETS.model("llama3-70b")
+    assert f"A single checkpoint of {model.name}, for instance, is {units.bytes_(estimators.checkpoint_bytes(model.params))}" in prose
+
+
+def test_the_prose_says_the_gpt2_mfu_is_an_assumption(prose):
+    assert "assumed" in PRESETS.run("gpt2-124m-10b-a5000").source or "assumption" in PRESETS.run("gpt2-124m-10b-a5000").source
+    assert f"The {units.percent(PRESETS.run('gpt2-124m-10b-a5000').mfu)} MFU behind both is an assumption" in prose
+
+
+def test_widget_starts_from_the_gpt2_preset(built_site):
+    html = (built_site / "ten-steps" / "index.html").read_text(encoding="utf-8")
+    assert html.count('data-widget="training_time"') == 1
+    outputs = training_time.update(training_time.presets()["gpt2-124m-10b-a5000"]["state"])["outputs"]
+    duration = re.search(r'data-output="duration"[^>]*>([^<]*)<', html).group(1)
+    assert duration == outputs["duration"] == units.duration(ideal_seconds("gpt2-124m-10b-a5000"))
