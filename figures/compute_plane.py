@@ -8,7 +8,7 @@ run. All coordinates come from estimators; numpy only lays out the grids.
 import altair as alt
 import numpy as np
 
-from estimators.compute import compute_optimal, training_flops
+from estimators.compute import CHINCHILLA_TOKENS_PER_PARAM, compute_optimal, training_flops
 from estimators import units
 
 DATASETS = ("run",)
@@ -71,7 +71,17 @@ def chart() -> alt.LayerChart:
     )
     return (
         alt.layer(equal, chinchilla, run)
-        .properties(width=WIDTH, height=HEIGHT, title="Where the run sits on the N × D plane")
+        .properties(
+            width=WIDTH,
+            height=HEIGHT,
+            title=alt.TitleParams(
+                "Where the run sits on the N × D plane",
+                subtitle=(
+                    "Dashed: equal compute, one line per factor of ten in FLOPs. "
+                    f"Violet: Chinchilla-optimal, D = {units.plain(CHINCHILLA_TOKENS_PER_PARAM)} N. Dot: this run."
+                ),
+            ),
+        )
         # configure() replaces the whole config, so it comes before configure_view().
         .configure(background="transparent")
         .configure_view(stroke=None)

@@ -152,8 +152,10 @@ def test_chart_follows_the_dark_palette_after_a_live_redraw(page, site_url):
     assert light != dark and dark != background
 
 
-def test_axe_finds_no_accessibility_violation(page, site_url):
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_finds_no_accessibility_violation_in_either_palette(page, site_url, scheme):
     page.goto(f"{site_url}/training/")
+    page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
     wait_live(page, WIDGET)
     type_into(page, WIDGET, "gpus", "0")  # an error on show, to check its contrast and naming too
     page.locator(f'{root(WIDGET)} [data-error-for="gpus"]').filter(has_text="Must be").wait_for()
