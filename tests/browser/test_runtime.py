@@ -5,6 +5,7 @@ Each test drives W8 (training_time) through the DOM contract; the behaviour
 is the runtime's, shared by every widget.
 """
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -182,3 +183,24 @@ def test_outputs_are_announced_once_after_typing_stops(page, site_url):
     page.wait_for_timeout(1000)
     assert page.evaluate("window.announcements") == 1
     assert page.inner_text(live) == cpython_outputs(WIDGET, form_state(page, WIDGET))["summary"]
+
+
+def test_every_control_works_from_the_keyboard(page, site_url):
+    page.goto(f"{site_url}/training/")
+    wait_live(page, WIDGET)
+    presets = page.locator(f"{root(WIDGET)} [data-preset]")
+    presets.nth(1).focus()
+    page.keyboard.press("Enter")
+    chosen = json.loads(presets.nth(1).get_attribute("data-preset"))
+    assert form_state(page, WIDGET)["gpu"] == chosen["gpu"]
+    wait_for_cpython_outputs(page, WIDGET)
+
+    for _ in range(len(chosen) + presets.count()):  # Tab through to the GPU count
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "gpus":
+            break
+    assert page.evaluate("document.activeElement.name") == "gpus"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2048")
+    wait_for_cpython_outputs(page, WIDGET)
+    assert form_state(page, WIDGET)["gpus"] == "2048"
