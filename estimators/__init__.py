@@ -21,8 +21,10 @@ from .checkpoint import (
     weights_bytes,
 )
 from .compute import (
+    ComputeConstants,
     attention_flops_per_token,
     backward_flops_per_token,
+    compute_constants,
     compute_multiple,
     compute_optimal,
     forward_flops_per_token,
@@ -33,18 +35,22 @@ from .compute import (
 from .errors import EstimatorError
 from .finetune import (
     FinetuneMemory,
+    QuantizationLayout,
     finetune_memory,
     lora_decoder_params,
     lora_matrix_params,
     lora_trainable_params,
+    quantization_layout,
 )
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
 from .memory import (
+    ActivationCoefficients,
     GpuMemory,
     MemoryFit,
     ModelState,
     activation_bytes,
     activation_bytes_per_layer,
+    activation_coefficients,
     bytes_per_param,
     memory_fit,
     min_data_parallel_gpus,
@@ -56,24 +62,29 @@ from .memory import (
 from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
 from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
 from .presets import load_presets
-from .scaling import chinchilla_loss, chinchilla_optimal, optimal_exponents
+from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, optimal_exponents
 from .storage import StorageBreakdown, dataset_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
+    "ActivationCoefficients",
+    "ComputeConstants",
     "DecoderConfig",
     "EffectiveTime",
     "EstimatorError",
     "FinetuneMemory",
     "GpuMemory",
+    "LossFit",
     "MemoryFit",
     "MlaConfig",
     "ModelState",
     "MoeConfig",
     "MoeParams",
     "ParamBreakdown",
+    "QuantizationLayout",
     "StorageBreakdown",
     "activation_bytes",
     "activation_bytes_per_layer",
+    "activation_coefficients",
     "attention_flops_per_token",
     "backward_flops_per_token",
     "bytes_per_param",
@@ -81,6 +92,7 @@ __all__ = [
     "checkpoint_bytes_per_param",
     "chinchilla_loss",
     "chinchilla_optimal",
+    "compute_constants",
     "compute_multiple",
     "compute_optimal",
     "dataset_bytes",
@@ -92,6 +104,7 @@ __all__ = [
     "forward_flops_per_token",
     "gpu_hours",
     "load_presets",
+    "loss_fits",
     "lora_decoder_params",
     "lora_matrix_params",
     "lora_trainable_params",
@@ -104,6 +117,7 @@ __all__ = [
     "optimal_checkpoint_interval",
     "optimal_exponents",
     "param_count",
+    "quantization_layout",
     "storage_footprint",
     "token_id_bytes",
     "tokens_per_param",

@@ -15,6 +15,7 @@ puts the optimal D near 20·N; the fitted loss laws are in `scaling`.
 """
 
 import math
+from dataclasses import dataclass
 
 from .validate import finite_result, positive, positive_int
 
@@ -25,6 +26,26 @@ TRAINING_FLOPS_PER_PARAM_TOKEN = FORWARD_FLOPS_PER_PARAM_TOKEN + BACKWARD_FLOPS_
 ATTENTION_FLOPS_FACTOR = 12
 # Hoffmann et al. 2022, Table 3: 400M → 8.0B tokens … 1T → 21.2T tokens.
 CHINCHILLA_TOKENS_PER_PARAM = 20
+
+
+@dataclass(frozen=True)
+class ComputeConstants:
+    forward: int  # FLOPs per parameter per token, forward pass
+    backward: int  # FLOPs per parameter per token, backward pass
+    training: int  # forward + backward: the 6 of C = 6ND
+    attention: int  # the 12 of 12·L·H·Q·T (PaLM appendix B)
+    chinchilla_tokens_per_param: int  # compute-optimal D / N (Hoffmann et al. 2022, Table 3)
+
+
+def compute_constants() -> ComputeConstants:
+    """The constants of this module's formulas, for a page that shows them: 2, 4, 6, 12 and 20."""
+    return ComputeConstants(
+        FORWARD_FLOPS_PER_PARAM_TOKEN,
+        BACKWARD_FLOPS_PER_PARAM_TOKEN,
+        TRAINING_FLOPS_PER_PARAM_TOKEN,
+        ATTENTION_FLOPS_FACTOR,
+        CHINCHILLA_TOKENS_PER_PARAM,
+    )
 
 
 def training_flops(params: float, tokens: float) -> float:

@@ -27,16 +27,41 @@ NF4_BLOCK = 64  # weights per quantization block (QLoRA §3)
 FP32_BITS = 32
 FP8_BITS = 8
 DOUBLE_QUANT_BLOCK = 256  # first-level constants per second-level block (QLoRA §3)
-# Bits per frozen base weight under each 4-bit storage.
-QUANTIZATION_BITS = {
+
+
+@dataclass(frozen=True)
+class QuantizationLayout:
+    """How a 4-bit storage spends its bits: codes, block constants, constants of those constants."""
+
+    code_bits: int  # bits of each weight's code
+    block: int  # weights sharing one block constant; 0 when there are none
+    constant_bits: int  # bits of one block constant
+    second_block: int  # block constants sharing one second-level constant; 0 when there are none
+    second_constant_bits: int  # bits of one second-level constant
+    bits_per_weight: float  # code_bits + constant_bits/block + second_constant_bits/(block·second_block)
+
+
+def _layout(code_bits: int, block: int = 0, constant_bits: int = 0, second_block: int = 0, second_bits: int = 0):
+    bits = code_bits + (constant_bits / block if block else 0) + (second_bits / (block * second_block) if second_block else 0)
+    return QuantizationLayout(code_bits, block, constant_bits, second_block, second_bits, bits)
+
+
+QUANTIZATION_LAYOUTS = {
     # NF4 codes with no block constants: the simplification of one seed article's table.
-    "nf4-codes-only": NF4_BITS,
-    "nf4": NF4_BITS + FP32_BITS / NF4_BLOCK,
-    "nf4-double-quant": NF4_BITS + FP8_BITS / NF4_BLOCK + FP32_BITS / (NF4_BLOCK * DOUBLE_QUANT_BLOCK),
+    "nf4-codes-only": _layout(NF4_BITS),
+    "nf4": _layout(NF4_BITS, NF4_BLOCK, FP32_BITS),
+    "nf4-double-quant": _layout(NF4_BITS, NF4_BLOCK, FP8_BITS, DOUBLE_QUANT_BLOCK, FP32_BITS),
 }
+# Bits per frozen base weight under each 4-bit storage.
+QUANTIZATION_BITS = {name: layout.bits_per_weight for name, layout in QUANTIZATION_LAYOUTS.items()}
 METHODS = ("full", "lora", "qlora")
 # Linear layers of a Llama-style block that LoRA can adapt.
 LLAMA_MODULES = ("q", "k", "v", "o", "gate", "up", "down")
+
+
+def quantization_layout(quantization: str = "nf4-double-quant") -> QuantizationLayout:
+    """The bits of one frozen weight under `quantization`: 4, 4.5 (NF4) or about 4.127 (double quantization)."""
+    return QUANTIZATION_LAYOUTS[one_of("quantization", quantization, tuple(QUANTIZATION_LAYOUTS))]
 
 
 def lora_matrix_params(d_in: int, d_out: int, rank: int) -> int:

@@ -72,6 +72,21 @@ FIT_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
+class ActivationCoefficients:
+    """Korthikanti et al. 2022's coefficients, bytes per s·b·h of one layer."""
+
+    unsplit: int  # never split by tensor parallelism (the 10 of 10 + 24/t)
+    split: int  # split by tensor parallelism (the 24 of 10 + 24/t)
+    attention: int  # × a·s/h: softmax, its dropout mask and the Q·Kᵀ scores
+    full_recompute: int  # what full recomputation keeps: each layer's 16-bit input
+
+
+def activation_coefficients() -> ActivationCoefficients:
+    """The coefficients of activation_bytes_per_layer: 10, 24, 5 and 2 bytes per s·b·h."""
+    return ActivationCoefficients(ACTIVATION_UNSPLIT, ACTIVATION_SPLIT, ACTIVATION_ATTENTION, FULL_RECOMPUTE_STORED)
+
+
+@dataclass(frozen=True)
 class ModelState:
     """Model-state bytes (per parameter, or per GPU), stacked in the order a chart draws them."""
 

@@ -48,6 +48,11 @@ FITS = {
 DEFAULT_FIT = "besiroglu2024"
 
 
+def loss_fits() -> dict:
+    """Every fitted loss law by name: its constants E, A, B, α, β and its source."""
+    return dict(FITS)
+
+
 def _fit(fit: str) -> LossFit:
     return FITS[one_of("fit", fit, FITS)]
 

@@ -1,0 +1,53 @@
+"""A GPU preset may hold a source's unrounded dense peak beside the rounded one it uses.
+
+The H100 is the case: its datasheet rounds dense BF16 to 989 TFLOPS, its architecture
+whitepaper gives 989.4 (528 tensor cores × 1,024 FLOPs per clock × 1.83 GHz). The site
+computes with 989, which reproduces the seed's 26.62M GPU-hours; the methods page shows both.
+"""
+
+import pytest
+
+from estimators import EstimatorError, gpu_hours, load_presets, training_flops, training_seconds, units
+from estimators.presets import parse_presets
+from tests.estimators.test_presets import GPU  # a minimal H100 preset: bf16 = 989e12 only
+
+PRESETS = load_presets()
+
+
+def test_the_field_is_optional():
+    assert parse_presets(GPU).gpu("h100").peak_flops_unrounded is None
+    assert PRESETS.gpu("gb200").peak_flops_unrounded is None
+
+
+def test_h100_holds_the_whitepaper_peaks():
+    h100 = PRESETS.gpu("h100-sxm")
+    # 528 × 1,024 × 1.83e9 = 989.4e12 (BF16); FP8 doubles the FLOPs per clock.
+    assert h100.peak_flops_unrounded == {"bf16": 989.4e12, "fp8": 1978.9e12}
+    for precision, exact in h100.peak_flops_unrounded.items():
+        assert round(exact / 1e12) == h100.peak_flops[precision] / 1e12  # the datasheet rounds it
+
+
+def test_the_rounded_peak_is_the_one_that_reproduces_26_62m_gpu_hours():
+    run = PRESETS.run("llama3-405b")
+    h100 = PRESETS.gpu(run.gpu)
+    c = training_flops(run.params, run.tokens)
+
+    def hours(peak):
+        return units.count(gpu_hours(training_seconds(c, run.gpus, peak, run.mfu), run.gpus), 2)
+
+    assert hours(h100.peak_flops[run.precision]) == "26.62M"
+    assert hours(h100.peak_flops_unrounded[run.precision]) == "26.61M"
+
+
+@pytest.mark.parametrize(
+    "line, where",
+    [
+        ("peak_flops_unrounded = { bf16 = -1 }", "gpus.h100.peak_flops_unrounded.bf16"),
+        ("peak_flops_unrounded = { fp8 = 1978.9e12 }", "gpus.h100.peak_flops_unrounded"),  # no fp8 peak
+        ("peak_flops_unrounded = 989.4e12", "gpus.h100.peak_flops_unrounded"),  # not a table
+    ],
+)
+def test_bad_unrounded_peaks_name_the_field(line, where):
+    with pytest.raises(EstimatorError) as caught:
+        parse_presets(GPU + line + "\n")
+    assert caught.value.argument == where
