@@ -129,7 +129,7 @@
   }
 
   function showError(w, error) {
-    // The last good outputs stay, dimmed, so nothing reads NaN or a stale number as current.
+    // The last good outputs stay, marked as such (widgets.css), so nothing reads NaN or passes a stale number as current.
     w.root.classList.add("widget--stale");
     const slot = error.field && w.root.querySelector(`[data-error-for="${CSS.escape(error.field)}"]`);
     const control = error.field && w.form.elements.namedItem(error.field);
