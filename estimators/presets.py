@@ -41,6 +41,7 @@ class Run:
     tokens: float  # D, training tokens
     gpus: int
     gpu: str  # key into Presets.gpus
+    model: str  # key into Presets.models: the architecture, and the tokenizer its data is stored with
     precision: str  # key into that GPU's peak_flops
     mfu: float  # model FLOPs utilisation, fraction of peak
     source: str
@@ -205,15 +206,16 @@ def parse_presets(text: str) -> Presets:
         for precision, flops in (gpu.peak_flops_unrounded or {}).items():
             validate.one_of(f"gpus.{key}.peak_flops_unrounded", precision, gpu.peak_flops)
             validate.positive(f"gpus.{key}.peak_flops_unrounded.{precision}", flops)
-    runs = {k: _build(Run, f"runs.{k}", v) for k, v in data.get("runs", {}).items()}
-    for key, run in runs.items():
-        validate.one_of(f"runs.{key}.gpu", run.gpu, gpus)
-        validate.one_of(f"runs.{key}.precision", run.precision, gpus[run.gpu].peak_flops)
     models = {k: _model(DecoderConfig, f"models.{k}", v) for k, v in data.get("models", {}).items()}
     for key, raw in data.get("moe_models", {}).items():
         if key in models:
             raise EstimatorError(f"moe_models.{key}", key, "a key not already used in models")
         models[key] = _model(MoeConfig, f"moe_models.{key}", raw)
+    runs = {k: _build(Run, f"runs.{k}", v) for k, v in data.get("runs", {}).items()}
+    for key, run in runs.items():
+        validate.one_of(f"runs.{key}.gpu", run.gpu, gpus)
+        validate.one_of(f"runs.{key}.model", run.model, models)
+        validate.one_of(f"runs.{key}.precision", run.precision, gpus[run.gpu].peak_flops)
     datasets = {k: _build(Dataset, f"datasets.{k}", v) for k, v in data.get("datasets", {}).items()}
     failures = {k: _build(Failures, f"failures.{k}", v) for k, v in data.get("failures", {}).items()}
     for key, f in failures.items():

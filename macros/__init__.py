@@ -56,11 +56,13 @@ def define_env(env):
         if inspect.isfunction(fn):
             env.macro(_guarded(env, fn, name), name)
 
-    for kind in ("run", "gpu", "model", "dataset", "failure"):
+    for kind in ("run", "gpu", "model", "dataset", "failure", "scale"):
         env.macro(_guarded(env, getattr(presets, kind), kind), kind)
 
     env.macro(_guarded(env, widget_render.render, "widget"), "widget")
 
-    for name in ("si", "count", "sci", "integer", "percent", "times", "duration", "plain"):
-        env.filter(_guarded(env, getattr(units, name), name), name)
-    env.filter(_guarded(env, units.bytes_, "bytes"), "bytes")
+    # Every public formatter of units.py is a filter; `bytes_` (named so as not to
+    # shadow the built-in) is `bytes` in a page.
+    for name, fn in inspect.getmembers(units, inspect.isfunction):
+        if fn.__module__ == units.__name__ and not name.startswith("_"):
+            env.filter(_guarded(env, fn, name.rstrip("_")), name.rstrip("_"))

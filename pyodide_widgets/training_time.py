@@ -14,8 +14,6 @@ TITLE = "How long does a training run take?"
 CHART = "compute_plane"
 
 _PRESETS = estimators.load_presets()
-# Token ids on disk: the width Llama 3's vocabulary needs (uint32), as the run presets are Llama 3's.
-BYTES_PER_TOKEN = estimators.token_id_bytes(_PRESETS.model("llama3-405b").config.vocab)
 # Inputs are typed in the units a reader thinks in; these turn them into SI.
 BILLION = 1e9
 TRILLION = 1e12
@@ -28,6 +26,11 @@ FIELDS = (
     Field("precision", "Precision", options=(("bf16", "BF16"), ("fp8", "FP8"))),
     Field("gpus", "GPUs", unit="GPUs", step="1", max=1e7),  # 10 million: past any fleet built
     Field("mfu_percent", "MFU", unit="% of peak", max=100),
+    Field(
+        "token_bytes",
+        "Token ids on disk",
+        options=tuple((str(width), f"{width} B per token") for width in estimators.storage.TOKEN_ID_WIDTHS),
+    ),
 )
 _FIELD = {field.name: field for field in FIELDS}
 
@@ -44,6 +47,8 @@ def presets() -> dict:
                 "precision": run.precision,
                 "gpus": run.gpus,
                 "mfu_percent": run.mfu / PER_CENT,
+                # The narrowest id that holds the run's vocabulary: uint16 for GPT-2, uint32 for Llama 3.
+                "token_bytes": str(estimators.token_id_bytes(_PRESETS.model(run.model).config.vocab)),
             },
         }
         for key, run in _PRESETS.runs.items()
@@ -68,6 +73,7 @@ def _read(state: dict) -> dict:
         "peak": gpu.peak_flops[precision],
         "gpus": whole(_FIELD["gpus"], state["gpus"]),
         "mfu": number(_FIELD["mfu_percent"], state["mfu_percent"]) * PER_CENT,
+        "token_bytes": int(choice(_FIELD["token_bytes"], state["token_bytes"])),
     }
 
 
@@ -91,7 +97,7 @@ def update(state: dict) -> dict:
     }
     outputs.update(
         tokens=f"{units.count(s['tokens'], 2)} tokens",
-        dataset=f"≈ {units.bytes_(estimators.dataset_bytes(s['tokens'], BYTES_PER_TOKEN), 2)} on disk at {BYTES_PER_TOKEN} B/token",
+        dataset=f"≈ {units.bytes_(estimators.dataset_bytes(s['tokens'], s['token_bytes']), 2)} on disk",
         state_bytes=units.bytes_(estimators.model_state_bytes(s["params"]), 2),
         checkpoint=units.bytes_(estimators.checkpoint_bytes(s["params"]), 2),
         checkpoint_note=(

@@ -21,6 +21,7 @@ params = 8000000000
 tokens = 15e12
 gpus = 8
 gpu = "h100"
+model = "m"
 precision = "bf16"
 mfu = 0.4
 source = "paper"
@@ -79,7 +80,7 @@ def test_dataset_id_widths_follow_the_vocabulary():
 
 
 def test_a_valid_document_parses():
-    presets = parse_presets(GPU + RUN + MODEL)
+    presets = parse_presets(GPU + MODEL + RUN)
     assert presets.run("r").params == 8e9  # a whole number is a valid float field
     assert presets.model("m").params > 0
 
@@ -90,13 +91,14 @@ def test_a_valid_document_parses():
         (GPU.replace("memory_bytes = 80e9", "memory_gb = 80"), "gpus.h100.memory_gb"),  # unit slip
         (GPU.replace('source = "datasheet"\n', ""), "gpus.h100.source"),  # missing field
         (GPU.replace("bf16 = 989e12", "bf16 = -1"), "gpus.h100.peak_flops.bf16"),
-        (GPU + RUN.replace("mfu = 0.4", "mfu = 1.5"), "runs.r.mfu"),
-        (GPU + RUN.replace("gpus = 8", "gpus = 0"), "runs.r.gpus"),
-        (GPU + RUN.replace("gpus = 8", "gpus = 8.5"), "runs.r.gpus"),
-        (GPU + RUN.replace("gpus = 8", "gpus = true"), "runs.r.gpus"),
-        (GPU + RUN.replace('gpu = "h100"', 'gpu = "h200"'), "runs.r.gpu"),  # unknown GPU
-        (GPU + RUN.replace('precision = "bf16"', 'precision = "fp8"'), "runs.r.precision"),
-        (GPU + RUN.replace("tokens = 15e12", 'tokens = "15T"'), "runs.r.tokens"),
+        (GPU + MODEL + RUN.replace("mfu = 0.4", "mfu = 1.5"), "runs.r.mfu"),
+        (GPU + MODEL + RUN.replace("gpus = 8", "gpus = 0"), "runs.r.gpus"),
+        (GPU + MODEL + RUN.replace("gpus = 8", "gpus = 8.5"), "runs.r.gpus"),
+        (GPU + MODEL + RUN.replace("gpus = 8", "gpus = true"), "runs.r.gpus"),
+        (GPU + MODEL + RUN.replace('gpu = "h100"', 'gpu = "h200"'), "runs.r.gpu"),  # unknown GPU
+        (GPU + MODEL + RUN.replace('precision = "bf16"', 'precision = "fp8"'), "runs.r.precision"),
+        (GPU + MODEL + RUN.replace('model = "m"', 'model = "llama9"'), "runs.r.model"),  # unknown model
+        (GPU + MODEL + RUN.replace("tokens = 15e12", 'tokens = "15T"'), "runs.r.tokens"),
         (MODEL.replace("kv_heads = 2", "kv_heads = 3"), "models.m.kv_heads"),  # config's own check
         (MODEL.replace("layers = 2", "layers = 0"), "models.m.layers"),
         (MODEL.replace('source = "config.json"\n', ""), "models.m.source"),
