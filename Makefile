@@ -8,6 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY_DEPS := $(VENV)/.installed
 JS_DEPS := node_modules/.installed
+BENCH_DEPS := bench/node_modules/.installed
 
 .PHONY: serve build test lint bench clean
 
@@ -23,11 +24,11 @@ test: $(PY_DEPS) $(JS_DEPS)  ## the whole test suite (needs /usr/bin/chromium)
 lint: $(PY_DEPS)  ## the hand-typed-number lint over docs/
 	$(BIN)/python -m tools.lint_numbers docs
 
-bench: $(PY_DEPS) $(JS_DEPS)  ## widget runtime benchmark; prints a table, writes bench/results/
+bench: $(PY_DEPS) $(JS_DEPS) $(BENCH_DEPS)  ## widget runtime benchmark; prints a table, writes bench/results/
 	$(BIN)/python -m bench.runtime
 
 clean:
-	rm -rf site build $(VENV) node_modules
+	rm -rf site build $(VENV) node_modules bench/node_modules
 
 $(PY_DEPS): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -36,4 +37,9 @@ $(PY_DEPS): requirements.txt
 
 $(JS_DEPS): package-lock.json
 	npm ci --no-audit --no-fund
+	touch $@
+
+# Lighthouse for the benchmark only; its own lock file, so the tests never install it.
+$(BENCH_DEPS): bench/package-lock.json
+	npm ci --prefix bench --no-audit --no-fund
 	touch $@

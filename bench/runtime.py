@@ -2,7 +2,7 @@
 
 Builds the site (`mkdocs build --strict`) into a temporary folder, serves it on
 127.0.0.1 with gzip as a CDN would, drives Debian's Chromium with Playwright
-and runs Lighthouse (npm, pinned in package.json) on the article page. Prints
+and runs Lighthouse (npm, pinned in bench/package.json) on the article page. Prints
 a table (figure | measured | target | pass/miss) and writes it as JSON to
 bench/results/runtime.json, with Lighthouse's report beside it.
 
@@ -37,7 +37,7 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, LIVE_TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"
 ARTICLE = "/training/"
 # The site's home and article, as titled in the primary navigation of mkdocs.yml.
 NAV_HOME, NAV_ARTICLE = "Home", "Training & Fine-Tuning"
