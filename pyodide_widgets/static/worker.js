@@ -8,10 +8,14 @@ let handle = null;
 
 async function init({ indexURL, wheel }) {
   const started = performance.now();
+  // The wheel downloads while Pyodide starts, which takes far longer.
+  const wheelBytes = fetch(wheel).then((response) => {
+    if (!response.ok) throw new Error(`the widget wheel answered ${response.status}`);
+    return response.arrayBuffer();
+  });
+  wheelBytes.catch(() => {}); // a failure is reported when it is awaited below, not as unhandled
   const pyodide = await loadPyodide({ indexURL });
-  const response = await fetch(wheel);
-  if (!response.ok) throw new Error(`the widget wheel answered ${response.status}`);
-  pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+  pyodide.unpackArchive(await wheelBytes, "wheel");
   handle = pyodide.pyimport("pyodide_widgets.dispatch").handle;
   return performance.now() - started;
 }
