@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,22 +32,22 @@ WATCHED = ("estimators", "figures", "macros", "pyodide_widgets")
 _wheel: Path | None = None
 
 
-def _forget_project_modules():
-    """Drop our packages from sys.modules so the next build imports the edited code.
+# mkdocs puts only this file's folder on sys.path while it loads a hook.
+sys.path.insert(0, str(ROOT))
+from pyodide_widgets.pack import build_wheel  # noqa: E402
 
-    `mkdocs serve` reloads its configuration, and with it this hook, before
-    each rebuild; the macros plugin would otherwise reuse the modules it
-    imported for the first build.
+
+@event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
+def on_config(config):
+    """Drop our packages from sys.modules so each build imports the code as it is now.
+
+    `mkdocs serve` rebuilds in the same process, and the macros plugin would
+    otherwise reuse the estimators it imported for the first build.
     """
     for name in list(sys.modules):
         if name.split(".")[0] in WATCHED:
             del sys.modules[name]
-
-
-_forget_project_modules()
-# mkdocs puts only this file's folder on sys.path while it loads a hook.
-sys.path.insert(0, str(ROOT))
-from pyodide_widgets.pack import build_wheel  # noqa: E402  (after the modules are forgotten)
+    return config
 
 
 def _require(path: Path) -> str:
