@@ -49,26 +49,35 @@ def test_built_site_bundles_its_runtime_and_requests_no_other_origin(built_site,
 
 
 class ConfigLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml, taking an `!ENV [NAME, default]` tag as its default."""
+    """Reads mkdocs.yml for its nav and hooks, taking an `!ENV [NAME, default]` tag as its default."""
 
 
 ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
 
 
-def build_with_page(tmp_path: Path, markdown: str):
-    """Build a throwaway copy of the docs with one extra page holding `markdown`."""
+def throwaway_project(tmp_path: Path, markdown: str) -> Path:
+    """A copy of the docs plus a page holding `markdown`, with its own mkdocs.yml; returns that file."""
     docs = tmp_path / "docs"
     shutil.copytree(ROOT / "docs", docs)
     (docs / "broken.md").write_text(f"# A page with a mistake\n\n{markdown}\n", "utf-8")
-    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
-    config["docs_dir"] = str(docs)
-    config["hooks"] = [str(ROOT / hook) for hook in config["hooks"]]
-    config["nav"].append({"Broken": "broken.md"})
+    real = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
+    # INHERIT keeps every setting (and its !ENV tags) of the real config; paths are made absolute.
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "hooks": [str(ROOT / hook) for hook in real["hooks"]],
+        "nav": real["nav"] + [{"Broken": "broken.md"}],
+    }
     # mkdocs-macros looks for its module beside the config file.
     (tmp_path / "macros").symlink_to(ROOT / "macros")
     config_file = tmp_path / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(config), "utf-8")
-    return mkdocs_build(config_file, tmp_path / "site")
+    return config_file
+
+
+def build_with_page(tmp_path: Path, markdown: str):
+    """Build a throwaway copy of the docs with one extra page holding `markdown`."""
+    return mkdocs_build(throwaway_project(tmp_path, markdown), tmp_path / "site")
 
 
 @pytest.mark.parametrize(
