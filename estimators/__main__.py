@@ -7,6 +7,7 @@ the estimator's message, naming the argument.
 
 import argparse
 import dataclasses
+import dataclasses
 import json
 import sys
 
@@ -141,7 +142,7 @@ def _optimal(a):
 
 def _presets(a):
     p = load_presets()
-    tables = {"gpus": p.gpus, "runs": p.runs, "models": p.models, "datasets": p.datasets, "failures": p.failures}
+    tables = {field.name: getattr(p, field.name) for field in dataclasses.fields(p)}  # every table, new ones too
     return [(f"{table}.{key}", item.name, item.name) for table, items in tables.items() for key, item in items.items()]
 
 

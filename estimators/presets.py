@@ -19,6 +19,7 @@ from functools import cache
 from importlib import resources
 
 from .errors import EstimatorError
+from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, ZERO_STAGES
 from .model_size import DecoderConfig, decoder_params
 from .moe import MlaConfig, MoeConfig, moe_params
 from . import validate
@@ -98,6 +99,23 @@ class Scale:
 
 
 @dataclass(frozen=True)
+class TrainingSetup:
+    """How one model is laid out for training on data-parallel GPUs: what the memory bill needs."""
+
+    name: str
+    model: str  # key into Presets.models (a dense decoder)
+    gpu: str  # key into Presets.gpus: its memory is the budget
+    gpus: int  # N_d, data-parallel GPUs
+    optimizer: str  # a key of memory.OPTIMIZER_STATE_BYTES
+    zero_stage: int  # 0-3
+    seq_len: int  # tokens per sequence
+    micro_batch: int  # sequences per GPU per step
+    recompute: str  # one of memory.RECOMPUTE
+    tp: int  # tensor-parallel size
+    source: str
+
+
+@dataclass(frozen=True)
 class Presets:
     gpus: dict
     runs: dict
@@ -105,6 +123,7 @@ class Presets:
     datasets: dict = dataclasses.field(default_factory=dict)
     failures: dict = dataclasses.field(default_factory=dict)
     scales: dict = dataclasses.field(default_factory=dict)  # in ladder order, smallest first
+    setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -123,6 +142,9 @@ class Presets:
 
     def scale(self, key: str) -> Scale:
         return self.scales[validate.one_of("scale", key, self.scales)]
+
+    def setup(self, key: str) -> TrainingSetup:
+        return self.setups[validate.one_of("setup", key, self.setups)]
 
 
 # Range checks per field; a field not named here is checked for type only
@@ -143,10 +165,13 @@ _CHECKS = {
     "checkpoint_interval_seconds": validate.positive,
     "min_gpus": validate.positive_int,
     "max_gpus": validate.positive_int,
+    "seq_len": validate.positive_int,
+    "micro_batch": validate.positive_int,
+    "tp": validate.positive_int,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups")
 
 
 def _accepted(annotation) -> tuple:
@@ -222,7 +247,17 @@ def parse_presets(text: str) -> Presets:
         if f.unexpected > f.interruptions:
             raise EstimatorError(f"failures.{key}.unexpected", f.unexpected, f"at most interruptions ({f.interruptions})")
     scales = _ladder({k: _build(Scale, f"scales.{k}", v) for k, v in data.get("scales", {}).items()})
-    return Presets(gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales)
+    setups = {k: _build(TrainingSetup, f"setups.{k}", v) for k, v in data.get("setups", {}).items()}
+    for key, setup in setups.items():
+        dense = [k for k, m in models.items() if isinstance(m.config, DecoderConfig)]
+        validate.one_of(f"setups.{key}.model", setup.model, dense)
+        validate.one_of(f"setups.{key}.gpu", setup.gpu, gpus)
+        validate.one_of(f"setups.{key}.optimizer", setup.optimizer, tuple(OPTIMIZER_STATE_BYTES))
+        validate.one_of(f"setups.{key}.zero_stage", setup.zero_stage, ZERO_STAGES)
+        validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
+    return Presets(
+        gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups
+    )
 
 
 def _ladder(scales: dict) -> dict:

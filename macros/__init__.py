@@ -56,7 +56,7 @@ def define_env(env):
         if inspect.isfunction(fn):
             env.macro(_guarded(env, fn, name), name)
 
-    for kind in ("run", "gpu", "model", "dataset", "failure", "scale"):
+    for kind in ("run", "gpu", "model", "dataset", "failure", "scale", "setup"):
         env.macro(_guarded(env, getattr(presets, kind), kind), kind)
 
     env.macro(_guarded(env, widget_render.render, "widget"), "widget")

@@ -63,27 +63,24 @@ FIELDS = (
 )
 _FIELD = {field.name: field for field in FIELDS}
 
-# Starting states: (label, model, optimizer, stage, GPUs, GPU, sequence, micro-batch, recompute, tensor parallel).
-# Sequence lengths are each model's training context: Llama 3's 8,192 (the Llama 3 paper: initial
-# pre-training on 8K-token sequences), GPT-2's learned position table. The micro-batch of 16 GPT-2
-# sequences is an assumption: what fits a 24 GB card with room to spare.
-_STARTS = {
-    # One 8-GPU H100 server with plain data parallelism: the state alone is over an 80 GB GPU;
-    # stepping up the ZeRO stages brings it under.
-    "llama3-8b-node": ("Llama 3 8B on one 8-GPU server", "llama3-8b", "adam", 0, 8, "h100-sxm", 8192, 1, "selective", 1),
-    # A 70B fits an 80 GB GPU only with its state sharded widely and its activations recomputed.
-    "llama3-70b-zero3": ("Llama 3 70B, ZeRO-3 over 64 GPUs", "llama3-70b", "adam", 3, 64, "h100-sxm", 8192, 1, "full", 1),
-    # The ten-steps article's lab run: GPT-2 124M on one 24 GB card.
-    "gpt2-one-gpu": ("GPT-2 124M on one RTX A5000", "gpt2-124m", "adam", 0, 1, "rtx-a5000", _MODELS["gpt2-124m"].config.max_positions, 16, "selective", 1),
-}
-
-
 def presets() -> dict:
-    """Named starting states (the first is the default)."""
-    names = ("model", "optimizer", "stage", "gpus", "gpu", "seq_len", "micro_batch", "recompute", "tp")
+    """Named starting states, one per training-setup preset (the first is the default)."""
     return {
-        key: {"label": label, "state": dict(zip(names, (model, optimizer, str(stage), *rest)))}
-        for key, (label, model, optimizer, stage, *rest) in _STARTS.items()
+        key: {
+            "label": setup.name,
+            "state": {
+                "model": setup.model,
+                "optimizer": setup.optimizer,
+                "stage": str(setup.zero_stage),
+                "gpus": setup.gpus,
+                "gpu": setup.gpu,
+                "seq_len": setup.seq_len,
+                "micro_batch": setup.micro_batch,
+                "recompute": setup.recompute,
+                "tp": setup.tp,
+            },
+        }
+        for key, setup in _PRESETS.setups.items()
     }
 
 

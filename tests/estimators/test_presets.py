@@ -2,7 +2,7 @@
 
 import pytest
 
-from estimators import EstimatorError, load_presets, token_id_bytes
+from estimators import DecoderConfig, EstimatorError, load_presets, token_id_bytes
 from estimators.presets import parse_presets
 
 PRESETS = load_presets()
@@ -117,3 +117,48 @@ def test_loader_errors_name_the_preset_and_the_field(text, where):
 def test_unknown_preset_key_is_an_error(lookup):
     with pytest.raises(EstimatorError, match="not allowed"):
         getattr(PRESETS, lookup)("no-such-preset")
+
+
+def test_training_setups_name_known_dense_models_and_gpus():
+    for key, setup in PRESETS.setups.items():
+        assert isinstance(PRESETS.model(setup.model).config, DecoderConfig), key
+        assert PRESETS.gpu(setup.gpu).memory_bytes > 0
+
+
+def test_gpt2_setup_uses_gpt2s_whole_context():
+    setup = PRESETS.setup("gpt2-one-gpu")
+    assert setup.seq_len == PRESETS.model(setup.model).config.max_positions
+
+
+SETUP = """
+[setups.s]
+name = "a setup"
+model = "m"
+gpu = "h100"
+gpus = 8
+optimizer = "adam"
+zero_stage = 0
+seq_len = 2048
+micro_batch = 1
+recompute = "none"
+tp = 1
+source = "a choice"
+"""
+
+
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        (('model = "m"', 'model = "x"'), "setups.s.model"),
+        (('gpu = "h100"', 'gpu = "h200"'), "setups.s.gpu"),
+        (('optimizer = "adam"', 'optimizer = "lion"'), "setups.s.optimizer"),
+        (("zero_stage = 0", "zero_stage = 4"), "setups.s.zero_stage"),
+        (('recompute = "none"', 'recompute = "some"'), "setups.s.recompute"),
+        (("seq_len = 2048", "seq_len = 0"), "setups.s.seq_len"),
+        (("tp = 1", "tp = 1.5"), "setups.s.tp"),
+    ],
+)
+def test_setup_errors_name_the_setup_and_the_field(change, where):
+    with pytest.raises(EstimatorError) as caught:
+        parse_presets(GPU + MODEL + SETUP.replace(*change))
+    assert caught.value.argument == where
