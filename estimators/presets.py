@@ -5,8 +5,10 @@ A preset with a missing field, an unknown field (a unit slip such as
 an unknown GPU raises EstimatorError naming the preset and the field.
 
 Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
-``datasets``, ``failures`` and ``scales`` (the rungs of the site's scale
-ladder, in order, their GPU ranges neither overlapping nor out of order).
+``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
+ladder, in order, their GPU ranges neither overlapping nor out of order),
+``setups`` (training layouts for the memory bill) and ``finetunes`` (LoRA and
+QLoRA adapters on a base model, and the GPU they should fit).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -19,6 +21,7 @@ from functools import cache
 from importlib import resources
 
 from .errors import EstimatorError
+from .finetune import LLAMA_MODULES, QUANTIZATION_LAYOUTS
 from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, ZERO_STAGES
 from .model_size import DecoderConfig, decoder_params
 from .moe import MlaConfig, MoeConfig, moe_params
@@ -116,6 +119,19 @@ class TrainingSetup:
 
 
 @dataclass(frozen=True)
+class FinetuneSetup:
+    """LoRA adapters on a base model: what the fine-tuning figures need."""
+
+    name: str
+    model: str  # key into Presets.models (a dense decoder): the frozen base
+    gpu: str  # key into Presets.gpus: its memory is the budget
+    rank: int  # r of every adapter
+    modules: tuple  # linear layers adapted in each block, names of finetune.LLAMA_MODULES
+    quantization: str  # storage of the frozen base under QLoRA, a key of finetune.QUANTIZATION_LAYOUTS
+    source: str
+
+
+@dataclass(frozen=True)
 class Presets:
     gpus: dict
     runs: dict
@@ -124,6 +140,7 @@ class Presets:
     failures: dict = dataclasses.field(default_factory=dict)
     scales: dict = dataclasses.field(default_factory=dict)  # in ladder order, smallest first
     setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
+    finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -145,6 +162,9 @@ class Presets:
 
     def setup(self, key: str) -> TrainingSetup:
         return self.setups[validate.one_of("setup", key, self.setups)]
+
+    def finetune(self, key: str) -> FinetuneSetup:
+        return self.finetunes[validate.one_of("finetune", key, self.finetunes)]
 
 
 # Range checks per field; a field not named here is checked for type only
@@ -168,10 +188,11 @@ _CHECKS = {
     "seq_len": validate.positive_int,
     "micro_batch": validate.positive_int,
     "tp": validate.positive_int,
+    "rank": validate.positive_int,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
-_ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups")
+_ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes")
 
 
 def _accepted(annotation) -> tuple:
@@ -201,6 +222,8 @@ def _build(cls, where: str, raw: dict):
             raise EstimatorError(f"{where}.{name}", value, f"a value of type {' or '.join(t.__name__ for t in accepted)}")
         check = _CHECKS.get(name)
         values[name] = check(f"{where}.{name}", value) if check else value
+        if field.type is tuple:  # a TOML array, kept immutable
+            values[name] = tuple(value)
     try:
         return cls(**values)
     except EstimatorError as error:  # a configuration's own check: say which preset
@@ -255,9 +278,26 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"setups.{key}.optimizer", setup.optimizer, tuple(OPTIMIZER_STATE_BYTES))
         validate.one_of(f"setups.{key}.zero_stage", setup.zero_stage, ZERO_STAGES)
         validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
+    finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
     return Presets(
-        gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups
+        gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
+        finetunes=finetunes,
     )
+
+
+def _finetune(where: str, raw: dict, models: dict, gpus: dict) -> FinetuneSetup:
+    """A fine-tuning preset: a dense base, a known GPU, and distinct, known modules (at least one)."""
+    setup = _build(FinetuneSetup, where, raw)
+    validate.one_of(f"{where}.model", setup.model, [k for k, m in models.items() if isinstance(m.config, DecoderConfig)])
+    validate.one_of(f"{where}.gpu", setup.gpu, gpus)
+    validate.one_of(f"{where}.quantization", setup.quantization, tuple(QUANTIZATION_LAYOUTS))
+    if not setup.modules:
+        raise EstimatorError(f"{where}.modules", [], "at least one of " + ", ".join(LLAMA_MODULES))
+    for module in setup.modules:
+        validate.one_of(f"{where}.modules", module, LLAMA_MODULES)
+    if len(set(setup.modules)) != len(setup.modules):
+        raise EstimatorError(f"{where}.modules", list(setup.modules), "each module named once")
+    return setup
 
 
 def _ladder(scales: dict) -> dict:

@@ -162,3 +162,68 @@ def test_setup_errors_name_the_setup_and_the_field(change, where):
     with pytest.raises(EstimatorError) as caught:
         parse_presets(GPU + MODEL + SETUP.replace(*change))
     assert caught.value.argument == where
+
+
+def test_finetune_setups_name_dense_models_known_gpus_and_modules():
+    for key, ft in PRESETS.finetunes.items():
+        assert isinstance(PRESETS.model(ft.model).config, DecoderConfig), key
+        assert PRESETS.gpu(ft.gpu).memory_bytes > 0
+        assert isinstance(ft.modules, tuple) and ft.modules, key
+
+
+def test_lora_7b_is_the_seed_example_on_llama2_7b():
+    # The seed's example: d = 4096, 32 layers (Llama 2 7B's config.json), r = 16, 4 modules.
+    ft = PRESETS.finetune("lora-7b")
+    config = PRESETS.model(ft.model).config
+    assert (config.d_model, config.layers, ft.rank, len(ft.modules)) == (4096, 32, 16, 4)
+
+
+def test_qlora_65b_is_llama_65b_on_a_48_gb_gpu():
+    ft = PRESETS.finetune("qlora-65b")
+    assert ft.model == "llama-65b"
+    assert PRESETS.gpu(ft.gpu).memory_bytes == 48e9
+
+
+def test_llama3_8b_run_is_8b_on_15t_tokens():
+    run = PRESETS.run("llama3-8b")
+    assert (run.params, run.tokens, run.model) == (8e9, 15e12, "llama3-8b")
+
+
+FINETUNE = """
+[finetunes.f]
+name = "a fine-tune"
+model = "m"
+gpu = "h100"
+rank = 16
+modules = ["q", "v"]
+quantization = "nf4"
+source = "a paper"
+"""
+
+
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        (('model = "m"', 'model = "x"'), "finetunes.f.model"),
+        (('gpu = "h100"', 'gpu = "h200"'), "finetunes.f.gpu"),
+        (("rank = 16", "rank = 0"), "finetunes.f.rank"),
+        (("rank = 16", "rank = 1.5"), "finetunes.f.rank"),
+        (('modules = ["q", "v"]', 'modules = "q"'), "finetunes.f.modules"),
+        (('modules = ["q", "v"]', "modules = []"), "finetunes.f.modules"),
+        (('modules = ["q", "v"]', 'modules = ["q", "mlp"]'), "finetunes.f.modules"),
+        (('modules = ["q", "v"]', 'modules = ["q", "q"]'), "finetunes.f.modules"),
+        (('quantization = "nf4"', 'quantization = "int4"'), "finetunes.f.quantization"),
+        (('rank = 16', 'rank = 16\nalpha = 32'), "finetunes.f.alpha"),
+    ],
+)
+def test_finetune_errors_name_the_preset_and_the_field(change, where):
+    with pytest.raises(EstimatorError) as caught:
+        parse_presets(GPU + MODEL + FINETUNE.replace(*change))
+    assert caught.value.argument == where
+
+
+def test_a_valid_finetune_loads_with_its_modules_as_a_tuple():
+    ft = parse_presets(GPU + MODEL + FINETUNE).finetune("f")
+    assert ft.modules == ("q", "v")
+    with pytest.raises(EstimatorError, match="not allowed"):
+        PRESETS.finetune("no-such-preset")

@@ -1,0 +1,254 @@
+"""The training page's sections on tokens per parameter, checkpoints and interruptions, storage and
+fine-tuning, as built.
+
+Each expected text is computed here from the same presets with the same estimators and `units`
+formatters the page's macros use, so a page that typed or miscomputed a figure fails. Where BRIEF.md
+gives a seed article's figure for exactly the same inputs, the test also holds the computed text to
+that published figure; where the inputs differ (an exact parameter count against the seed's round
+one), the comment says so and no published figure is asserted.
+"""
+
+import pytest
+
+import estimators
+from estimators import units
+from tests.build.test_build import page_text
+
+PRESETS = estimators.load_presets()
+LLAMA3 = PRESETS.run("llama3-405b")  # N = 405e9, D = 15.6e12 (the paper's round figures)
+LLAMA3_8B = PRESETS.run("llama3-8b")  # N = 8e9, D = 15e12
+FAILURES = PRESETS.failure("llama3-405b")  # 466 interruptions (419 unexpected) in 54 days, 30-min checkpoints
+LLAMA2_7B = PRESETS.model("llama2-7b")  # 6,738,415,616 parameters, d = 4096, 32 layers
+LORA = PRESETS.finetune("lora-7b")  # r = 16 on q, k, v, o
+QLORA = PRESETS.finetune("qlora-65b")  # LLaMA 65B, r = 64 on all seven linear layers, a 48 GB GPU
+
+
+@pytest.fixture(scope="module")
+def text(built_site) -> str:
+    """The page's visible text with every run of whitespace (line wraps, table cells) one space."""
+    return " ".join(page_text(built_site, "training").split())
+
+
+# --- Compute-optimal or over-trained ------------------------------------------------------------
+
+
+def test_sections_follow_the_training_time_section_in_order(text):
+    headings = [
+        "How long does a training run take?",
+        "Compute-optimal or over-trained: tokens per parameter",
+        "Checkpoints and what each interruption costs",
+        "What a run keeps on disk",
+        "Fine-tuning: full, LoRA and QLoRA",
+    ]
+    # The article body starts after the navigation and the table of contents, which list them too.
+    body = text[text.index("Training builds a model from nothing but text"):]
+    positions = [body.index(heading + " ¶") for heading in headings]
+    assert positions == sorted(positions)
+
+
+def test_llama3_8b_tokens_per_parameter_is_the_seeds_1875(text):
+    ratio = estimators.tokens_per_param(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 15e12 / 8e9 = 1875
+    assert f"{units.fixed(ratio, 0)} tokens per parameter" in text
+    assert units.fixed(ratio, 0) == "1875"  # BRIEF.md: ≈ 1875, same inputs
+    exact = estimators.tokens_per_param(PRESETS.model("llama3-8b").params, LLAMA3_8B.tokens)
+    assert f"{units.count(PRESETS.model('llama3-8b').params, 2)} parameters it is {units.fixed(exact, 0)}" in text
+
+
+def test_chinchilla_ratio_comes_from_the_estimators_constant(text):
+    k = estimators.compute_constants()
+    assert f"roughly {k.chinchilla_tokens_per_param} tokens for each parameter" in text
+    assert f"D / ({k.chinchilla_tokens_per_param} × N)" in text
+
+
+def test_compute_multiple_is_the_seeds_94x(text):
+    multiple = estimators.compute_multiple(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 1875 / 20 = 93.75
+    assert f"= {units.times(multiple, 0)} the compute" in text
+    assert units.times(multiple, 0) == "94×"  # BRIEF.md: ≈ 94×, same inputs
+
+
+def test_same_compute_spent_the_chinchilla_way(text):
+    flops = estimators.training_flops(LLAMA3_8B.params, LLAMA3_8B.tokens)
+    n, d = estimators.compute_optimal(flops)  # N = √(C / 6·20), D = 20·N
+    assert f"same {units.sci(flops)} FLOPs would have bought a model of about {units.count(n, 0)} parameters" in text
+    assert f"trained on {units.count(d, 1)} tokens" in text
+
+
+def test_rule_of_thumb_against_both_loss_fits_for_llama3_405b(text):
+    flops = estimators.training_flops(LLAMA3.params, LLAMA3.tokens)
+    n, d = estimators.compute_optimal(flops)
+    assert f"the rule of thumb {units.count(n, 0)} {units.count(d, 1)} 20" in text
+    ratios = {}
+    for key, fit in estimators.loss_fits().items():
+        n, d = estimators.chinchilla_optimal(flops, key)
+        ratios[key] = estimators.tokens_per_param(n, d)
+        assert (
+            f"loss-law optimum, {fit.source} {units.count(n, 0)} {units.count(d, 1)} {units.fixed(ratios[key], 0)}"
+        ) in text
+    ratio = estimators.tokens_per_param(LLAMA3.params, LLAMA3.tokens)
+    assert f"what Meta trained {units.count(LLAMA3.params, 0)} {units.count(LLAMA3.tokens, 1)} {units.fixed(ratio, 0)}" in text
+    apart = ratios["hoffmann2022"] / ratios["besiroglu2024"]
+    assert f"by a factor of {units.times(apart, 0)} at this budget" in text
+    # The point of the table: the fits straddle the rule, so 20 is a rule of thumb.
+    assert ratios["besiroglu2024"] < 20 < ratios["hoffmann2022"]
+
+
+# --- Checkpoints and interruptions --------------------------------------------------------------
+
+
+def test_checkpoint_bytes_both_ways_labelled(text):
+    resumable, with_gradients = estimators.checkpoint_bytes_per_param(), estimators.checkpoint_bytes_per_param(True)
+    assert (resumable, with_gradients) == (14, 16)  # 2 + 4 + 4 + 4; + 2 of BF16 gradients
+    assert f"resumable checkpoint, {units.plain(resumable)} B/param" in text
+    assert f"with gradients, {units.plain(with_gradients)} B/param" in text
+    l70 = PRESETS.model("llama3-70b")
+    assert (
+        f"({units.count(l70.params, 2)} parameters) {units.bytes_(estimators.checkpoint_bytes(l70.params), 2)} "
+        f"{units.bytes_(estimators.checkpoint_bytes(l70.params, True), 2)}"
+    ) in text
+    # The seed's 1.12 TB is 16 B × a round 70e9; the page uses the exact 70.55B, so 1.13 TB (no published assert).
+    big = estimators.checkpoint_bytes(LLAMA3.params, True)
+    assert (
+        f"the paper's round figure) {units.bytes_(estimators.checkpoint_bytes(LLAMA3.params), 2)} {units.bytes_(big, 2)}"
+    ) in text
+    assert units.bytes_(big, 1) == "6.5 TB"  # BRIEF.md: ≈ 6.5 TB at 16 B/param, same inputs (405e9)
+
+
+def test_interruptions_one_every_3_hours(text):
+    mtbf = estimators.mtbf_seconds(FAILURES.interruptions, FAILURES.window_seconds)  # 4,665,600 s / 466
+    assert f"{units.integer(FAILURES.interruptions)} interruptions, on average one every {units.hours(mtbf, 0)}" in text
+    assert f"({units.hours(mtbf, 1)} to one decimal)" in text
+    assert units.hours(mtbf, 0) == "3 h"  # BRIEF.md: one every ≈ 3 h, same inputs
+    assert f"{units.integer(FAILURES.unexpected)} of them were unexpected" in text
+    assert f"about {units.percent(FAILURES.hardware_share)} of those came from hardware" in text
+    assert f"the other {units.integer(FAILURES.interruptions - FAILURES.unexpected)} were planned" in text
+
+
+def test_work_thrown_away_all_and_unexpected_only(text):
+    interval, window = FAILURES.checkpoint_interval_seconds, FAILURES.window_seconds
+    lost = estimators.lost_work_seconds(FAILURES.interruptions, interval)  # 466 × 1800 / 2 = 419,400 s
+    assert f"all of them {units.integer(FAILURES.interruptions)} {units.hours(lost)} {units.percent(lost / window, 1)}" in text
+    # BRIEF.md: ≈ 117 h, ≈ 9.0%, same inputs. The exact figure is 116.5 h, which the page prints;
+    # the seed rounded the half up (one decimal fewer, units.hours rounds half to even: "116 h").
+    assert units.hours(lost) == "116.5 h"
+    assert int(lost / units.SECONDS_PER_HOUR + 0.5) == 117
+    assert units.percent(lost / window, 1) == "9.0%"
+    unexpected = estimators.lost_work_seconds(FAILURES.unexpected, interval)  # 419 × 1800 / 2
+    assert (
+        f"unexpected ones only {units.integer(FAILURES.unexpected)} {units.hours(unexpected)} "
+        f"{units.percent(unexpected / window, 1)}"
+    ) in text
+    assert f"comes to {units.count(estimators.gpu_hours(lost, LLAMA3.gpus), 2)} GPU-hours" in text
+    share = estimators.effective_training_time(window, FAILURES.interruptions, interval).effective_share
+    assert f"keeps {units.percent(share, 0)} of its time" in text
+    assert f"more than {units.percent(FAILURES.effective_share, 0)}" in text
+
+
+# --- Storage --------------------------------------------------------------------------------------
+
+
+def test_storage_at_llama2_7bs_exact_count(text):
+    s = estimators.storage_footprint(LLAMA2_7B.params)  # 20 tokens/param, 4 B/token, 5 kept, 14 B/param
+    g = estimators.storage_footprint(LLAMA2_7B.params, include_gradients=True)
+    assert f"Its exact count is {units.count(LLAMA2_7B.params, 2)} parameters" in text
+    assert (
+        f"Give it {units.plain(s.tokens / LLAMA2_7B.params)} tokens per parameter ({units.count(s.tokens)} tokens), "
+        f"store each token id in {units.plain(s.dataset / s.tokens)} bytes, and keep "
+        f"{units.plain(s.retained / s.checkpoint)} checkpoints"
+    ) in text
+    rows = [
+        ("dataset", s.dataset, g.dataset),
+        ("shipped weights (BF16)", s.weights, g.weights),
+        ("one checkpoint", s.checkpoint, g.checkpoint),
+        ("the checkpoints kept", s.retained, g.retained),
+    ]
+    for label, resumable, with_gradients in rows:
+        assert f"{label} {units.bytes_(resumable)} {units.bytes_(with_gradients)}" in text, label
+    assert f"total {units.bytes_(s.total, 2)} {units.bytes_(g.total, 2)}" in text
+    # The seed's 560 / 14 / 112 / 560 GB are for a round 7e9 at 16 B/param: not these inputs.
+    assert LLAMA2_7B.params != 7e9
+    assert f"fits {units.plain(estimators.token_id_bytes(LLAMA2_7B.config.vocab))} bytes an id" in text
+
+
+def test_fineweb_as_text_and_as_token_ids(text):
+    fineweb = PRESETS.dataset("fineweb")
+    width = estimators.token_id_bytes(fineweb.vocab)  # GPT-2's 50,257 ids: 2 bytes
+    uint32 = estimators.token_id_bytes(PRESETS.model("llama3-8b").config.vocab)  # 128,256 ids: 4 bytes
+    assert (width, uint32) == (2, 4)
+    assert f"takes {units.bytes_(fineweb.text_bytes, 0)} as plain text" in text
+    assert f"about {units.fixed(fineweb.text_bytes / fineweb.tokens, 1)} bytes of text per token" in text
+    assert f"needs {units.bytes_(estimators.dataset_bytes(fineweb.tokens, width), 0)}, less than the text" in text
+    as_uint32 = units.bytes_(estimators.dataset_bytes(fineweb.tokens, uint32), 0)
+    assert f"it grows to {as_uint32}, more than the text" in text
+    assert units.bytes_(fineweb.text_bytes, 0) == "44 TB"  # BRIEF.md, same input
+    assert as_uint32 == "60 TB"  # BRIEF.md: ≈ 60 TB as uint32 ids, same inputs
+
+
+def test_largest_preset_and_checkpoints_written(text):
+    largest = max(PRESETS.models.values(), key=lambda m: m.params)
+    s = estimators.storage_footprint(largest.params)
+    assert (
+        f"{largest.name} with {units.count(largest.params, 0)} parameters in all, comes to {units.bytes_(s.total)}"
+    ) in text
+    assert f"{units.bytes_(s.dataset)} of data, {units.bytes_(s.weights)} of weights" in text
+    assert f"{units.bytes_(s.retained)} of kept checkpoints" in text
+    written = int(FAILURES.window_seconds // FAILURES.checkpoint_interval_seconds)  # 54 days / 30 min = 2,592
+    total = estimators.storage_footprint(LLAMA3.params, checkpoints_kept=written).retained
+    assert f"makes {units.integer(written)} of them" in text
+    assert f"they would fill {units.bytes_(total)}" in text
+    # What the section claims: kept stays in terabytes, written reaches petabytes.
+    assert s.total < 1e15 <= total
+
+
+# --- Fine-tuning ----------------------------------------------------------------------------------
+
+
+def lora_adapters() -> int:
+    config = LLAMA2_7B.config
+    return estimators.lora_trainable_params(config.d_model, LORA.rank, len(LORA.modules), config.layers)
+
+
+def test_lora_trainable_parameters_are_the_seeds(text):
+    config = LLAMA2_7B.config
+    per_module = estimators.lora_trainable_params(config.d_model, LORA.rank, 1, 1)  # 2 × 4096 × 16
+    adapters = lora_adapters()  # × 4 modules × 32 layers
+    # Llama 2 7B's q, k, v and o are square (32 KV heads), so the true shapes give the same count.
+    assert adapters == estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
+    assert f"2 × d × r = {units.count(per_module, 0)} parameters" in text
+    assert f"all of them together {units.count(adapters)}" in text
+    assert (units.count(per_module, 0), units.count(adapters)) == ("131K", "16.8M")  # BRIEF.md, same inputs
+    share = adapters / LLAMA2_7B.params
+    assert f"{units.percent(share, 2)} of the model's {units.count(LLAMA2_7B.params, 2)}" in text
+    # The seed's 0.24% divides by a round 7e9; the exact 6.74B gives 0.25%.
+    assert units.percent(share, 2) == "0.25%"
+
+
+def test_full_lora_qlora_memory_in_gb_and_gib(text):
+    card = PRESETS.gpu(LORA.gpu)
+    adapters = lora_adapters()
+    for method, label in (("full", "full fine-tune"), ("lora", "LoRA"), ("qlora", "QLoRA")):
+        m = estimators.finetune_memory(method, LLAMA2_7B.params, adapters, quantization=LORA.quantization)
+        fit = estimators.memory_fit(m.total, card.memory_bytes)
+        verdict = (
+            f"fits, {units.bytes_(fit.spare)} to spare" if fit.fits else f"does not fit: {units.times(fit.ratio, 1)} its memory"
+        )
+        assert (
+            f"{label} {units.count(m.trainable_params)} ({units.percent(m.trainable_share, 2)}) "
+            f"{units.bytes_(m.total)} {units.bytes_(m.total, binary=True)} {verdict}"
+        ) in text, method
+    assert "(GB) the same in GiB" in text
+
+
+def test_qlora_65b_on_one_48_gb_gpu(text):
+    base, card = PRESETS.model(QLORA.model), PRESETS.gpu(QLORA.gpu)
+    adapters = estimators.lora_decoder_params(base.config, QLORA.rank, QLORA.modules)
+    m = estimators.finetune_memory("qlora", base.params, adapters, quantization=QLORA.quantization)
+    fit = estimators.memory_fit(m.total, card.memory_bytes)
+    assert f"the adapters come to {units.count(adapters)} parameters" in text
+    assert f"takes {units.bytes_(m.frozen_bytes)}, the adapters with their Adam state {units.bytes_(m.trainable_bytes)}" in text
+    assert f"{units.bytes_(m.total)} in all, against the {units.bytes_(card.memory_bytes, 0)} of an {card.name}" in text
+    # The QLoRA paper's claim, computed: the model state fits one 48 GB GPU.
+    assert fit.fits
+    assert f"The claim holds: the model state fits with {units.bytes_(fit.spare)} to spare" in text
+    full = estimators.finetune_memory("full", base.params)
+    lora = estimators.finetune_memory("lora", base.params, adapters)
+    assert f"would need {units.bytes_(full.total)} of model state, LoRA on a BF16 base {units.bytes_(lora.total)}" in text
