@@ -163,9 +163,7 @@ def test_axe_finds_no_accessibility_violation_in_either_palette(page, site_url, 
     wait_live(page, WIDGET)
     type_into(page, WIDGET, "gpus", "0")  # an error on show, to check its contrast and naming too
     page.locator(f'{root(WIDGET)} [data-error-for="gpus"]').filter(has_text="Must be").wait_for()
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document)")
-    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+    violations = run_axe(page)
     assert violations == [], "\n".join(map(str, violations))
 
 
@@ -207,3 +205,18 @@ def test_every_control_works_from_the_keyboard(page, site_url):
     page.keyboard.type("2048")
     wait_for_cpython_outputs(page, WIDGET)
     assert form_state(page, WIDGET)["gpus"] == "2048"
+
+
+def run_axe(page) -> list:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document)")
+    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+
+
+@pytest.mark.parametrize("path", ["/", "/ten-steps/", "/methods/"])
+def test_axe_finds_no_violation_on_the_other_pages(page, site_url, path):
+    page.goto(f"{site_url}{path}")
+    if page.locator("[data-widget]").count():
+        wait_live(page, WIDGET)
+    violations = run_axe(page)
+    assert violations == [], "\n".join(map(str, violations))
