@@ -6,10 +6,9 @@ that goes into the model's 6ND arithmetic. Ideal wall-clock = C / delivered:
 no failures, restarts or evaluation pauses.
 """
 
+from .units import SECONDS_PER_HOUR
 from .validate import finite_result, fraction, positive, positive_int
 
-SECONDS_PER_HOUR = 3600
-SECONDS_PER_DAY = 86400
 
 
 def fleet_peak_flops(gpus: int, peak_flops_per_gpu: float) -> float:

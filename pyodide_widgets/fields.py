@@ -17,7 +17,7 @@ class Field:
     label: str
     unit: str = ""  # shown after the input, e.g. "billion"
     options: tuple = ()  # (value, label) pairs for a choice; empty for a number
-    step: str = "any"  # the number input's step attribute
+    whole: bool = False  # a count: whole numbers only (and a numeric keypad on phones)
     max: float = float("inf")  # beyond this the value is a typo, not a what-if
 
 

@@ -54,12 +54,12 @@ FIELDS = (
     ),
     Field("optimizer", "Optimizer", options=_OPTIMIZERS),
     Field("stage", "ZeRO stage", options=_STAGES),
-    Field("gpus", "Data-parallel GPUs", unit="GPUs", step="1", max=1e7),  # 10 million: past any fleet built
+    Field("gpus", "Data-parallel GPUs", unit="GPUs", whole=True, max=1e7),  # 10 million: past any fleet built
     Field("gpu", "GPU", options=tuple((key, f"{g.name} · {units.bytes_(g.memory_bytes, 0)}") for key, g in _PRESETS.gpus.items())),
-    Field("seq_len", "Sequence length", unit="tokens", step="1", max=1e7),  # past any context window
-    Field("micro_batch", "Micro-batch", unit="sequences per GPU", step="1", max=1e5),
+    Field("seq_len", "Sequence length", unit="tokens", whole=True, max=1e7),  # past any context window
+    Field("micro_batch", "Micro-batch", unit="sequences per GPU", whole=True, max=1e5),
     Field("recompute", "Activation recomputation", options=_RECOMPUTE),
-    Field("tp", "Tensor-parallel size", unit="GPUs per layer", step="1", max=1024),
+    Field("tp", "Tensor-parallel size", unit="GPUs per layer", whole=True, max=1024),
 )
 _FIELD = {field.name: field for field in FIELDS}
 

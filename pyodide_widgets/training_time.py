@@ -24,7 +24,7 @@ FIELDS = (
     Field("tokens_trillions", "Training tokens", unit="trillion tokens", max=1e6),
     Field("gpu", "GPU", options=tuple((key, gpu.name) for key, gpu in _PRESETS.gpus.items())),
     Field("precision", "Precision", options=(("bf16", "BF16"), ("fp8", "FP8"))),
-    Field("gpus", "GPUs", unit="GPUs", step="1", max=1e7),  # 10 million: past any fleet built
+    Field("gpus", "GPUs", unit="GPUs", whole=True, max=1e7),  # 10 million: past any fleet built
     Field("mfu_percent", "MFU", unit="% of peak", max=100),
     Field(
         "token_bytes",

@@ -29,8 +29,8 @@ def perturbed(rng: random.Random, state: dict, fields) -> dict:
             out[field.name] = rng.choice(field.options)[0]
         else:
             value = float(state[field.name]) * 10 ** rng.uniform(-1, 1)
-            value = max(1.0, min(value, field.max)) if field.step == "1" else min(value, field.max)
-            value = round(value) if field.step == "1" else value
+            value = max(1.0, min(value, field.max)) if field.whole else min(value, field.max)
+            value = round(value) if field.whole else value
             out[field.name] = rng.choice(NUMBER_FORMS).format(value)
     return out
 
