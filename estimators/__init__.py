@@ -6,7 +6,9 @@ Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
 One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
 `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
-(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA); `presets`
+(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA); the
+composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
+bill, its fit and remedies); `presets`
 loads presets.toml. `python -m estimators --help` lists the command line.
 """
 
@@ -43,6 +45,8 @@ from .finetune import (
     quantization_layout,
 )
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .memory_bill import MemoryBill, Remedy, memory_bill
+from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
     ActivationCoefficients,
     GpuMemory,
@@ -74,12 +78,15 @@ __all__ = [
     "FinetuneMemory",
     "GpuMemory",
     "LossFit",
+    "MemoryBill",
     "MemoryFit",
     "MlaConfig",
     "ModelState",
     "MoeConfig",
     "MoeParams",
     "ParamBreakdown",
+    "Remedy",
+    "RunEstimate",
     "QuantizationLayout",
     "StorageBreakdown",
     "activation_bytes",
@@ -109,6 +116,7 @@ __all__ = [
     "lora_matrix_params",
     "lora_trainable_params",
     "lost_work_seconds",
+    "memory_bill",
     "memory_fit",
     "min_data_parallel_gpus",
     "model_state_bytes",
@@ -118,6 +126,8 @@ __all__ = [
     "optimal_exponents",
     "param_count",
     "quantization_layout",
+    "run_estimate",
+    "run_preset_estimate",
     "storage_footprint",
     "token_id_bytes",
     "tokens_per_param",

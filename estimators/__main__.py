@@ -7,7 +7,6 @@ the estimator's message, naming the argument.
 
 import argparse
 import dataclasses
-import dataclasses
 import json
 import sys
 
@@ -23,7 +22,7 @@ from .compute import (
 )
 from .errors import EstimatorError
 from .finetune import METHODS, QUANTIZATION_BITS, finetune_memory, lora_trainable_params
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .run import run_estimate, run_preset_estimate
 from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, activation_bytes, model_state_bytes, zero_breakdown
 from .model_size import decoder_params
 from .moe import MoeConfig, moe_params
@@ -57,20 +56,15 @@ def _flops(a):
 def _time(a):
     presets = load_presets()
     if a.run:
-        run = presets.run(a.run)
-        params, tokens, gpus, mfu = run.params, run.tokens, run.gpus, run.mfu
-        peak = presets.gpu(run.gpu).peak_flops[run.precision]
+        e = run_preset_estimate(a.run)
     else:
-        params, tokens, gpus, mfu = a.params, a.tokens, a.gpus, a.mfu
         peaks = presets.gpu(a.gpu).peak_flops
-        peak = peaks[one_of("precision", a.precision, peaks)]
-    c = training_flops(params, tokens)
-    seconds = training_seconds(c, gpus, peak, mfu)
-    return [("training_flops", c, units.sci(c) + " FLOPs"),
-            ("fleet_peak_flops", fleet_peak_flops(gpus, peak), units.si(fleet_peak_flops(gpus, peak), "FLOP/s")),
-            ("delivered_flops", delivered_flops(gpus, peak, mfu), units.si(delivered_flops(gpus, peak, mfu), "FLOP/s")),
-            ("training_seconds", seconds, units.duration(seconds)),
-            ("gpu_hours", gpu_hours(seconds, gpus), units.count(gpu_hours(seconds, gpus), 2))]
+        e = run_estimate(a.params, a.tokens, a.gpus, peaks[one_of("precision", a.precision, peaks)], a.mfu)
+    return [("training_flops", e.flops, units.sci(e.flops) + " FLOPs"),
+            ("fleet_peak_flops", e.fleet_peak_flops, units.si(e.fleet_peak_flops, "FLOP/s")),
+            ("delivered_flops", e.delivered_flops, units.si(e.delivered_flops, "FLOP/s")),
+            ("training_seconds", e.seconds, units.duration(e.seconds)),
+            ("gpu_hours", e.gpu_hours, units.count(e.gpu_hours, 2))]
 
 
 def _params(a):

@@ -59,6 +59,15 @@ ZERO_STAGES = (0, 1, 2, 3)
 # The first ZeRO stage that partitions each part of the model state (§5): P_os, P_g, P_p.
 SHARDED_FROM_STAGE = {"weights": 3, "gradients": 2, "master": 1, "momentum": 1, "variance": 1}
 RECOMPUTE = ("none", "selective", "full")
+# What a reader sees for each key above, in forms and tables.
+OPTIMIZER_LABELS = {
+    "adam": "Adam (FP32 moments)",
+    "adam8bit": "8-bit Adam",
+    "sgd_momentum": "SGD with momentum",
+    "sgd": "SGD",
+}
+ZERO_STAGE_LABELS = {0: "0 · nothing sharded", 1: "1 · optimizer state", 2: "2 · + gradients", 3: "3 · + weights"}
+RECOMPUTE_LABELS = {"none": "none", "selective": "selective (attention)", "full": "full (whole layers)"}
 
 # Korthikanti et al. 2022 §4.1, bytes per s·b·h of one layer: 10 are never split by
 # tensor parallelism (layer norms, dropout masks, attention and MLP inputs), 24 are.

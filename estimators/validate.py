@@ -4,6 +4,7 @@ Each check returns the value (as a float or int) so a function can write
 ``n = positive("params", params)`` and go on with a value it can trust.
 """
 
+import difflib
 import math
 
 from .errors import EstimatorError
@@ -71,7 +72,9 @@ def one_of(argument: str, value: object, allowed: "tuple | list | dict") -> obje
     A bool never matches (True == 1 in Python), nor does a float that equals a whole number.
     """
     if not any(type(a) is type(value) and a == value for a in allowed):
-        raise EstimatorError(argument, value, "one of " + ", ".join(repr(a) for a in allowed))
+        close = difflib.get_close_matches(value, [a for a in allowed if isinstance(a, str)], n=1) if isinstance(value, str) else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise EstimatorError(argument, value, "one of " + ", ".join(repr(a) for a in allowed) + hint)
     return value
 
 

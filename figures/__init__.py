@@ -1,24 +1,24 @@
-"""Build-time charts: each module returns an Altair chart whose changing data
-are named datasets (listed in the module's DATASETS).
+"""Build-time charts: each module of this package returns an Altair chart
+(`chart()`) whose changing data are named datasets (listed in its DATASETS).
+Charts are found by module name; a widget names its chart in `CHART`.
 
 `svg(name, datasets)` renders a chart to inline SVG (vl-convert, offline) for
 the page; `vega_spec(name)` compiles it to a Vega spec that the browser's Vega
 runtime redraws when a widget's `update` returns new rows for those datasets.
 """
 
-import json
+import importlib
+import pkgutil
 
 import vl_convert
 
-from . import compute_plane, memory_bill
-
-CHARTS = {"compute_plane": compute_plane, "memory_bill": memory_bill}
+CHARTS = tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")))
 
 
 def _spec(name: str, datasets: dict) -> dict:
     if name not in CHARTS:
         raise KeyError(f"no chart {name!r}; valid charts: {', '.join(CHARTS)}")
-    module = CHARTS[name]
+    module = importlib.import_module(f"{__name__}.{name}")
     missing = set(module.DATASETS) - datasets.keys()
     if missing:
         raise KeyError(f"chart {name!r} needs the datasets {', '.join(sorted(missing))}")

@@ -1,11 +1,14 @@
-"""Interactive widgets: one module per widget, each `update(state) -> result`.
+"""Interactive widgets: exactly what the reader's browser runs under Pyodide.
 
-The same modules run at build time in CPython (to render the widget's first
-state into the page) and in the reader's browser under Pyodide (to answer
-every input). They import only `estimators` and the standard library.
+The same modules run at build time in CPython (to render each widget's first
+state into the page) and in the browser's Web Worker (to answer every input).
+They import only `estimators` and the standard library.
 
-A widget module defines:
-- `TITLE`, and `FIELDS`: the form fields, in order (see `fields.Field`);
+Each module of `pyodide_widgets.widgets` is one widget, found by its file
+name (no list to keep in step). It declares, per `contract`:
+- `TITLE`; `FIELDS`, the form, in order; `OUTPUTS`, the result slots;
+- optionally `CHART`, the `figures` module that draws its data, and
+  `TEMPLATE`, a layout of its own under site_build/templates;
 - `presets()`: {key: {"label", "state"}}, the states a reader can start from
   (the first is the default);
 - `update(state) -> {"outputs": {key: text}, "data": {dataset: rows}}`;
@@ -13,12 +16,15 @@ A widget module defines:
 """
 
 import importlib
+import pkgutil
 
-WIDGETS = ("training_time", "memory_bill")
+from . import widgets as _package
+
+WIDGETS = tuple(sorted(info.name for info in pkgutil.iter_modules(_package.__path__) if not info.name.startswith("_")))
 
 
 def module(name: str):
     """The widget module called `name`, or KeyError naming the valid ones."""
     if name not in WIDGETS:
         raise KeyError(f"no widget {name!r}; valid widgets: {', '.join(WIDGETS)}")
-    return importlib.import_module(f"{__name__}.{name}")
+    return importlib.import_module(f"{_package.__name__}.{name}")

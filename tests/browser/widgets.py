@@ -1,4 +1,7 @@
-"""Helpers for driving a widget by its DOM contract (see DESIGN.md)."""
+"""Helpers for driving a widget by its DOM contract (see ARCHITECTURE.md, "The widget contract").
+
+`widget` is a widget's name (its first copy on the page) or "#<element id>" (one copy).
+"""
 
 import pyodide_widgets
 
@@ -6,7 +9,11 @@ from .conftest import LIVE_TIMEOUT_MS
 
 
 def root(widget: str) -> str:
-    return f'[data-widget="{widget}"]'
+    return widget if widget.startswith("#") else f'[data-widget="{widget}"]'
+
+
+def name_of(page, widget: str) -> str:
+    return page.get_attribute(root(widget), "data-widget")
 
 
 def wait_live(page, widget: str):
@@ -14,11 +21,8 @@ def wait_live(page, widget: str):
 
 
 def form_state(page, widget: str) -> dict:
-    """The state the widget's form holds, as the runtime sends it to Python."""
-    return page.eval_on_selector(
-        f"{root(widget)} form",
-        "form => Object.fromEntries([...form.elements].filter(c => c.name).map(c => [c.name, c.value]))",
-    )
+    """The state the widget's form holds, read by the runtime as it sends it to Python."""
+    return page.eval_on_selector(root(widget), "el => window.widgetRuntime.stateOf(el)")
 
 
 def shown_outputs(page, widget: str) -> dict:
@@ -30,15 +34,14 @@ def shown_outputs(page, widget: str) -> dict:
 
 
 def cpython_outputs(widget: str, state: dict) -> dict:
-    """What CPython's update() gives for the state, restricted to the shown outputs."""
+    """What CPython's update() gives for the state of the widget called `widget`."""
     return pyodide_widgets.module(widget).update(state)["outputs"]
 
 
 def wait_for_cpython_outputs(page, widget: str, timeout_ms: int = 10_000) -> dict:
     """Wait until every shown output equals CPython's for the form's current state."""
-    expected = cpython_outputs(widget, form_state(page, widget))
-    shown_keys = shown_outputs(page, widget).keys()
-    expected = {key: expected[key] for key in shown_keys}
+    expected = cpython_outputs(name_of(page, widget), form_state(page, widget))
+    expected = {key: expected[key] for key in shown_outputs(page, widget)}
     page.wait_for_function(
         """([selector, expected]) => Object.entries(expected).every(([key, text]) =>
              document.querySelector(`${selector} [data-output="${key}"]`).textContent === text)""",
@@ -55,6 +58,20 @@ def type_into(page, widget: str, field: str, text: str):
 def choose(page, widget: str, field: str, value: str):
     """Pick an option of a <select> field by its value, as a reader would."""
     page.select_option(f'{root(widget)} [name="{field}"]', value)
+
+
+def set_field(page, widget: str, field, text: str):
+    """Put a field's text form (contract.form_text) into the form as a reader would: type, pick or tick."""
+    selector = f'{root(widget)} [name="{field.name}"]'
+    if field.kind == "choice":
+        page.select_option(selector, text)
+    elif field.kind == "multi":
+        for value, _ in field.options:
+            page.set_checked(f'{selector}[value="{value}"]', value in text.split(","))
+    elif field.kind == "toggle":
+        page.set_checked(selector, text == "true")
+    else:
+        page.fill(selector, text)
 
 
 def read_without_javascript(browser, url: str, widget: str) -> dict:

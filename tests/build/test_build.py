@@ -3,14 +3,11 @@ with a message naming the page, the macro and what is valid."""
 
 import html
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-import yaml
-
-from pyodide_widgets import training_time
-from tests.conftest import ROOT, mkdocs_build
+from pyodide_widgets.widgets import training_time
+from tests.conftest import mkdocs_build, throwaway_project
 
 
 def page_text(site: Path, page: str) -> str:
@@ -48,36 +45,10 @@ def test_built_site_bundles_its_runtime_and_requests_no_other_origin(built_site,
 # --- wrong macro calls --------------------------------------------------------
 
 
-class ConfigLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml for its nav and hooks, taking an `!ENV [NAME, default]` tag as its default."""
-
-
-ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-
-
-def throwaway_project(tmp_path: Path, markdown: str) -> Path:
-    """A copy of the docs plus a page holding `markdown`, with its own mkdocs.yml; returns that file."""
-    docs = tmp_path / "docs"
-    shutil.copytree(ROOT / "docs", docs)
-    (docs / "broken.md").write_text(f"# A page with a mistake\n\n{markdown}\n", "utf-8")
-    real = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
-    # INHERIT keeps every setting (and its !ENV tags) of the real config; paths are made absolute.
-    config = {
-        "INHERIT": str(ROOT / "mkdocs.yml"),
-        "docs_dir": str(docs),
-        "hooks": [str(ROOT / hook) for hook in real["hooks"]],
-        "nav": real["nav"] + [{"Broken": "broken.md"}],
-    }
-    # mkdocs-macros looks for its module beside the config file.
-    (tmp_path / "macros").symlink_to(ROOT / "macros")
-    config_file = tmp_path / "mkdocs.yml"
-    config_file.write_text(yaml.safe_dump(config), "utf-8")
-    return config_file
-
-
-def build_with_page(tmp_path: Path, markdown: str):
-    """Build a throwaway copy of the docs with one extra page holding `markdown`."""
-    return mkdocs_build(throwaway_project(tmp_path, markdown), tmp_path / "site")
+def build_with_page(tmp_path: Path, markdown: str = "", page: str | None = None):
+    """Build a throwaway copy of the docs with one extra page holding `markdown` (or the whole `page`)."""
+    page = page or f"# A page with a mistake\n\n{markdown}\n"
+    return mkdocs_build(throwaway_project(tmp_path, {"broken.md": page}), tmp_path / "site")
 
 
 @pytest.mark.parametrize(
@@ -88,8 +59,13 @@ def build_with_page(tmp_path: Path, markdown: str):
         ("{{ training_flops(params=1e9, tokns=1e12) }}", ["training_flops()", "unknown argument 'tokns'", "training_flops(params: float, tokens: float)"]),
         ('{{ widget("training_tim") }}', ["widget()", "'training_tim'", "training_time"]),
         ('{{ widget("training_time", preset="gpt5") }}', ["widget()", "'gpt5'", "'llama3-405b'"]),
-        ("{{ 0.4 | percnt }}", ["percnt"]),
+        ("{{ 0.4 | percnt }}", ["percnt", "did you mean 'percent'?"]),
         ("{{ llama_params }}", ["llama_params", "undefined"]),
+        ("{{ trainig_flops(1e9, 1e12) }}", ["'trainig_flops' is undefined", "did you mean 'training_flops'?"]),
+        ('{{ 1e9 | count("2") }}', ["filter count()", "value | count(decimals"]),
+        ('{{ training_seconds(1e25, run("llama3-405b").gpu_count, 989e12, 0.4) }}',
+         ["Run has no attribute 'gpu_count'", "did you mean 'gpu", "gpus, mfu"]),
+        ('{{ run("llama3-405").params }}', ["(did you mean 'llama3-405b'?)"]),
     ],
 )
 def test_wrong_macro_call_fails_the_build_naming_page_macro_and_fix(tmp_path, call, names):
@@ -101,3 +77,22 @@ def test_wrong_macro_call_fails_the_build_naming_page_macro_and_fix(tmp_path, ca
         assert name in output, (name, output[-2000:])
     site_page = tmp_path / "site" / "broken" / "index.html"
     assert not site_page.exists() or "Error" not in site_page.read_text("utf-8")
+
+
+def test_build_errors_name_the_markdown_line_of_the_source_file_front_matter_included(tmp_path):
+    page = "---\ntitle: Front matter of three lines\n---\n# A page\n\nFine.\n\n{{ run(\"nope\").params }}\n"
+    done = build_with_page(tmp_path, page=page)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    line = page.splitlines().index('{{ run("nope").params }}') + 1
+    assert f"broken.md:{line}: macro run()" in output, output[-2000:]
+    assert "Traceback" not in output
+
+
+def test_a_hand_typed_quantity_fails_the_strict_build_with_file_line_and_column(tmp_path):
+    page = "---\ntitle: Typed\n---\n# A page\n\nA checkpoint of 1.2 TB is large.\n"
+    done = build_with_page(tmp_path, page=page)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    line = page.splitlines()[5]
+    assert f"broken.md:6:{line.index('1.2') + 1}: hand-typed quantity '1.2 TB'" in output, output[-2000:]

@@ -12,9 +12,8 @@ import urllib.request
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, throwaway_project
 
-from .test_build import throwaway_project
 
 # A rebuild takes a few seconds here; the loops below poll, they do not time anything.
 WAIT_SECONDS = 120
@@ -53,7 +52,7 @@ def make_serve_environment() -> dict:
 @pytest.fixture
 def server(tmp_path):
     """mkdocs serve on a throwaway copy of the docs, started as `make serve` starts it."""
-    config = throwaway_project(tmp_path, "This page is fine for now.")
+    config = throwaway_project(tmp_path, {"broken.md": "# A page\n\nThis page is fine for now.\n"})
     port = free_port()
     log = tmp_path / "serve.log"
     env = {**os.environ, **make_serve_environment(), "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
@@ -81,3 +80,11 @@ def test_a_wrong_macro_fails_the_rebuild_and_the_fix_is_served(server):
 
     page.write_text('# Fixed\n\nIt takes {{ run("llama3-405b").params | count(0) }} parameters.\n', "utf-8")
     wait_for(lambda: "It takes 405B parameters" in fetch(f"{url}/broken/"), "the fixed page")
+
+
+def test_a_hand_typed_quantity_fails_the_rebuild_and_names_its_line(server):
+    url, page, log = server
+    page.write_text("# Typed\n\nA checkpoint of 1.2 TB is large.\n", "utf-8")
+    wait_for(lambda: "An error happened during the rebuild" in log.read_text(), "the failed rebuild")
+    assert "broken.md:3:17: hand-typed quantity '1.2 TB'" in log.read_text()
+    assert "1.2 TB" not in fetch(f"{url}/broken/")

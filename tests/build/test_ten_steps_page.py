@@ -12,7 +12,7 @@ import pytest
 
 import estimators
 from estimators import units
-from pyodide_widgets import training_time
+from pyodide_widgets.widgets import training_time
 
 PRESETS = estimators.load_presets()
 LADDER = ("gpu", "server", "rack", "cluster", "frontier")

@@ -11,7 +11,7 @@ import pytest
 
 import pyodide_widgets
 from pyodide_widgets import dispatch
-from pyodide_widgets.pack import build_wheel
+from site_build.pack import build_wheel
 from tests.conftest import ROOT
 
 VALID_STATES = 60  # per widget, beyond its presets
@@ -25,12 +25,18 @@ def perturbed(rng: random.Random, state: dict, fields) -> dict:
     """A preset state with every field moved: numbers scaled over two decades, options redrawn."""
     out = dict(state)
     for field in fields:
-        if field.options:
+        if field.kind == "choice":
             out[field.name] = rng.choice(field.options)[0]
+        elif field.kind == "multi":
+            picked = rng.sample(field.options, rng.randint(1, len(field.options)))
+            out[field.name] = ",".join(value for value, _ in picked)
+        elif field.kind == "toggle":
+            out[field.name] = rng.choice(["true", "false"])
         else:
             value = float(state[field.name]) * 10 ** rng.uniform(-1, 1)
-            value = max(1.0, min(value, field.max)) if field.whole else min(value, field.max)
-            value = round(value) if field.whole else value
+            low = field.min if field.min is not None else 0
+            value = max(low, min(value, field.max))
+            value = max(1, round(value)) if field.kind == "whole" else value
             out[field.name] = rng.choice(NUMBER_FORMS).format(value)
     return out
 
@@ -38,7 +44,7 @@ def perturbed(rng: random.Random, state: dict, fields) -> dict:
 def broken(rng: random.Random, state: dict, fields) -> dict:
     out = dict(state)
     field = rng.choice(fields)
-    out[field.name] = rng.choice(BAD_TEXT) if not field.options else "not-an-option"
+    out[field.name] = rng.choice(BAD_TEXT) if field.kind in ("number", "whole") else "not-an-option"
     return out
 
 

@@ -8,10 +8,14 @@
  * with a widget. The worker answers {widget, state} with the same Python
  * `update(state)` that rendered the page.
  *
- * DOM contract: root [data-widget=name][data-state=static|loading|live|error];
- * inputs are named form controls; outputs are [data-output=key];
+ * DOM contract: root [data-widget=name][data-state=static|loading|live|error]
+ * with a unique id (the URL keys are <id>.<field>, so a page can hold one
+ * widget twice); inputs are named form controls (a multi-choice is checkboxes
+ * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
+ * outputs are [data-output=key];
  * [data-error-for=field] holds a field's error; [data-status] one status line;
- * [data-chart] holds the chart, [data-chart-spec] its Vega spec.
+ * [data-chart] holds the chart and [data-chart-spec] its Vega spec, both
+ * absent for a widget without a chart.
  */
 (() => {
   "use strict";
@@ -28,6 +32,7 @@
   const runtime = { status: "idle", boots: 0, worker: null, requests: new Map(), nextId: 1 };
   const mounted = new Set();
   window.widgetRuntime = runtime; // read by the tests and the benchmark
+  runtime.stateOf = (root) => readState(root.widget); // the state a widget's form holds, as sent to Python
 
   // --- the worker ---------------------------------------------------------
 
@@ -87,13 +92,43 @@
     w.root.setAttribute("aria-busy", state === "loading" ? "true" : "false");
   }
 
+  // A multi-choice is a group of checkboxes sharing a name, read as "a,b,c"; a toggle one checkbox, "true" or "false".
+  const MULTI_SEPARATOR = ",";
+
   function readState(w) {
     const state = {};
     for (const control of w.form.elements) {
-      if (control.name) state[control.name] = control.value;
+      if (!control.name) continue;
+      if (control.dataset.kind === "multi") {
+        const picked = state[control.name] ? state[control.name].split(MULTI_SEPARATOR) : [];
+        if (control.checked) picked.push(control.value);
+        state[control.name] = picked.join(MULTI_SEPARATOR);
+      } else if (control.dataset.kind === "toggle") {
+        state[control.name] = String(control.checked);
+      } else {
+        state[control.name] = control.value;
+      }
     }
-    // A value from a link that a <select> cannot hold still goes to Python, which rejects it by name.
+    // A value from a link that the form cannot hold still goes to Python, which rejects it by name.
     return Object.assign(state, w.invalidFromUrl);
+  }
+
+  // Put a field's text form into its control(s); false when the form cannot hold it (an unknown option).
+  function setField(w, name, value) {
+    const controls = [...w.form.elements].filter((c) => c.name === name);
+    if (!controls.length) return true;
+    const kind = controls[0].dataset.kind;
+    if (kind === "multi") {
+      const picked = value.split(MULTI_SEPARATOR).filter(Boolean);
+      for (const c of controls) c.checked = picked.includes(c.value);
+      return picked.length > 0 && picked.every((v) => controls.some((c) => c.value === v));
+    }
+    if (kind === "toggle") {
+      controls[0].checked = value === "true";
+      return value === "true" || value === "false";
+    }
+    controls[0].value = value; // .value, never markup: a URL cannot inject HTML
+    return controls[0].value === value;
   }
 
   function request(w) {
@@ -132,10 +167,11 @@
     // The last good outputs stay, marked as such (widgets.css), so nothing reads NaN or passes a stale number as current.
     w.root.classList.add("widget--stale");
     const slot = error.field && w.root.querySelector(`[data-error-for="${CSS.escape(error.field)}"]`);
-    const control = error.field && w.form.elements.namedItem(error.field);
     if (slot) slot.textContent = error.message;
     else w.status.textContent = error.message;
-    if (control) control.setAttribute("aria-invalid", "true");
+    for (const control of w.form.elements) {
+      if (error.field && control.name === error.field) control.setAttribute("aria-invalid", "true");
+    }
   }
 
   function announce(w, text) {
@@ -165,11 +201,10 @@
   function restoreFromUrl(w) {
     const params = new URL(location.href).searchParams;
     let restored = false;
-    for (const control of w.form.elements) {
-      if (!control.name || !params.has(urlKey(w, control.name))) continue;
-      const value = params.get(urlKey(w, control.name));
-      control.value = value; // .value, never markup: the URL cannot inject HTML
-      if (control.value !== value) w.invalidFromUrl[control.name] = value;
+    for (const name of new Set([...w.form.elements].map((c) => c.name).filter(Boolean))) {
+      if (!params.has(urlKey(w, name))) continue;
+      const value = params.get(urlKey(w, name));
+      if (!setField(w, name, value)) w.invalidFromUrl[name] = value;
       restored = true;
     }
     return restored;
@@ -191,7 +226,7 @@
   }
 
   async function drawChart(w, data) {
-    if (!w.chart) return;
+    if (!w.chart || !w.chartSpec) return; // a widget without a chart
     w.chartData = data;
     try {
       const vega = await loadVega();
@@ -232,6 +267,7 @@
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 
+    w.form.addEventListener("submit", (event) => event.preventDefault()); // Enter in a field recomputes, never reloads
     w.form.addEventListener("input", (event) => {
       delete w.invalidFromUrl[event.target.name];
       // A field changed by hand: the state is no longer any preset's.
@@ -242,10 +278,7 @@
       const button = event.target.closest("[data-preset]");
       if (!button) return;
       const values = JSON.parse(button.dataset.preset);
-      for (const [field, value] of Object.entries(values)) {
-        const control = w.form.elements.namedItem(field);
-        if (control) control.value = String(value);
-      }
+      for (const [field, value] of Object.entries(values)) setField(w, field, value);
       w.invalidFromUrl = {};
       for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", String(b === button));
       request(w);

@@ -1,6 +1,6 @@
 """Pack the wheel that Pyodide loads in the browser: estimators + widget modules.
 
-Used by the mkdocs hook (build.py), the parity tests and the benchmark.
+Used by the mkdocs hook (hook.py), the parity tests and the benchmark.
 """
 
 import subprocess

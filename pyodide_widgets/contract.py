@@ -1,0 +1,208 @@
+"""The widget contract: what a widget declares, and the one reader of its state.
+
+A widget module declares its form as `FIELDS` (built with `number`, `whole`,
+`choice`, `multi` and `toggle`) and its results as `OUTPUTS`; `read(FIELDS,
+state)` turns a raw state (text from a form or a URL, or Python values from a
+preset) into validated values in SI units. Every failure raises
+EstimatorError whose `argument` is the field's name, so the runtime can show
+the message beside that field, in the field's own units and with the labels
+the reader sees.
+"""
+
+import math
+import re
+from dataclasses import dataclass
+
+from estimators import units, validate
+from estimators.errors import EstimatorError
+
+KINDS = ("number", "whole", "choice", "multi", "toggle")
+# How a multi-choice travels in a form, a URL or a preset's JSON: "q,k,v,o".
+MULTI_SEPARATOR = ","
+TOGGLE_TEXT = {True: "true", False: "false"}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One form control. Numbers are typed in display units; `scale` turns them into SI."""
+
+    name: str  # the control's name, the state key and the URL key
+    label: str
+    kind: str
+    unit: str = ""  # shown after a number, in the units the reader types ("billion parameters")
+    scale: float = 1.0  # display units -> SI (1e9 for "billion parameters")
+    min: float | None = None  # smallest display value allowed; None: any number above 0
+    max: float = math.inf  # largest display value; beyond it the value is a typo, not a what-if
+    options: tuple = ()  # (value, label) pairs of a choice or multi-choice
+    note: str = ""  # a line under the control
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"field {self.name!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if (self.kind in ("choice", "multi")) != bool(self.options):
+            raise ValueError(f"field {self.name!r}: a choice or multi-choice has options, other kinds none")
+
+    def label_of(self, value: str) -> str:
+        return dict(self.options)[value]
+
+
+def number(name: str, label: str, unit: str = "", scale: float = 1.0, min: float | None = None,
+           max: float = math.inf, note: str = "") -> Field:
+    """A number typed in display units (scaled to SI by `scale`), above 0 unless `min` says otherwise."""
+    return Field(name, label, "number", unit=unit, scale=scale, min=min, max=max, note=note)
+
+
+def whole(name: str, label: str, unit: str = "", min: int = 1, max: float = math.inf, note: str = "") -> Field:
+    """A count: whole numbers only (and a numeric keypad on phones)."""
+    return Field(name, label, "whole", unit=unit, min=min, max=max, note=note)
+
+
+def choice(name: str, label: str, options, note: str = "") -> Field:
+    """One of `options`: (value, label) pairs, or a {value: label} vocabulary of the estimators."""
+    return Field(name, label, "choice", options=_pairs(options), note=note)
+
+
+def multi(name: str, label: str, options, note: str = "") -> Field:
+    """Any non-empty subset of `options`, read in the declared order."""
+    return Field(name, label, "multi", options=_pairs(options), note=note)
+
+
+def toggle(name: str, label: str, note: str = "") -> Field:
+    """On or off."""
+    return Field(name, label, "toggle", note=note)
+
+
+def _pairs(options) -> tuple:
+    items = options.items() if isinstance(options, dict) else options
+    return tuple((str(value), str(label)) for value, label in items)
+
+
+@dataclass(frozen=True)
+class Output:
+    """One result slot, `[data-output=key]` in the page.
+
+    `detail` names a second output shown as a line under this one (its own
+    key, updated with the rest); `note` is a fixed line; a `sentence` is a
+    line of prose across the widget (a verdict) rather than a figure.
+    """
+
+    key: str
+    label: str = ""
+    note: str = ""
+    detail: str = ""
+    sentence: bool = False
+
+
+SUMMARY = "summary"  # every widget's one-sentence result, announced to screen readers
+
+
+def output_keys(outputs) -> set:
+    """Every key `update` must return for these declarations: values, details and the summary."""
+    return {o.key for o in outputs} | {o.detail for o in outputs if o.detail} | {SUMMARY}
+
+
+# --- reading a state ---------------------------------------------------------
+
+# Digits with commas only between thousands ("1,000,000"), or spaces likewise ("1 000"); a point for decimals.
+_GROUPED = re.compile(r"[+-]?\d{1,3}(?:([, \u00a0\u202f])\d{3})(?:\1\d{3})*(?:\.\d*)?")
+
+
+def parse_number(name: str, raw: object) -> float:
+    """A finite number from text or a number; text may group thousands with commas or spaces.
+
+    A comma anywhere else ("1,5") is refused rather than guessed: as a decimal comma it
+    means 1.5, as a thousands separator 15, and a wrong guess is a wrong answer.
+    """
+    if not isinstance(raw, str):
+        # bool is an int in Python; True GPUs is a bug, not a count.
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):
+            raise EstimatorError(name, raw, "a finite number")
+        return raw
+    text = raw.strip()
+    if not text:
+        raise EstimatorError(name, raw, "a number (the field is empty)")
+    if _GROUPED.fullmatch(text):
+        text = re.sub(r"[, \u00a0\u202f]", "", text)
+    elif "," in text:
+        raise EstimatorError(name, raw, "a number with a point for decimals (1.5); commas only between thousands (1,000)")
+    try:
+        value = float(text)
+    except ValueError:
+        raise EstimatorError(name, raw, "a number") from None
+    if not math.isfinite(value):
+        raise EstimatorError(name, raw, "a finite number")
+    return value
+
+
+def _limits(field: Field) -> str:
+    """What the field takes, in its own units: "a whole number of 1 or more, at most 10,000,000 GPUs"."""
+    def text(value):
+        return units.integer(value) if value == int(value) else units.plain(value)
+    unit = f" {field.unit}" if field.unit else ""
+    kind = "a whole number" if field.kind == "whole" else "a number"
+    below = f"of {text(field.min)} or more" if field.min is not None else "above 0"
+    above = f", at most {text(field.max)}" if math.isfinite(field.max) else ""
+    return f"{kind} {below}{above}{unit}"
+
+
+def _read_number(field: Field, raw: object) -> float:
+    value = parse_number(field.name, raw)
+    too_low = value < field.min if field.min is not None else value <= 0
+    if too_low or value > field.max or (field.kind == "whole" and value != int(value)):
+        raise EstimatorError(field.name, raw, _limits(field))
+    if field.kind == "whole":
+        return int(value)
+    return validate.finite_result(field.name, value * field.scale)
+
+
+def _read_choice(field: Field, raw: object) -> str:
+    values = [value for value, _ in field.options]
+    if raw not in values:
+        raise EstimatorError(field.name, raw, "one of " + ", ".join(label for _, label in field.options))
+    return raw
+
+
+def _read_multi(field: Field, raw: object) -> tuple:
+    picked = raw.split(MULTI_SEPARATOR) if isinstance(raw, str) else raw
+    if not isinstance(picked, (list, tuple)):
+        raise EstimatorError(field.name, raw, "a selection of " + ", ".join(label for _, label in field.options))
+    picked = [p.strip() if isinstance(p, str) else p for p in picked if p != ""]
+    values = [value for value, _ in field.options]
+    unknown = [p for p in picked if p not in values]
+    if unknown or not picked:
+        raise EstimatorError(field.name, raw, "at least one of " + ", ".join(label for _, label in field.options))
+    return tuple(value for value in values if value in picked)
+
+
+def _read_toggle(field: Field, raw: object) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    for value, text in TOGGLE_TEXT.items():
+        if raw == text:
+            return value
+    raise EstimatorError(field.name, raw, "on or off")
+
+
+_READERS = {"number": _read_number, "whole": _read_number, "choice": _read_choice, "multi": _read_multi,
+            "toggle": _read_toggle}
+
+
+def read(fields, state: dict) -> dict:
+    """{field name: validated value in SI units} for a raw state; the first bad field raises."""
+    values = {}
+    for field in fields:
+        if field.name not in state:
+            raise EstimatorError(field.name, None, "a value (the field is missing)")
+        values[field.name] = _READERS[field.kind](field, state[field.name])
+    return values
+
+
+def form_text(field: Field, value: object) -> str:
+    """A state value as the form holds it (and as the URL and the preset buttons carry it)."""
+    if field.kind == "multi":
+        return MULTI_SEPARATOR.join(value) if isinstance(value, (list, tuple)) else str(value)
+    if field.kind == "toggle":
+        return TOGGLE_TEXT.get(value, str(value))
+    if field.kind in ("number", "whole") and not isinstance(value, str):
+        return units.plain(value)
+    return str(value)

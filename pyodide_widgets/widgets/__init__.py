@@ -1,0 +1,1 @@
+"""One module per widget; see pyodide_widgets for what each declares."""

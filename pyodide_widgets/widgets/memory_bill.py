@@ -1,0 +1,112 @@
+"""W3: the memory bill of one data-parallel GPU.
+
+Model state (weights, gradients, FP32 master weights, the optimizer's moments)
+under ZeRO stage 0–3, plus the activations the backward pass keeps, against
+the memory of the GPU; and, when the bill does not fit, what each remedy
+would bring it to (estimators.memory_bill).
+"""
+
+import estimators
+from estimators import memory, units
+
+from ..contract import Output, choice, read, whole
+
+TITLE = "The memory bill of one data-parallel GPU"
+CHART = "memory_bill"
+
+_PRESETS = estimators.load_presets()
+# Dense decoders only: the activation estimate (Korthikanti et al. 2022) is for a dense block.
+_MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.DecoderConfig)}
+# Each part of the bill: its key in GpuMemory and the outputs, and its label, in stacking order.
+COMPONENTS = {
+    "weights": "Weights (BF16)",
+    "gradients": "Gradients (BF16)",
+    "master": "Master weights (FP32)",
+    "momentum": "Momentum",
+    "variance": "Variance",
+    "activations": "Activations",
+}
+
+FIELDS = (
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
+    choice("optimizer", "Optimizer", memory.OPTIMIZER_LABELS),
+    choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS),
+    whole("gpus", "Data-parallel GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
+    choice("gpu", "GPU", {key: f"{g.name} · {units.bytes_(g.memory_bytes, 0)}" for key, g in _PRESETS.gpus.items()}),
+    whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
+    whole("micro_batch", "Micro-batch", unit="sequences per GPU", max=1e5),
+    choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
+    whole("tp", "Tensor-parallel size", unit="GPUs per layer", max=1024),
+)
+
+OUTPUTS = (
+    Output("weights", "Weights (BF16)"),
+    Output("gradients", "+ gradients (BF16)"),
+    Output("master", "+ master weights (FP32)"),
+    Output("momentum", "+ momentum"),
+    Output("variance", "+ variance"),
+    Output("activations", "+ activations", note="not sharded by ZeRO"),
+    Output("total", "= on each GPU", detail="ratio"),
+    Output("per_param", sentence=True),
+    Output("verdict", sentence=True),
+)
+
+
+def presets() -> dict:
+    """Named starting states, one per training-setup preset (the first is the default)."""
+    return {
+        key: {
+            "label": setup.name,
+            "state": {
+                "model": setup.model,
+                "optimizer": setup.optimizer,
+                "stage": str(setup.zero_stage),
+                "gpus": setup.gpus,
+                "gpu": setup.gpu,
+                "seq_len": setup.seq_len,
+                "micro_batch": setup.micro_batch,
+                "recompute": setup.recompute,
+                "tp": setup.tp,
+            },
+        }
+        for key, setup in _PRESETS.setups.items()
+    }
+
+
+def _remedy(remedy: estimators.Remedy) -> str:
+    if remedy.change == "gpus":
+        if remedy.value is None:
+            return f"at ZeRO-{remedy.zero_stage} no count of GPUs fits: the unsharded part and the activations are over alone"
+        return f"ZeRO-{remedy.zero_stage} fits from {units.integer(remedy.value)} data-parallel GPUs"
+    what = f"ZeRO-{remedy.value} brings it to" if remedy.change == "zero_stage" else "full recomputation to"
+    return f"{what} {units.bytes_(remedy.total_bytes)} ({'fits' if remedy.fits else 'still over'})"
+
+
+def _verdict(bill: estimators.MemoryBill) -> str:
+    if bill.fit.fits:
+        return f"Fits, with {units.bytes_(bill.fit.spare)} of the {units.bytes_(bill.fit.budget, 0)} to spare."
+    return f"Does not fit, {units.bytes_(-bill.fit.spare)} over. " + "; ".join(map(_remedy, bill.remedies)) + "."
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and chart rows for one state of the form."""
+    s = read(FIELDS, state)
+    model, gpu = _MODELS[s["model"]], _PRESETS.gpu(s["gpu"])
+    bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], s["seq_len"],
+                                  s["micro_batch"], s["recompute"], s["tp"], gpu.memory_bytes)
+    parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]
+    outputs = {key: units.bytes_(value) for key, _, value in parts}
+    outputs["total"] = units.bytes_(bill.memory.total)
+    outputs["ratio"] = f"{units.times(bill.fit.ratio, 2)} the {units.bytes_(bill.fit.budget, 0)} of one {gpu.name}"
+    outputs["per_param"] = (
+        f"{units.fixed(bill.per_param.total, 0)} bytes per parameter before sharding: "
+        + " + ".join(units.fixed(getattr(bill.per_param, key), 0) for key in list(COMPONENTS)[:-1])
+    )
+    outputs["verdict"] = _verdict(bill)
+    outputs["summary"] = f"{outputs['total']} per GPU, {outputs['ratio']}. {outputs['verdict']}"
+    rows = [
+        {"part": label, "order": i, "bytes": value, "label": f"{label}: {units.bytes_(value)}"}
+        for i, (_, label, value) in enumerate(parts)
+    ]
+    budget = [{"bytes": bill.fit.budget, "label": f"{gpu.name}: {units.bytes_(bill.fit.budget, 0)}"}]
+    return {"outputs": outputs, "data": {"bill": rows, "budget": budget}}

@@ -1,0 +1,95 @@
+"""W8: how long does a training run take?
+
+C = 6ND, divided by what the fleet delivers (GPUs × dense peak × MFU), gives
+the ideal wall-clock time; the same inputs give GPU-hours, the bytes the run
+moves, and its place on the N × D plane (estimators.run_estimate).
+"""
+
+import estimators
+from estimators import units
+
+from ..contract import Output, choice, number, read, whole
+
+TITLE = "How long does a training run take?"
+CHART = "compute_plane"
+
+_PRESETS = estimators.load_presets()
+BILLION, TRILLION, PER_CENT = 1e9, 1e12, 1e-2
+# Every precision some GPU has a dense peak for; a GPU without one is refused by name.
+_PRECISIONS = {p: p.upper() for gpu in _PRESETS.gpus.values() for p in gpu.peak_flops}
+
+FIELDS = (
+    number("params", "Model size", unit="billion parameters", scale=BILLION, max=1e6),  # 10¹⁵ params: a typo
+    number("tokens", "Training tokens", unit="trillion tokens", scale=TRILLION, max=1e6),
+    choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
+    choice("precision", "Precision", _PRECISIONS),
+    whole("gpus", "GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
+    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
+    choice("token_bytes", "Token ids on disk", {w: f"{w} B per token" for w in estimators.storage.TOKEN_ID_WIDTHS}),
+)
+
+OUTPUTS = (
+    Output("flops", "Compute: C = 6 × N × D"),
+    Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet"),
+    Output("duration", "= ideal wall-clock time"),
+    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size"),
+    Output("tokens", "Dataset", detail="dataset"),
+    Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments"),
+    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note"),
+)
+
+
+def presets() -> dict:
+    """Named starting states, one per training-run preset (the first is the default)."""
+    return {
+        key: {
+            "label": run.name,
+            "state": {
+                "params": run.params / BILLION,
+                "tokens": run.tokens / TRILLION,
+                "gpu": run.gpu,
+                "precision": run.precision,
+                "gpus": run.gpus,
+                "mfu": run.mfu / PER_CENT,
+                "token_bytes": str(estimators.run_preset_estimate(key).token_bytes),
+            },
+        }
+        for key, run in _PRESETS.runs.items()
+    }
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and chart rows for one state of the form."""
+    s = read(FIELDS, state)
+    gpu = _PRESETS.gpu(s["gpu"])
+    if s["precision"] not in gpu.peak_flops:
+        allowed = ", ".join(_PRECISIONS[p] for p in gpu.peak_flops)
+        raise estimators.EstimatorError("precision", state["precision"], f"one the {gpu.name} has a peak for: {allowed}")
+    peak = gpu.peak_flops[s["precision"]]
+    e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, s["mfu"], int(s["token_bytes"]))
+    flops = f"{units.sci(e.flops)} FLOPs"
+    outputs = {
+        "flops": flops,
+        "delivered": units.si(e.delivered_flops, "FLOP/s", 1),
+        "fleet": (
+            f"{units.integer(e.gpus)} × {gpu.name} {_PRECISIONS[s['precision']]} "
+            f"{units.si(peak, 'FLOP/s', 0)} = {units.si(e.fleet_peak_flops, 'FLOP/s', 1)} peak"
+        ),
+        "duration": units.duration(e.seconds),
+        "gpu_hours": units.count(e.gpu_hours, 2),
+        "tokens": f"{units.count(e.tokens, 2)} tokens",
+        "dataset": f"≈ {units.bytes_(e.dataset_bytes, 2)} on disk",
+        "state_bytes": units.bytes_(e.state_bytes, 2),
+        "checkpoint": units.bytes_(e.checkpoint_bytes, 2),
+        "checkpoint_note": (
+            f"{units.bytes_(e.checkpoint_bytes_with_gradients, 2)} with gradients · "
+            f"{units.bytes_(e.weights_bytes, 1)} weights only"
+        ),
+    }
+    outputs["summary"] = f"{flops} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours."
+    run_row = {
+        "params": e.params,
+        "tokens": e.tokens,
+        "label": f"{units.count(e.params, 0)} parameters × {units.count(e.tokens, 1)} tokens = {flops}",
+    }
+    return {"outputs": outputs, "data": {"run": [run_row]}}

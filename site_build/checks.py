@@ -1,0 +1,114 @@
+"""Checks that stop a wrong build with a message an author can act on.
+
+Each returns findings as one-line texts (or None when all is well); the mkdocs
+hook reports them, and the tests call them directly.
+"""
+
+import re
+import tomllib
+from pathlib import Path
+
+import estimators
+import pyodide_widgets
+from estimators import presets as presets_module
+from tools.lint_numbers import MESSAGE, find_quantities
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+PRESETS_FILE = Path(presets_module.__file__).with_name("presets.toml")
+
+
+# --- presets.toml ------------------------------------------------------------------
+
+
+def preset_line(text: str, where: str) -> int | None:
+    """The line of presets.toml that `where` ("gpus.h100-sxm.memory_bytes") points at, if it can be found.
+
+    The table's header line, then the field's line inside that table; the header's
+    line when the field is missing, and None when the table itself is not there.
+    """
+    parts = where.split(".")
+    lines = text.splitlines()
+    for depth in range(len(parts), 0, -1):
+        header = re.compile(r"\s*\[\s*" + r"\s*\.\s*".join(rf'"?{re.escape(p)}"?' for p in parts[:depth]) + r"\s*\]\s*(#.*)?$")
+        start = next((n for n, line in enumerate(lines) if header.match(line)), None)
+        if start is None:
+            continue
+        field = parts[depth] if depth < len(parts) else None
+        if field is not None:
+            key = re.compile(rf'\s*"?{re.escape(field)}"?\s*=')
+            for n in range(start + 1, len(lines)):
+                if lines[n].lstrip().startswith("["):
+                    break
+                if key.match(lines[n]):
+                    return n + 1
+        return start + 1
+    return None
+
+
+def presets_problem(path: Path = PRESETS_FILE) -> str | None:
+    """One line naming file, line, table, field and what is valid, or None when the presets load."""
+    text = path.read_text("utf-8")
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    try:
+        presets_module.parse_presets(text)
+    except tomllib.TOMLDecodeError as error:
+        return f"{shown}: not valid TOML: {error}"
+    except estimators.EstimatorError as error:
+        line = preset_line(text, error.argument)
+        return f"{shown}{f':{line}' if line else ''}: {error}"
+    return None
+
+
+# --- hand-typed quantities -----------------------------------------------------------
+
+
+def front_matter_lines(source: str, markdown: str) -> int:
+    """How many lines of the file come before the Markdown mkdocs hands to plugins (its front matter)."""
+    at = source.find(markdown.lstrip("\n")[:200]) if markdown.strip() else -1
+    return source[:at].count("\n") if at > 0 else 0
+
+
+def page_findings(abs_path: str, shown_path: str, markdown: str) -> list[str]:
+    """file:line:col lines for each hand-typed quantity of a page, at the line of the source file."""
+    offset = front_matter_lines(Path(abs_path).read_text("utf-8"), markdown)
+    return [
+        f"docs/{shown_path}:{f.line + offset}:{f.col}: {MESSAGE.format(text=f.text)}"
+        for f in find_quantities(markdown)
+    ]
+
+
+def _declared_texts(name: str):
+    """(what, text) for every string a widget's author typed: title, labels, units, notes."""
+    widget = pyodide_widgets.module(name)
+    yield "TITLE", widget.TITLE
+    for field in widget.FIELDS:
+        for attribute in ("label", "unit", "note"):
+            yield f"field {field.name!r} {attribute}", getattr(field, attribute)
+    for output in widget.OUTPUTS:
+        for attribute in ("label", "note"):
+            yield f"output {output.key!r} {attribute}", getattr(output, attribute)
+
+
+def widget_declaration_findings() -> list[str]:
+    """Hand-typed quantities in the widgets' declared texts and in the widget templates."""
+    findings = []
+    for name in pyodide_widgets.WIDGETS:
+        path = f"pyodide_widgets/widgets/{name}.py"
+        for what, text in _declared_texts(name):
+            findings += [f"{path}: {what}: {MESSAGE.format(text=f.text)}" for f in find_quantities(text)]
+    for template in sorted(TEMPLATES.glob("*.html")):
+        for f in find_quantities(template.read_text("utf-8")):
+            findings.append(f"{template.relative_to(ROOT)}:{f.line}:{f.col}: {MESSAGE.format(text=f.text)}")
+    return findings
+
+
+# --- the built page ------------------------------------------------------------------
+
+_ID = re.compile(r'\sid="([^"]+)"')
+
+
+def duplicate_ids(shown_path: str, html: str) -> list[str]:
+    """Element ids used twice on a page (a widget named like a heading, say): each breaks a link or a label."""
+    ids = _ID.findall(html)
+    return [f"docs/{shown_path}: the id {i!r} is used {ids.count(i)} times on the page" for i in sorted(set(ids)) if ids.count(i) > 1]

@@ -1,0 +1,101 @@
+"""Build-time rendering of a widget into the page (CPython only: Jinja2 and the
+figures are not part of the browser wheel).
+
+The widget's state goes through the same `update` the browser runs, so the page
+reads fully, numbers and chart, before any script. Rendering also checks the
+widget against its declaration: `update` returns exactly the declared outputs,
+and the page has exactly one slot for each (a typo such as
+`data-output="totl"` stops the build).
+"""
+
+import json
+import re
+from pathlib import Path
+
+import jinja2
+
+import figures
+import pyodide_widgets
+from estimators.errors import EstimatorError
+from pyodide_widgets.contract import form_text, output_keys
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+GENERIC_TEMPLATE = "widget.html"
+_SLOT = re.compile(r'data-output="([^"]*)"')
+
+_JINJA = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_JINJA.globals["form_text"] = form_text
+
+
+class WidgetError(Exception):
+    """A widget that breaks its own declaration: a build error, not bad input."""
+
+
+def _script_json(value) -> str:
+    # "</" would end the <script> element early; JSON allows "<\/".
+    return json.dumps(value, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+
+
+def _mismatch(what: str, expected: set, found: set) -> str:
+    parts = []
+    if missing := sorted(expected - found):
+        parts.append(f"missing {', '.join(missing)}")
+    if extra := sorted(found - expected):
+        parts.append(f"undeclared {', '.join(extra)}")
+    return f"{what}: " + "; ".join(parts) + f" (declared: {', '.join(sorted(expected))})"
+
+
+def check_outputs(name: str, outputs: dict) -> None:
+    """update()'s outputs are exactly the declared ones."""
+    declared = output_keys(pyodide_widgets.module(name).OUTPUTS)
+    if set(outputs) != declared:
+        raise WidgetError(_mismatch(f"widget {name!r}: update() returns outputs that differ from OUTPUTS", declared, set(outputs)))
+
+
+def check_slots(name: str, html: str) -> None:
+    """The page holds one [data-output] slot per declared output, and no other."""
+    declared = output_keys(pyodide_widgets.module(name).OUTPUTS)
+    slots = _SLOT.findall(html)
+    if set(slots) != declared:
+        raise WidgetError(_mismatch(f"widget {name!r}: the template's data-output slots differ from OUTPUTS", declared, set(slots)))
+    if twice := sorted({key for key in slots if slots.count(key) > 1}):
+        raise WidgetError(f"widget {name!r}: more than one slot for {', '.join(twice)}")
+
+
+def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
+    """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
+    widget = pyodide_widgets.module(name)
+    states = widget.presets()
+    preset = preset or next(iter(states))
+    if preset not in states:
+        raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
+    state = states[preset]["state"]
+    result = widget.update(state)
+    check_outputs(name, result["outputs"])
+    chart = getattr(widget, "CHART", None)
+    fields = {f.name: f for f in widget.FIELDS}
+    html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
+        name=name,
+        id=element_id or name,
+        title=widget.TITLE,
+        fields=widget.FIELDS,
+        declared=widget.OUTPUTS,
+        state=state,
+        presets=[
+            (key, p["label"], _script_json({k: form_text(fields[k], v) for k, v in p["state"].items()}))
+            for key, p in states.items()
+        ],
+        preset=preset,
+        outputs=result["outputs"],
+        chart_svg=figures.svg(chart, result["data"]) if chart else "",
+        chart_spec=_script_json(figures.vega_spec(chart, result["data"])) if chart else "",
+    )
+    check_slots(name, html)
+    # Python-Markdown ends a raw HTML block at a blank line.
+    return "\n".join(line for line in html.splitlines() if line.strip())

@@ -1,0 +1,153 @@
+"""The widget contract in a real browser, for every widget found in pyodide_widgets.widgets.
+
+A throwaway site holds one page per widget with two copies of it. On each, with
+no test written for the widget: the build-time numbers read with JavaScript
+off; the copies go live, answer as CPython does, keep two states and two sets
+of URL keys, and come back from a shared link; every preset answers; a bad
+value from a link is named beside its field; and no status line complains
+(a widget without a chart included).
+"""
+
+import json
+import math
+
+import pytest
+
+import pyodide_widgets
+from estimators import EstimatorError
+from pyodide_widgets.contract import form_text
+from tests.conftest import built_and_served, throwaway_project
+
+from .widgets import (
+    cpython_outputs,
+    form_state,
+    read_without_javascript,
+    root,
+    set_field,
+    shown_outputs,
+    wait_for_cpython_outputs,
+    wait_live,
+)
+
+WIDGETS = pyodide_widgets.WIDGETS
+
+
+@pytest.fixture(scope="module")
+def contract_site(tmp_path_factory):
+    """A site of one page per widget, each holding the widget twice."""
+    folder = tmp_path_factory.mktemp("contract")
+    pages = {f"{name}.md": f"# Two copies of one widget\n\n{{{{ widget('{name}') }}}}\n\n{{{{ widget('{name}') }}}}\n" for name in WIDGETS}
+    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+        yield url
+
+
+def default_text_state(name: str) -> dict:
+    widget = pyodide_widgets.module(name)
+    fields = {f.name: f for f in widget.FIELDS}
+    state = next(iter(widget.presets().values()))["state"]
+    return {key: form_text(fields[key], value) for key, value in state.items()}
+
+
+def candidates(field, text: str):
+    """Other values a reader might give the field, nearest first."""
+    if field.kind == "choice":
+        yield from (value for value, _ in field.options if value != text)
+    elif field.kind == "multi":
+        picked = set(text.split(","))
+        for value, _ in field.options:
+            yield ",".join(v for v, _ in field.options if (v in picked) != (v == value))
+    elif field.kind == "toggle":
+        yield "false" if text == "true" else "true"
+    else:
+        number = float(text)
+        for factor in (2, 0.5, 10, 0.1):
+            value = round(number * factor) if field.kind == "whole" else number * factor
+            if math.isfinite(value) and value >= 1:
+                yield form_text(field, value)
+
+
+def a_change(name: str):
+    """(field, text): the first change of one field that gives valid, different outputs."""
+    widget = pyodide_widgets.module(name)
+    default = default_text_state(name)
+    before = widget.update(default)["outputs"]
+    for field in widget.FIELDS:
+        for text in candidates(field, default[field.name]):
+            try:
+                after = widget.update({**default, field.name: text})["outputs"]
+            except EstimatorError:
+                continue
+            if after != before:
+                return field, text
+    pytest.fail(f"{name}: no single-field change alters its outputs")
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_both_copies_read_fully_without_javascript(browser, contract_site, name):
+    expected = cpython_outputs(name, default_text_state(name))
+    for copy in (f"#{name}", f"#{name}-2"):
+        seen = read_without_javascript(browser, f"{contract_site}/{name}/", copy)
+        assert seen["outputs"] == {key: text for key, text in expected.items() if key in seen["outputs"]}
+        assert set(seen["outputs"]) == set(expected) - {"summary"}
+        assert seen["state"] == "static"
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_two_copies_keep_their_own_state_and_url(browser, page, contract_site, name):
+    page.goto(f"{contract_site}/{name}/")
+    first, second = f"#{name}", f"#{name}-2"
+    wait_live(page, first)
+    field, text = a_change(name)
+    set_field(page, first, field, text)
+    changed = wait_for_cpython_outputs(page, first)
+    assert form_state(page, first)[field.name] == text
+    assert form_state(page, second) == default_text_state(name)
+    wait_for_cpython_outputs(page, second)
+    assert f"{name}.{field.name}=" in page.url and f"{name}-2." not in page.url
+    for copy in (first, second):
+        assert page.inner_text(f"{copy} [data-status]").strip() == "", "a status line complains"
+
+    shared = browser.new_context().new_page()
+    shared.goto(page.url)
+    wait_live(shared, first)
+    assert form_state(shared, first) == form_state(page, first)
+    assert wait_for_cpython_outputs(shared, first) == changed
+    assert form_state(shared, second) == default_text_state(name)
+    shared.context.close()
+    assert not page.log.page_errors and not page.log.console_errors
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_every_preset_answers_as_cpython_does(page, contract_site, name):
+    page.goto(f"{contract_site}/{name}/")
+    first = f"#{name}"
+    wait_live(page, first)
+    buttons = page.locator(f"{first} [data-preset]")
+    for index in reversed(range(buttons.count())):
+        buttons.nth(index).click()
+        assert form_state(page, first) == json.loads(buttons.nth(index).get_attribute("data-preset"))
+        wait_for_cpython_outputs(page, first)
+        assert buttons.nth(index).get_attribute("aria-pressed") == "true"
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_a_bad_value_from_a_link_is_named_beside_its_field(page, contract_site, name):
+    field = pyodide_widgets.module(name).FIELDS[0]
+    page.goto(f"{contract_site}/{name}/?{name}.{field.name}=%3Cb%3Enot-valid")
+    wait_live(page, f"#{name}")
+    error = page.locator(f'#{name} [data-error-for="{field.name}"]')
+    error.filter(has_text="Must be").wait_for()
+    assert page.locator(f"#{name} b").count() == 0
+    assert page.get_attribute(f'#{name} [name="{field.name}"]', "aria-invalid") == "true"
+    assert page.inner_text(f"#{name}-2 [data-error-for='{field.name}']") == ""
+
+
+@pytest.mark.parametrize("name", [n for n in WIDGETS if getattr(pyodide_widgets.module(n), "CHART", None)])
+def test_a_chart_becomes_a_live_view_that_redraws(page, contract_site, name):
+    page.goto(f"{contract_site}/{name}/")
+    wait_live(page, f"#{name}")
+    field, text = a_change(name)
+    set_field(page, f"#{name}", field, text)
+    wait_for_cpython_outputs(page, f"#{name}")
+    page.wait_for_function("sel => document.querySelector(sel).widget.view !== null", arg=root(f"#{name}"))
+    assert page.locator(f"#{name} [data-chart] svg").count() == 1
