@@ -1,9 +1,11 @@
 """Fine-tuning: LoRA trainable parameters and the memory of full, LoRA and QLoRA.
 
 LoRA (Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models",
-§4.1) freezes a weight W (d_in × d_out) and trains B·A with A: d_in × r and
-B: r × d_out, so r·(d_in + d_out) parameters per adapted matrix; 2·d·r for a
-square d × d projection.
+§4.1) freezes a weight W₀ ∈ ℝ^{d×k} and trains its update as a product of two
+thin matrices, ΔW = B·A with B ∈ ℝ^{d×r} and A ∈ ℝ^{r×k}, r ≪ min(d, k), so
+that h = W₀x + B·A·x. Here k is the layer's input width (d_in) and d its
+output width (d_out); each adapted matrix costs r·(d + k) = r·(d_in + d_out)
+parameters, 2·d·r for a square d × d projection.
 
 Model-state memory (activations come on top):
 - full fine-tune: the whole training state, 16 B/param with mixed-precision Adam;
@@ -65,7 +67,7 @@ def quantization_layout(quantization: str = "nf4-double-quant") -> QuantizationL
 
 
 def lora_matrix_params(d_in: int, d_out: int, rank: int) -> int:
-    """r·(d_in + d_out): A is d_in × r, B is r × d_out."""
+    """r·(d_in + d_out): B is d_out × r and A is r × d_in, so B·A has W₀'s shape d_out × d_in (LoRA §4.1)."""
     return positive_int("rank", rank) * (positive_int("d_in", d_in) + positive_int("d_out", d_out))
 
 
@@ -81,7 +83,8 @@ def lora_trainable_params(d_model: int, rank: int, modules: int, layers: int) ->
 def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
     """LoRA on the named linear layers of every block of a dense decoder, with their true shapes.
 
-    q and o are d × H·h, k and v d × G·h, gate and up d × F, down F × d.
+    As (input width, output width): q is d → H·h, o H·h → d, k and v d → G·h,
+    gate and up d → F, down F → d.
     QLoRA adapts all seven (its §4 "all linear layers").
     """
     c = config

@@ -4,6 +4,12 @@ Model state (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward
 Training Trillion Parameter Models", §3.1): mixed-precision Adam keeps, per
 parameter Ψ, 2 bytes of FP16/BF16 weights, 2 of gradients and K = 12 of
 optimizer state (4 FP32 master weights + 4 momentum + 4 variance), 16Ψ in all.
+That is the paper's count, and the default here. Megatron-LM and DeepSpeed
+keep the gradients in FP32 for accumulation and the update (Megatron's
+main_grad buffer; DeepSpeed's ZeRO estimator counts "18 = 2 grads16 + 4
+grads32 + 4 params32 + 8 optimizer32"): 2 + 4 + 4 + 4 + 4 = 18Ψ, the
+optimizer key "adam_fp32_grads" (its 4 gradient bytes stand for DeepSpeed's
+2 + 2 extra, or Megatron's one FP32 buffer).
 8-bit Adam (Dettmers et al. 2022, "8-bit Optimizers via Block-wise
 Quantization", bitsandbytes) stores each moment in 1 byte (its one FP32 scale
 per 2,048-value block, 0.2% more, is left out); SGD keeps no variance, and
@@ -48,12 +54,24 @@ from .validate import finite_result, flag, non_negative, one_of, positive, posit
 
 WEIGHT_BYTES = 2  # FP16/BF16 working copy of each parameter
 GRADIENT_BYTES = 2  # FP16/BF16 gradient
+FP32_GRADIENT_BYTES = 4  # an FP32 gradient, as Megatron-LM and DeepSpeed accumulate it
 # Optimizer state per parameter: (FP32 master weight, momentum, variance), bytes.
 OPTIMIZER_STATE_BYTES = {
     "adam": (4, 4, 4),
+    "adam_fp32_grads": (4, 4, 4),
     "adam8bit": (4, 1, 1),
     "sgd_momentum": (4, 4, 0),
     "sgd": (4, 0, 0),
+}
+# Gradient bytes per parameter where an optimizer setting departs from GRADIENT_BYTES.
+OPTIMIZER_GRADIENT_BYTES = {"adam_fp32_grads": FP32_GRADIENT_BYTES}
+# Reader-facing label of each optimizer setting, in the order a form lists them (the first is the default).
+OPTIMIZERS = {
+    "adam": "Adam, BF16 gradients (the ZeRO paper's count)",
+    "adam_fp32_grads": "Adam, FP32 gradients (as Megatron-LM and DeepSpeed keep them)",
+    "adam8bit": "8-bit Adam",
+    "sgd_momentum": "SGD with momentum",
+    "sgd": "SGD",
 }
 ZERO_STAGES = (0, 1, 2, 3)
 # The first ZeRO stage that partitions each part of the model state (§5): P_os, P_g, P_p.
@@ -103,9 +121,13 @@ def _state(weights: float, gradients: float, master: float, momentum: float, var
 
 
 def bytes_per_param(optimizer: str = "adam") -> ModelState:
-    """Bytes per parameter of training state: adam 2+2+4+4+4 = 16, adam8bit 10, sgd_momentum 12, sgd 8."""
+    """Bytes per parameter of training state.
+
+    adam 2+2+4+4+4 = 16 (ZeRO §3.1), adam_fp32_grads 2+4+4+4+4 = 18 (Megatron-LM,
+    DeepSpeed), adam8bit 10, sgd_momentum 12, sgd 8.
+    """
     master, momentum, variance = OPTIMIZER_STATE_BYTES[one_of("optimizer", optimizer, tuple(OPTIMIZER_STATE_BYTES))]
-    return _state(WEIGHT_BYTES, GRADIENT_BYTES, master, momentum, variance)
+    return _state(WEIGHT_BYTES, OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES), master, momentum, variance)
 
 
 def model_state_bytes(params: float, optimizer: str = "adam") -> float:

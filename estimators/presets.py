@@ -31,7 +31,7 @@ from . import validate
 @dataclass(frozen=True)
 class Gpu:
     name: str
-    memory_bytes: float  # HBM capacity, bytes
+    memory_bytes: float  # capacity as the vendor means it (binary: "80 GB" is 80 GiB), whole bytes
     peak_flops: dict  # precision -> dense peak FLOP/s per GPU
     source: str
     # precision -> a source's unrounded dense peak, FLOP/s, where peak_flops holds a rounded one
@@ -249,6 +249,8 @@ def parse_presets(text: str) -> Presets:
         raise EstimatorError(table, "...", "a known table: " + ", ".join(_TABLES))
     gpus = {k: _build(Gpu, f"gpus.{k}", v) for k, v in data.get("gpus", {}).items()}
     for key, gpu in gpus.items():
+        if gpu.memory_bytes != int(gpu.memory_bytes):
+            raise EstimatorError(f"gpus.{key}.memory_bytes", gpu.memory_bytes, "a whole number of bytes")
         for precision, flops in gpu.peak_flops.items():
             validate.positive(f"gpus.{key}.peak_flops.{precision}", flops)
         for precision, flops in (gpu.peak_flops_unrounded or {}).items():

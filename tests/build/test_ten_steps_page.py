@@ -173,7 +173,7 @@ def test_model_state_and_checkpoint_bytes(prose):
     assert f"each parameter costs {units.plain(per.total)} bytes of training state" in prose
     assert (
         f"it comes to {units.bytes_(estimators.model_state_bytes(small.params))}, which no single "
-        f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0)} can hold"
+        f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0, binary=True)} can hold"
     ) in prose
     assert f"smaller, {units.plain(estimators.checkpoint_bytes_per_param())} bytes per parameter" in prose
     assert f"({units.plain(estimators.checkpoint_bytes_per_param(include_gradients=True))} if they are)" in prose

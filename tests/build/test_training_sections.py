@@ -245,7 +245,7 @@ def test_qlora_65b_on_one_48_gb_gpu(text):
     fit = estimators.memory_fit(m.total, card.memory_bytes)
     assert f"the adapters come to {units.count(adapters)} parameters" in text
     assert f"takes {units.bytes_(m.frozen_bytes)}, the adapters with their Adam state {units.bytes_(m.trainable_bytes)}" in text
-    assert f"{units.bytes_(m.total)} in all, against the {units.bytes_(card.memory_bytes, 0)} of an {card.name}" in text
+    assert f"{units.bytes_(m.total)} in all, against the {units.bytes_(card.memory_bytes, 0, binary=True)} of an {card.name}" in text
     # The QLoRA paper's claim, computed: the model state fits one 48 GB GPU.
     assert fit.fits
     assert f"The claim holds: the model state fits with {units.bytes_(fit.spare)} to spare" in text

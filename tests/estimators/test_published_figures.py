@@ -57,6 +57,24 @@ def test_model_state_per_param_by_optimizer(optimizer, per_param):
     assert zero_bytes_per_gpu(1e9, 1, 0, optimizer) == per_param * 1e9
 
 
+def test_fp32_gradients_are_deepspeeds_18_bytes_per_parameter():
+    # DeepSpeed's ZeRO memory estimator (estimate_zero2_model_states_mem_needs):
+    # "18 = 2 grads16 + 4 grads32 + 4 params32 + 8 optimizer32"; Megatron-LM keeps BF16
+    # weights, an FP32 main_grad, an FP32 main parameter and two FP32 moments: 2 + 4 + 4 + 8.
+    from estimators import bytes_per_param
+    from estimators.memory import OPTIMIZERS
+
+    fp32 = bytes_per_param("adam_fp32_grads")
+    assert fp32.total == 2 + 4 + 4 + 8 == 18
+    assert (fp32.weights, fp32.gradients, fp32.master, fp32.momentum + fp32.variance) == (2, 4, 4, 8)
+    # The ZeRO paper's count (§3.1, 16Ψ) stays the default, and the vocabulary says which is which.
+    assert bytes_per_param().total == 16
+    assert list(OPTIMIZERS)[0] == "adam" and "ZeRO paper" in OPTIMIZERS["adam"]
+    assert "FP32 gradients" in OPTIMIZERS["adam_fp32_grads"]
+    from estimators.memory import OPTIMIZER_STATE_BYTES
+    assert set(OPTIMIZERS) == set(OPTIMIZER_STATE_BYTES)
+
+
 @pytest.mark.parametrize(
     "key, layers, d, heads, kv, ffn, vocab, expected",
     [
@@ -105,7 +123,7 @@ def test_qlora_fits_65b_on_one_48_gb_gpu():
     adapters = lora_decoder_params(model.config, rank=64)
     memory = finetune_memory("qlora", model.params, adapters)
     gpu = PRESETS.gpu("rtx-a6000")
-    assert memory.total < gpu.memory_bytes == 48e9
+    assert memory.total < gpu.memory_bytes == 48 * 2**30  # a "48 GB" card holds 48 GiB
     assert finetune_memory("full", model.params).total > 1e12  # 16 × 65.29e9: many GPUs
 
 
@@ -144,6 +162,15 @@ def test_hoffmann_approach_3_constants_give_its_exponents_and_smaller_models():
     # approach-3 constants pick models about half the size at Chinchilla's own budget.
     assert optimal_exponents("besiroglu2024")[0] == pytest.approx(0.51, abs=0.01)
     assert chinchilla_optimal(5.76e23, "hoffmann2022")[0] < 0.6 * chinchilla_optimal(5.76e23, "besiroglu2024")[0]
+
+
+def test_hoffmann_approach_3_fit_puts_gophers_budget_at_40b():
+    # Hoffmann et al. 2022, table 3: approach 3 gives 40B parameters for Gopher's 5.76e23 FLOPs.
+    # The unrounded fit (α = 0.3392, β = 0.2849) reproduces it; the printed α = 0.34, β = 0.28 give 32B.
+    n, d = chinchilla_optimal(5.76e23, "hoffmann2022")
+    assert n == pytest.approx(40e9, rel=0.02)
+    assert training_flops(n, d) == pytest.approx(5.76e23)
+    assert chinchilla_optimal(5.76e23, "hoffmann2022-rounded")[0] == pytest.approx(32e9, rel=0.02)
 
 
 def test_korthikanti_selective_recomputation_saves_70_percent_for_gpt3():
