@@ -18,6 +18,7 @@ from .checkpoint import (
     lost_work_seconds,
     mtbf_seconds,
     optimal_checkpoint_interval,
+    resume_bytes_per_param,
     weights_bytes,
 )
 from .compute import (
@@ -34,8 +35,10 @@ from .compute import (
 )
 from .errors import EstimatorError
 from .finetune import (
+    FinetuneBreakdown,
     FinetuneMemory,
     QuantizationLayout,
+    finetune_breakdown,
     finetune_memory,
     lora_decoder_params,
     lora_matrix_params,
@@ -63,7 +66,7 @@ from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_cou
 from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
 from .presets import load_presets
 from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, optimal_exponents
-from .storage import StorageBreakdown, dataset_bytes, storage_footprint, token_id_bytes
+from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
     "ActivationCoefficients",
@@ -71,6 +74,7 @@ __all__ = [
     "DecoderConfig",
     "EffectiveTime",
     "EstimatorError",
+    "FinetuneBreakdown",
     "FinetuneMemory",
     "GpuMemory",
     "LossFit",
@@ -99,6 +103,7 @@ __all__ = [
     "decoder_params",
     "delivered_flops",
     "effective_training_time",
+    "finetune_breakdown",
     "finetune_memory",
     "fleet_peak_flops",
     "forward_flops_per_token",
@@ -118,6 +123,8 @@ __all__ = [
     "optimal_exponents",
     "param_count",
     "quantization_layout",
+    "raw_text_bytes",
+    "resume_bytes_per_param",
     "storage_footprint",
     "token_id_bytes",
     "tokens_per_param",

@@ -7,8 +7,10 @@ an unknown GPU raises EstimatorError naming the preset and the field.
 Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
 ``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
 ladder, in order, their GPU ranges neither overlapping nor out of order),
-``setups`` (training layouts for the memory bill) and ``finetunes`` (LoRA and
-QLoRA adapters on a base model, and the GPU they should fit).
+``setups`` (training layouts for the memory bill), ``finetunes`` (LoRA and
+QLoRA adapters on a base model, and the GPU they should fit) and ``examples``
+(the round model sizes a source works its examples at: the seed's 7B, the
+ZeRO paper's 7.5B).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -79,6 +81,17 @@ class Dataset:
     vocab: int  # vocabulary of the tokenizer that counted them
     source: str
     text_bytes: float | None = None  # bytes of the raw text, where published
+    parquet_bytes: float | None = None  # bytes of the published files: compressed Parquet, metadata columns included
+    chars_per_token: float | None = None  # average characters of text per token of its tokenizer
+
+
+@dataclass(frozen=True)
+class Example:
+    """A round model size a source works an example at (not a released model's exact count)."""
+
+    name: str
+    params: float  # N, parameters, as the source rounds them
+    source: str
 
 
 @dataclass(frozen=True)
@@ -141,6 +154,7 @@ class Presets:
     scales: dict = dataclasses.field(default_factory=dict)  # in ladder order, smallest first
     setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
     finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
+    examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -166,6 +180,9 @@ class Presets:
     def finetune(self, key: str) -> FinetuneSetup:
         return self.finetunes[validate.one_of("finetune", key, self.finetunes)]
 
+    def example(self, key: str) -> Example:
+        return self.examples[validate.one_of("example", key, self.examples)]
+
 
 # Range checks per field; a field not named here is checked for type only
 # (model configurations check their own fields).
@@ -177,6 +194,8 @@ _CHECKS = {
     "mfu": validate.fraction,
     "vocab": validate.positive_int,
     "text_bytes": validate.positive,
+    "parquet_bytes": validate.positive,
+    "chars_per_token": validate.positive,
     "window_seconds": validate.positive,
     "interruptions": validate.positive_int,
     "unexpected": validate.non_negative_int,
@@ -192,7 +211,7 @@ _CHECKS = {
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples")
 
 
 def _accepted(annotation) -> tuple:
@@ -281,9 +300,10 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"setups.{key}.zero_stage", setup.zero_stage, ZERO_STAGES)
         validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
     finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
+    examples = {k: _build(Example, f"examples.{k}", v) for k, v in data.get("examples", {}).items()}
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes,
+        finetunes=finetunes, examples=examples,
     )
 
 
