@@ -45,6 +45,7 @@ from .finetune import (
     lora_trainable_params,
     quantization_layout,
 )
+from .ladder import scale_rung
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
 from .memory import (
     ActivationCoefficients,
@@ -123,6 +124,7 @@ __all__ = [
     "optimal_exponents",
     "param_count",
     "quantization_layout",
+    "scale_rung",
     "raw_text_bytes",
     "resume_bytes_per_param",
     "storage_footprint",

@@ -24,6 +24,7 @@ from importlib import resources
 
 from .errors import EstimatorError
 from .finetune import LLAMA_MODULES, QUANTIZATION_LAYOUTS
+from .ladder import CROSSES
 from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, ZERO_STAGES
 from .model_size import DecoderConfig, decoder_params
 from .moe import MlaConfig, MoeConfig, moe_params
@@ -38,6 +39,7 @@ class Gpu:
     source: str
     # precision -> a source's unrounded dense peak, FLOP/s, where peak_flops holds a rounded one
     peak_flops_unrounded: dict | None = None
+    nvlink_domain_gpus: int | None = None  # GPUs joined by one NVLink (scale-up) domain in the system it ships in
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ class Scale:
     min_gpus: int  # fewest GPUs at this rung
     source: str
     max_gpus: int | None = None  # most GPUs at this rung; None: no upper bound (the top rung)
+    crosses: str | None = None  # what a job's traffic crosses on this rung, a key of ladder.CROSSES
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,7 @@ _CHECKS = {
     "micro_batch": validate.positive_int,
     "tp": validate.positive_int,
     "rank": validate.positive_int,
+    "nvlink_domain_gpus": validate.positive_int,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
@@ -326,6 +330,8 @@ def _ladder(scales: dict) -> dict:
     """Check the rungs climb: each range starts above the last one's end; only the top is open."""
     below = None  # (key, max_gpus) of the rung below
     for key, scale in scales.items():
+        if scale.crosses is not None:
+            validate.one_of(f"scales.{key}.crosses", scale.crosses, tuple(CROSSES))
         if scale.max_gpus is not None and scale.max_gpus < scale.min_gpus:
             raise EstimatorError(f"scales.{key}.max_gpus", scale.max_gpus, f"at least min_gpus ({scale.min_gpus})")
         if below is not None:

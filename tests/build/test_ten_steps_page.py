@@ -120,7 +120,8 @@ def test_one_rack_row_shards_llama3_405b_over_an_nvl72(scale_table):
     assert example == (
         f"GB200 NVL72: {PRESETS.model('llama3-405b').name}'s training state, "
         f"{units.bytes_(estimators.model_state_bytes(llama.params))} before activations, "
-        f"sharded by ZeRO-3 over {units.integer(gpus)} of its {units.integer(rack)} GPUs"
+        f"needs at least {units.integer(gpus)} of its {units.integer(rack)} GPUs when ZeRO-3 shards it, "
+        "and never leaves NVLink"
     )
 
 
@@ -146,6 +147,20 @@ def test_the_ladder_is_stated_from_the_presets(prose):
     cluster, frontier = PRESETS.scale("cluster"), PRESETS.scale("frontier")
     assert f"from {units.integer(cluster.min_gpus)} to {units.integer(cluster.max_gpus)} GPUs" in prose
     assert f"{units.integer(frontier.min_gpus)} GPUs and up" in prose
+
+
+def test_the_rung_follows_what_the_job_crosses(prose):
+    # Nine GPUs (one more than an HGX server's eight, NVIDIA HGX H100 datasheet) inside one GB200
+    # NVL72 (72 GPUs in one NVLink domain, its datasheet) stay on NVLink: a rack job. Nine H100s span
+    # two servers and cross InfiniBand: a cluster job.
+    scales = PRESETS.scales
+    nine = PRESETS.scale("rack").min_gpus
+    assert nine == PRESETS.scale("server").max_gpus + 1
+    assert estimators.scale_rung(nine, PRESETS.gpu("gb200").nvlink_domain_gpus, scales) == "rack"
+    assert estimators.scale_rung(nine, PRESETS.gpu("h100-sxm").nvlink_domain_gpus, scales) == "cluster"
+    assert f"{units.integer(nine)} GPUs inside one {PRESETS.gpu('gb200').name}'s rack" in prose
+    assert f"make a job for {PRESETS.scale('rack').name};" in prose
+    assert f"which makes them a job for {PRESETS.scale('cluster').name}." in prose
 
 
 def test_every_step_names_the_rung_it_needs_attention_from(prose):
