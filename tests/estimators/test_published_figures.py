@@ -281,3 +281,73 @@ def test_palm_attention_term_is_a_few_percent_for_llama3_405b():
     c = training_flops_with_attention(405e9, 15.6e12, 126, 128, 128, 8192)
     assert c / c6 == pytest.approx(1 + 12 * 126 * 128 * 128 * 8192 / (6 * 405e9))
     assert 1.05 < c / c6 < 1.10
+
+
+def test_real_block_counts_reduce_to_korthikanti_for_gpt3s_block():
+    # Korthikanti et al. 2022, table 2: GPT-3's block (a key/value heads = a, GeLU MLP of 4h,
+    # dropout) keeps sbh(34 + 5as/h). Naming that block explicitly must give the same figure.
+    s, b, h, a = 2048, 1, 12288, 96
+    for recompute in ("none", "selective", "full"):
+        default = activation_bytes_per_layer(s, b, h, a, recompute=recompute)
+        named = activation_bytes_per_layer(s, b, h, a, recompute=recompute, kv_heads=a, ffn_dim=4 * h, mlp="gelu", dropout=True)
+        assert named == default
+    assert activation_bytes_per_layer(s, b, h, a) == s * b * h * (34 + 5 * a * s / h)
+
+
+def test_llama3_8b_block_tensor_by_tensor():
+    # meta-llama/Meta-Llama-3-8B config.json: h = 4096, a = 32, G = 8 (so h_kv = 1024), F = 14,336,
+    # SwiGLU, no dropout. Per s·b·h with selective recomputation:
+    #   unsplit: two norm inputs (2 + 2) + QKV input (2) + gate/up input (2) = 8, no dropout masks
+    #   split:   Q (2) + output-projection input (2) + K and V (2 + 2) × G/a = 1
+    #            + SwiGLU: gate, SiLU(gate), up, product (4 × 2) × F/h = 8 × 3.5 = 28
+    #   8 + 4 + 1 + 28 = 41, against Korthikanti's 34 for GPT-3's block.
+    s, b = 8192, 1
+    config = PRESETS.model("llama3-8b").config
+    per_layer = activation_bytes_per_layer(
+        s, b, config.d_model, config.heads, recompute="selective",
+        kv_heads=config.kv_heads, ffn_dim=config.ffn_dim, mlp=config.mlp, dropout=config.dropout,
+    )
+    assert per_layer == 41 * s * b * 4096
+    # Without recomputation the softmax output, 2·a·s²·b (no dropout mask, no masked copy), comes on top.
+    full = activation_bytes_per_layer(
+        s, b, config.d_model, config.heads, kv_heads=config.kv_heads, ffn_dim=config.ffn_dim, mlp="swiglu", dropout=False,
+    )
+    assert full - per_layer == 2 * 32 * s * s * b
+
+
+def test_output_layer_keeps_fp32_logits():
+    # Final norm input and head input, 2sbh each, and FP32 logits for the cross-entropy, 4sbV:
+    # Llama 3 8B (V = 128,256, h = 4,096, V/h ≈ 31) at 8,192 tokens: 4·8192·4096 + 4·8192·128256 B.
+    from estimators import activation_output_bytes, model_activation_bytes
+
+    s = 8192
+    assert activation_output_bytes(s, 1, 4096, 128256) == 4 * s * 4096 + 4 * s * 128256
+    # Vocabulary-parallel loss over t GPUs splits V; sequence parallelism also splits the sbh part.
+    assert activation_output_bytes(s, 1, 4096, 128256, tp=8, sequence_parallel=True) == (4 * s * 4096 + 4 * s * 128256) / 8
+    config = PRESETS.model("llama3-8b").config
+    layers = model_activation_bytes(config, s, 1, recompute="selective", include_output=False)
+    assert layers == 32 * 41 * s * 4096
+    assert model_activation_bytes(config, s, 1, recompute="selective") == layers + activation_output_bytes(s, 1, 4096, 128256)
+
+
+def test_gpt2_trains_with_dropout_and_llama_without():
+    # openai-community/gpt2 config.json: attn_pdrop = resid_pdrop = 0.1; Llama configs have none.
+    assert PRESETS.model("gpt2-124m").config.dropout is True
+    assert PRESETS.model("llama3-8b").config.dropout is False
+
+
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        (dict(kv_heads=5), "kv_heads"),  # 32 query heads share key/value heads in equal groups
+        (dict(mlp="relu"), "mlp"),
+        (dict(ffn_dim=0), "ffn_dim"),
+        (dict(dropout=0.1), "dropout"),  # a switch, not the rate
+    ],
+)
+def test_real_block_arguments_are_checked(kwargs, argument):
+    from estimators import EstimatorError
+
+    with pytest.raises(EstimatorError) as error:
+        activation_bytes_per_layer(2048, 1, 4096, 32, **kwargs)
+    assert error.value.argument == argument
