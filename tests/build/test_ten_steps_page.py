@@ -158,7 +158,7 @@ def test_the_rung_follows_what_the_job_crosses(prose):
     assert nine == PRESETS.scale("server").max_gpus + 1
     assert estimators.scale_rung(nine, PRESETS.gpu("gb200").nvlink_domain_gpus, scales) == "rack"
     assert estimators.scale_rung(nine, PRESETS.gpu("h100-sxm").nvlink_domain_gpus, scales) == "cluster"
-    assert f"{units.integer(nine)} GPUs inside one {PRESETS.gpu('gb200').name}'s rack" in prose
+    assert f"{units.integer(nine)} GPUs inside one GB200 NVL72 rack talk over NVLink" in prose
     assert f"make a job for {PRESETS.scale('rack').name};" in prose
     assert f"which makes them a job for {PRESETS.scale('cluster').name}." in prose
 

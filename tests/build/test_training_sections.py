@@ -303,7 +303,8 @@ def test_full_lora_qlora_memory_component_by_component_in_gb_and_gib(text):
         trained = m.trainable_weights_bytes + m.gradients_bytes + m.optimizer_bytes
         assert (
             f"{label} {units.count(m.trainable_params)} ({units.percent(m.trainable_share, 2)}) "
-            f"{units.bytes_(m.base_quantized_bytes)} {units.bytes_(m.base_16bit_bytes)} {units.bytes_(trained)} "
+            f"{units.bytes_(m.base_quantized_bytes) if m.base_quantized_bytes else 'none'} "
+            f"{units.bytes_(m.base_16bit_bytes) if m.base_16bit_bytes else 'none'} {units.bytes_(trained)} "
             f"{units.bytes_(m.total)} {units.bytes_(m.total, binary=True)} {verdict}"
         ) in text, method
     assert "(GB) the same in GiB" in text
