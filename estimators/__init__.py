@@ -20,6 +20,7 @@ from .checkpoint import (
     lost_work_seconds,
     mtbf_seconds,
     optimal_checkpoint_interval,
+    resume_bytes_per_param,
     weights_bytes,
 )
 from .compute import (
@@ -36,14 +37,17 @@ from .compute import (
 )
 from .errors import EstimatorError
 from .finetune import (
+    FinetuneBreakdown,
     FinetuneMemory,
     QuantizationLayout,
+    finetune_breakdown,
     finetune_memory,
     lora_decoder_params,
     lora_matrix_params,
     lora_trainable_params,
     quantization_layout,
 )
+from .ladder import scale_rung
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
 from .memory_bill import MemoryBill, Remedy, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
@@ -55,9 +59,11 @@ from .memory import (
     activation_bytes,
     activation_bytes_per_layer,
     activation_coefficients,
+    activation_output_bytes,
     bytes_per_param,
     memory_fit,
     min_data_parallel_gpus,
+    model_activation_bytes,
     model_state_bytes,
     training_memory_per_gpu,
     zero_breakdown,
@@ -67,7 +73,7 @@ from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_cou
 from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
 from .presets import load_presets
 from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, optimal_exponents
-from .storage import StorageBreakdown, dataset_bytes, storage_footprint, token_id_bytes
+from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
     "ActivationCoefficients",
@@ -75,6 +81,7 @@ __all__ = [
     "DecoderConfig",
     "EffectiveTime",
     "EstimatorError",
+    "FinetuneBreakdown",
     "FinetuneMemory",
     "GpuMemory",
     "LossFit",
@@ -92,6 +99,7 @@ __all__ = [
     "activation_bytes",
     "activation_bytes_per_layer",
     "activation_coefficients",
+    "activation_output_bytes",
     "attention_flops_per_token",
     "backward_flops_per_token",
     "bytes_per_param",
@@ -106,6 +114,7 @@ __all__ = [
     "decoder_params",
     "delivered_flops",
     "effective_training_time",
+    "finetune_breakdown",
     "finetune_memory",
     "fleet_peak_flops",
     "forward_flops_per_token",
@@ -119,6 +128,7 @@ __all__ = [
     "memory_bill",
     "memory_fit",
     "min_data_parallel_gpus",
+    "model_activation_bytes",
     "model_state_bytes",
     "moe_params",
     "mtbf_seconds",
@@ -126,8 +136,11 @@ __all__ = [
     "optimal_exponents",
     "param_count",
     "quantization_layout",
+    "raw_text_bytes",
+    "resume_bytes_per_param",
     "run_estimate",
     "run_preset_estimate",
+    "scale_rung",
     "storage_footprint",
     "token_id_bytes",
     "tokens_per_param",

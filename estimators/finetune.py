@@ -1,9 +1,11 @@
 """Fine-tuning: LoRA trainable parameters and the memory of full, LoRA and QLoRA.
 
 LoRA (Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models",
-§4.1) freezes a weight W (d_in × d_out) and trains B·A with A: d_in × r and
-B: r × d_out, so r·(d_in + d_out) parameters per adapted matrix; 2·d·r for a
-square d × d projection.
+§4.1) freezes a weight W₀ ∈ ℝ^{d×k} and trains its update as a product of two
+thin matrices, ΔW = B·A with B ∈ ℝ^{d×r} and A ∈ ℝ^{r×k}, r ≪ min(d, k), so
+that h = W₀x + B·A·x. Here k is the layer's input width (d_in) and d its
+output width (d_out); each adapted matrix costs r·(d + k) = r·(d_in + d_out)
+parameters, 2·d·r for a square d × d projection.
 
 Model-state memory (activations come on top):
 - full fine-tune: the whole training state, 16 B/param with mixed-precision Adam;
@@ -17,8 +19,8 @@ Model-state memory (activations come on top):
 
 from dataclasses import dataclass
 
-from .memory import WEIGHT_BYTES, model_state_bytes
-from .model_size import DecoderConfig, head_dim
+from .memory import WEIGHT_BYTES, bytes_per_param, model_state_bytes
+from .model_size import DecoderConfig, decoder_params, head_dim
 from .validate import finite_result, one_of, positive, positive_int
 
 BITS_PER_BYTE = 8
@@ -55,6 +57,15 @@ QUANTIZATION_LAYOUTS = {
 # Bits per frozen base weight under each 4-bit storage.
 QUANTIZATION_BITS = {name: layout.bits_per_weight for name, layout in QUANTIZATION_LAYOUTS.items()}
 METHODS = ("full", "lora", "qlora")
+# Adapters as QLoRA trains them (Dettmers et al. 2023, §3, eq. 5 and 6, and §2 "Paged
+# Optimizers"): BF16 weights L₁, L₂ and their BF16 gradients, with 32-bit Adam's two moments;
+# no FP32 master copy, since the adapters themselves are the trained weights.
+ADAPTER_WEIGHT_BYTES = 2  # BF16 adapter weight
+ADAPTER_GRADIENT_BYTES = 2  # BF16 gradient of it
+ADAPTER_OPTIMIZER_BYTES = 8  # 32-bit Adam: 4 momentum + 4 variance (paged to CPU memory under pressure)
+# What stays in BF16 when the base is quantized: bitsandbytes quantizes the blocks' linear
+# layers only; the token embedding, the output layer and the norm vectors keep 16 bits.
+UNQUANTIZED_BYTES = 2
 # Linear layers of a Llama-style block that LoRA can adapt.
 LLAMA_MODULES = ("q", "k", "v", "o", "gate", "up", "down")
 
@@ -65,7 +76,7 @@ def quantization_layout(quantization: str = "nf4-double-quant") -> QuantizationL
 
 
 def lora_matrix_params(d_in: int, d_out: int, rank: int) -> int:
-    """r·(d_in + d_out): A is d_in × r, B is r × d_out."""
+    """r·(d_in + d_out): B is d_out × r and A is r × d_in, so B·A has W₀'s shape d_out × d_in (LoRA §4.1)."""
     return positive_int("rank", rank) * (positive_int("d_in", d_in) + positive_int("d_out", d_out))
 
 
@@ -81,7 +92,8 @@ def lora_trainable_params(d_model: int, rank: int, modules: int, layers: int) ->
 def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
     """LoRA on the named linear layers of every block of a dense decoder, with their true shapes.
 
-    q and o are d × H·h, k and v d × G·h, gate and up d × F, down F × d.
+    As (input width, output width): q is d → H·h, o H·h → d, k and v d → G·h,
+    gate and up d → F, down F → d.
     QLoRA adapts all seven (its §4 "all linear layers").
     """
     c = config
@@ -116,7 +128,12 @@ def finetune_memory(
     optimizer: str = "adam",
     quantization: str = "nf4-double-quant",
 ) -> FinetuneMemory:
-    """Model-state bytes of fine-tuning N parameters by `method`.
+    """Model-state bytes of fine-tuning N parameters by `method`, every trainable parameter at one rate.
+
+    A simplification kept for its callers: it charges the adapters the full
+    optimizer state of bytes_per_param(optimizer) (16 B with Adam, where QLoRA's
+    adapters cost 12) and quantizes the whole base, embedding and output layer
+    included. finetune_breakdown builds the figures as the papers do.
 
     full: model_state_bytes(N) (16·N for Adam); lora: 2·N + state of the
     adapters; qlora: N·bits/8 + state of the adapters, bits from `quantization`.
@@ -133,3 +150,68 @@ def finetune_memory(
         frozen = n * bits / BITS_PER_BYTE
     state = model_state_bytes(trainable, optimizer)
     return FinetuneMemory(method, trainable, trainable / n, frozen, state, finite_result("finetune_bytes", frozen + state))
+
+
+@dataclass(frozen=True)
+class FinetuneBreakdown:
+    """Model-state bytes of a fine-tune, component by component (activations not included)."""
+
+    method: str  # "full", "lora" or "qlora"
+    trainable_params: float  # parameters the optimizer updates
+    trainable_share: float  # trainable / base parameters
+    base_quantized_bytes: float  # the blocks' linear weights in 4-bit storage (qlora only)
+    base_16bit_bytes: float  # base weights kept in BF16: all of them (lora), embedding, head and norms (qlora)
+    trainable_weights_bytes: float  # BF16 weights of what is trained
+    gradients_bytes: float  # its gradients
+    optimizer_bytes: float  # Adam's moments, plus the FP32 master copy of a full fine-tune
+    total: float
+
+
+def finetune_breakdown(
+    method: str,
+    config: DecoderConfig,
+    rank: int = 64,
+    modules: tuple = LLAMA_MODULES,
+    quantization: str = "nf4-double-quant",
+    optimizer: str = "adam",
+) -> FinetuneBreakdown:
+    """Model-state bytes of fine-tuning a dense decoder, built as the papers build it.
+
+    full: every parameter carries the whole training state, bytes_per_param(optimizer)
+      (16 B with the ZeRO paper's Adam, 18 B with FP32 gradients);
+    lora (Hu et al. 2021): the frozen base in BF16, 2·N, plus adapters of
+      lora_decoder_params(config, rank, modules) parameters at
+      2 + 2 + 8 = 12 B each (BF16 weight and gradient, two FP32 Adam moments);
+    qlora (Dettmers et al. 2023, §3 eq. 5): the blocks' linear weights N_lin in
+      4-bit storage, N_lin·bits/8; the token embedding, output layer and norms,
+      N − N_lin, stay BF16 (2 B), as bitsandbytes leaves every layer that is not
+      a block's linear layer; the same 12 B adapters.
+
+    QLoRA 65B (LLaMA 65B, r = 64 on all seven linear layers, NF4 with double
+    quantization): 33.4 GB of 4-bit blocks + 1.05 GB of BF16 embedding and head
+    + 0.8B adapters × 12 B = 9.6 GB, about 44 GB: inside one 48 GB (48 GiB) card.
+    """
+    method = one_of("method", method, METHODS)
+    p = decoder_params(config)
+    n = p.total
+    if method == "full":
+        per = bytes_per_param(optimizer)
+        return FinetuneBreakdown(
+            method, n, 1.0, 0.0, 0.0, n * per.weights, n * per.gradients,
+            n * (per.master + per.momentum + per.variance), finite_result("finetune_bytes", n * per.total),
+        )
+    trainable = lora_decoder_params(config, rank, modules)
+    if method == "lora":
+        quantized, sixteen_bit = 0.0, n * WEIGHT_BYTES
+    else:
+        linear = p.attention + p.mlp  # every block's q, k, v, o, gate, up, down (and their biases, if any)
+        quantized = linear * quantization_layout(quantization).bits_per_weight / BITS_PER_BYTE
+        sixteen_bit = (n - linear) * UNQUANTIZED_BYTES
+    weights = trainable * ADAPTER_WEIGHT_BYTES
+    gradients = trainable * ADAPTER_GRADIENT_BYTES
+    optimizer_state = trainable * ADAPTER_OPTIMIZER_BYTES
+    total = quantized + sixteen_bit + weights + gradients + optimizer_state
+    return FinetuneBreakdown(
+        method, trainable, trainable / n, quantized, sixteen_bit, weights, gradients, optimizer_state,
+        finite_result("finetune_bytes", total),
+    )

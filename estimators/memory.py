@@ -4,6 +4,12 @@ Model state (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward
 Training Trillion Parameter Models", §3.1): mixed-precision Adam keeps, per
 parameter Ψ, 2 bytes of FP16/BF16 weights, 2 of gradients and K = 12 of
 optimizer state (4 FP32 master weights + 4 momentum + 4 variance), 16Ψ in all.
+That is the paper's count, and the default here. Megatron-LM and DeepSpeed
+keep the gradients in FP32 for accumulation and the update (Megatron's
+main_grad buffer; DeepSpeed's ZeRO estimator counts "18 = 2 grads16 + 4
+grads32 + 4 params32 + 8 optimizer32"): 2 + 4 + 4 + 4 + 4 = 18Ψ, the
+optimizer key "adam_fp32_grads" (its 4 gradient bytes stand for DeepSpeed's
+2 + 2 extra, or Megatron's one FP32 buffer).
 8-bit Adam (Dettmers et al. 2022, "8-bit Optimizers via Block-wise
 Quantization", bitsandbytes) stores each moment in 1 byte (its one FP32 scale
 per 2,048-value block, 0.2% more, is left out); SGD keeps no variance, and
@@ -29,6 +35,45 @@ size t:
 
 With t = 1 the tensor-parallel rows reduce to the first one.
 
+Those coefficients assume GPT-3's block: a GeLU MLP of width 4h, multi-head
+attention and dropout. Tensor by tensor, in bytes per layer with 16-bit
+activations (2 bytes an element, 1 for a dropout mask), what autograd keeps
+for the backward pass of a block with G key/value heads (h_kv = G·h/a), an
+MLP of width F, and dropout or not:
+
+    attention
+      norm input (the residual stream)           2sbh     unsplit
+      Q, K, V projections' input (norm output)   2sbh     unsplit
+      Q (after rotary, if any), for Q·Kᵀ         2sbh     split
+      K, for Q·Kᵀ                                2sb·h_kv split
+      softmax output, for its own backward       2as²b    split
+      dropout mask on the softmax                as²b     split, with dropout
+      dropout output, for ·V                     2as²b    split, with dropout
+                                                 (without dropout ·V keeps the softmax output above)
+      V, for ·V                                  2sb·h_kv split
+      output projection's input                  2sbh     split
+      dropout mask after the projection          sbh      unsplit, with dropout
+    MLP
+      norm input                                 2sbh     unsplit
+      first matrices' input (norm output)        2sbh     unsplit
+      GeLU:   GeLU input 2sbF, second matrix's input 2sbF          4sbF  split
+      SwiGLU: gate output (SiLU's input) 2sbF, SiLU output 2sbF,
+              up output 2sbF (the product's two operands),
+              down matrix's input 2sbF                              8sbF  split
+      dropout mask after the MLP                 sbh      unsplit, with dropout
+
+so, per s·b·h, unsplit = 8 (+ 2 with dropout), split = 4 + 4·G/a + 4F/h
+(GeLU) or 8F/h (SwiGLU), and the attention term (5 with dropout, 2 without)
+× a·s/h. GPT-3's block (G = a, F = 4h, GeLU, dropout) gives Korthikanti's
+10, 24 and 5 exactly. RMSNorm's per-token FP32 statistic (4sb) is left out.
+
+The output layer (activation_output_bytes) keeps the final norm's input and
+the head's input, 4sbh, and the FP32 logits the cross-entropy needs for its
+backward, 4sbV (Megatron-LM and Hugging Face both compute the loss in FP32);
+tensor parallelism splits V, sequence parallelism the sbh part. With V/h of
+30-65 (Llama 3 8B: 128,256/4,096 ≈ 31) the 4sbV term alone outweighs several
+layers.
+
 The bill of one GPU adds the two: tensor parallelism over t GPUs splits every
 weight matrix (Shoeybi et al. 2019, "Megatron-LM", §3), so each GPU keeps the
 model state of Ψ/t parameters (the few norm vectors Megatron replicates are
@@ -44,28 +89,35 @@ N_d = ⌈S / (M − R − A)⌉, and no N_d fits when M ≤ R + A.
 import math
 from dataclasses import dataclass
 
+from .errors import EstimatorError
 from .validate import finite_result, flag, non_negative, one_of, positive, positive_int
 
 WEIGHT_BYTES = 2  # FP16/BF16 working copy of each parameter
 GRADIENT_BYTES = 2  # FP16/BF16 gradient
+FP32_GRADIENT_BYTES = 4  # an FP32 gradient, as Megatron-LM and DeepSpeed accumulate it
 # Optimizer state per parameter: (FP32 master weight, momentum, variance), bytes.
 OPTIMIZER_STATE_BYTES = {
     "adam": (4, 4, 4),
+    "adam_fp32_grads": (4, 4, 4),
     "adam8bit": (4, 1, 1),
     "sgd_momentum": (4, 4, 0),
     "sgd": (4, 0, 0),
+}
+# Gradient bytes per parameter where an optimizer setting departs from GRADIENT_BYTES.
+OPTIMIZER_GRADIENT_BYTES = {"adam_fp32_grads": FP32_GRADIENT_BYTES}
+# Reader-facing label of each optimizer setting, in the order a form lists them (the first is the default).
+OPTIMIZERS = {
+    "adam": "Adam, BF16 gradients (the ZeRO paper's count)",
+    "adam_fp32_grads": "Adam, FP32 gradients (as Megatron-LM and DeepSpeed keep them)",
+    "adam8bit": "8-bit Adam",
+    "sgd_momentum": "SGD with momentum",
+    "sgd": "SGD",
 }
 ZERO_STAGES = (0, 1, 2, 3)
 # The first ZeRO stage that partitions each part of the model state (§5): P_os, P_g, P_p.
 SHARDED_FROM_STAGE = {"weights": 3, "gradients": 2, "master": 1, "momentum": 1, "variance": 1}
 RECOMPUTE = ("none", "selective", "full")
-# What a reader sees for each key above, in forms and tables.
-OPTIMIZER_LABELS = {
-    "adam": "Adam (FP32 moments)",
-    "adam8bit": "8-bit Adam",
-    "sgd_momentum": "SGD with momentum",
-    "sgd": "SGD",
-}
+# What a reader sees for each ZeRO stage and recomputation mode, in forms and tables.
 ZERO_STAGE_LABELS = {0: "0 · nothing sharded", 1: "1 · optimizer state", 2: "2 · + gradients", 3: "3 · + weights"}
 RECOMPUTE_LABELS = {"none": "none", "selective": "selective (attention)", "full": "full (whole layers)"}
 
@@ -112,9 +164,13 @@ def _state(weights: float, gradients: float, master: float, momentum: float, var
 
 
 def bytes_per_param(optimizer: str = "adam") -> ModelState:
-    """Bytes per parameter of training state: adam 2+2+4+4+4 = 16, adam8bit 10, sgd_momentum 12, sgd 8."""
+    """Bytes per parameter of training state.
+
+    adam 2+2+4+4+4 = 16 (ZeRO §3.1), adam_fp32_grads 2+4+4+4+4 = 18 (Megatron-LM,
+    DeepSpeed), adam8bit 10, sgd_momentum 12, sgd 8.
+    """
     master, momentum, variance = OPTIMIZER_STATE_BYTES[one_of("optimizer", optimizer, tuple(OPTIMIZER_STATE_BYTES))]
-    return _state(WEIGHT_BYTES, GRADIENT_BYTES, master, momentum, variance)
+    return _state(WEIGHT_BYTES, OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES), master, momentum, variance)
 
 
 def model_state_bytes(params: float, optimizer: str = "adam") -> float:
@@ -144,6 +200,38 @@ def zero_bytes_per_gpu(params: float, gpus: int, stage: int, optimizer: str = "a
     return zero_breakdown(params, gpus, stage, optimizer).total
 
 
+MLP_KINDS = ("gelu", "swiglu")
+# Per s·b·h of one layer, tensor by tensor (see the module docstring).
+NORM_INPUTS = 4  # the two norms' inputs, 2sbh each
+PROJECTION_INPUTS = 4  # the Q/K/V matrices' input and the MLP's first matrices' input, 2sbh each
+DROPOUT_MASKS = 2  # after attention and after the MLP, 1 byte an element each
+Q_AND_OUTPUT = 4  # Q, and the output projection's input, 2sbh each
+KV_PER_SHARE = 4  # K and V, 2sb·h_kv each: 4 × G/a per s·b·h
+MLP_WIDTH_TENSORS = {"gelu": 4, "swiglu": 8}  # bytes per s·b·F: 2 × (2, GeLU) or 4 × (2, SwiGLU) tensors of width F
+ATTENTION_NO_DROPOUT = 2  # × a·s/h: the softmax output alone
+OUTPUT_SBH = 4  # the final norm's input and the output layer's input, 2sbh each
+LOSS_LOGIT_BYTES = 4  # FP32 logits kept by the cross-entropy, per s·b·V
+
+
+def _coefficients(hidden: int, heads: int, kv_heads: "int | None", ffn_dim: "int | None", mlp: str, dropout: bool):
+    """(unsplit, split, attention) bytes per s·b·h; Korthikanti's integers for GPT-3's block."""
+    h = positive_int("hidden", hidden)
+    a = positive_int("heads", heads)
+    g = a if kv_heads is None else positive_int("kv_heads", kv_heads)
+    if a % g:
+        raise EstimatorError("kv_heads", kv_heads, f"a divisor of heads ({a})")
+    f = None if ffn_dim is None else positive_int("ffn_dim", ffn_dim)
+    mlp = one_of("mlp", mlp, MLP_KINDS)
+    dropout = flag("dropout", dropout)
+    if g == a and f is None and mlp == "gelu" and dropout:
+        return ACTIVATION_UNSPLIT, ACTIVATION_SPLIT, ACTIVATION_ATTENTION  # Korthikanti et al., table 2, exactly
+    f = 4 * h if f is None else f  # GPT's MLP is four times the width
+    unsplit = NORM_INPUTS + PROJECTION_INPUTS + (DROPOUT_MASKS if dropout else 0)
+    split = Q_AND_OUTPUT + KV_PER_SHARE * g / a + MLP_WIDTH_TENSORS[mlp] * f / h
+    attention = ACTIVATION_ATTENTION if dropout else ATTENTION_NO_DROPOUT
+    return unsplit, split, attention
+
+
 def activation_bytes_per_layer(
     seq_len: int,
     micro_batch: int,
@@ -152,21 +240,73 @@ def activation_bytes_per_layer(
     tp: int = 1,
     sequence_parallel: bool = False,
     recompute: str = "none",
+    *,
+    kv_heads: "int | None" = None,
+    ffn_dim: "int | None" = None,
+    mlp: str = "gelu",
+    dropout: bool = True,
 ) -> float:
-    """Activation bytes of one transformer layer on one GPU (Korthikanti et al. 2022, table 2)."""
+    """Activation bytes of one transformer layer on one GPU (Korthikanti et al. 2022, table 2).
+
+    The defaults are the paper's block (multi-head attention, GeLU MLP of 4h,
+    dropout). kv_heads, ffn_dim, mlp ("gelu" or "swiglu") and dropout describe
+    a real model's block, counted tensor by tensor as the module docstring derives.
+    """
     s = positive_int("seq_len", seq_len)
     b = positive_int("micro_batch", micro_batch)
-    h = positive_int("hidden", hidden)
-    a = positive_int("heads", heads)
+    unsplit, split, attention_c = _coefficients(hidden, heads, kv_heads, ffn_dim, mlp, dropout)
+    h, a = hidden, heads
     t = positive_int("tp", tp)
     sp = flag("sequence_parallel", sequence_parallel)
     recompute = one_of("recompute", recompute, RECOMPUTE)
     sbh = s * b * h
     if recompute == "full":
         return FULL_RECOMPUTE_STORED * sbh / (t if sp else 1)
-    linear = (ACTIVATION_UNSPLIT + ACTIVATION_SPLIT) / t if sp else ACTIVATION_UNSPLIT + ACTIVATION_SPLIT / t
-    attention = 0 if recompute == "selective" else ACTIVATION_ATTENTION * a * s / (h * t)
+    linear = (unsplit + split) / t if sp else unsplit + split / t
+    attention = 0 if recompute == "selective" else attention_c * a * s / (h * t)
     return sbh * (linear + attention)
+
+
+def activation_output_bytes(
+    seq_len: int, micro_batch: int, hidden: int, vocab: int, tp: int = 1, sequence_parallel: bool = False
+) -> float:
+    """Bytes the output layer and loss keep: 4sbh (final norm and head inputs) + 4sbV (FP32 logits).
+
+    Tensor parallelism splits the vocabulary (Megatron-LM's vocab-parallel
+    cross-entropy); sequence parallelism also splits the sbh part.
+    """
+    s = positive_int("seq_len", seq_len)
+    b = positive_int("micro_batch", micro_batch)
+    h = positive_int("hidden", hidden)
+    v = positive_int("vocab", vocab)
+    t = positive_int("tp", tp)
+    sp = flag("sequence_parallel", sequence_parallel)
+    return finite_result("activation_output_bytes", OUTPUT_SBH * s * b * h / (t if sp else 1) + LOSS_LOGIT_BYTES * s * b * v / t)
+
+
+def model_activation_bytes(
+    config,
+    seq_len: int,
+    micro_batch: int,
+    tp: int = 1,
+    sequence_parallel: bool = False,
+    recompute: str = "none",
+    include_output: bool = True,
+) -> float:
+    """Activation bytes of a real dense decoder (a model_size.DecoderConfig) on one GPU.
+
+    L layers of its own block (its MLP kind and width, key/value heads and
+    dropout), plus, if asked, the output layer's logits and loss term.
+    """
+    c = config
+    per_layer = activation_bytes_per_layer(
+        seq_len, micro_batch, c.d_model, c.heads, tp, sequence_parallel, recompute,
+        kv_heads=c.kv_heads, ffn_dim=c.ffn_dim, mlp=c.mlp, dropout=c.dropout,
+    )
+    total = c.layers * per_layer
+    if flag("include_output", include_output):
+        total += activation_output_bytes(seq_len, micro_batch, c.d_model, c.vocab, tp, sequence_parallel)
+    return finite_result("model_activation_bytes", total)
 
 
 def activation_bytes(

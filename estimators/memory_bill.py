@@ -1,9 +1,10 @@
 """The memory bill of one data-parallel GPU, composed: its parts, its fit, and what would make it fit.
 
 Model state under ZeRO (memory.zero_breakdown, Rajbhandari et al. 2020) plus
-the activations a dense decoder keeps for the backward pass (Korthikanti et al.
-2022, with sequence parallelism wherever tensor parallelism is used, as
-Megatron-LM recommends, their §4.2.2), against the memory of the GPU. When the
+the activations the model's own blocks and output layer keep for the backward
+pass (memory.model_activation_bytes, after Korthikanti et al. 2022, with
+sequence parallelism wherever tensor parallelism is used, as Megatron-LM
+recommends, their §4.2.2), against the memory of the GPU. When the
 bill does not fit, each remedy is computed: the top ZeRO stage, full
 recomputation, and the fewest data-parallel GPUs that fit.
 """
@@ -17,10 +18,10 @@ from .memory import (
     GpuMemory,
     MemoryFit,
     ModelState,
-    activation_bytes,
     bytes_per_param,
     memory_fit,
     min_data_parallel_gpus,
+    model_activation_bytes,
     training_memory_per_gpu,
 )
 from .model_size import DecoderConfig, decoder_params
@@ -49,8 +50,7 @@ class MemoryBill:
 
 
 def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str) -> float:
-    return activation_bytes(seq_len, micro_batch, config.d_model, config.heads, config.layers, tp,
-                            sequence_parallel=True, recompute=recompute)
+    return model_activation_bytes(config, seq_len, micro_batch, tp, sequence_parallel=True, recompute=recompute)
 
 
 def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: str, seq_len: int,

@@ -41,6 +41,7 @@ class DecoderConfig:
     norm: str = "rmsnorm"  # "rmsnorm" or "layernorm"
     bias: bool = False  # biases on every linear layer (GPT-2)
     max_positions: int = 0  # rows of a learned position table; 0 for rotary positions
+    dropout: bool = False  # dropout in training (GPT-2's config: 0.1); Llama trains without it
 
     def __post_init__(self):
         for name in ("layers", "d_model", "heads", "kv_heads", "ffn_dim", "vocab"):
@@ -48,6 +49,7 @@ class DecoderConfig:
         non_negative_int("max_positions", self.max_positions)
         flag("tied_embeddings", self.tied_embeddings)
         flag("bias", self.bias)
+        flag("dropout", self.dropout)
         one_of("mlp", self.mlp, tuple(MLP_MATRICES))
         one_of("norm", self.norm, tuple(NORM_VECTORS))
         head_dim(self.d_model, self.heads)

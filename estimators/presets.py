@@ -7,8 +7,10 @@ an unknown GPU raises EstimatorError naming the preset and the field.
 Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
 ``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
 ladder, in order, their GPU ranges neither overlapping nor out of order),
-``setups`` (training layouts for the memory bill) and ``finetunes`` (LoRA and
-QLoRA adapters on a base model, and the GPU they should fit).
+``setups`` (training layouts for the memory bill), ``finetunes`` (LoRA and
+QLoRA adapters on a base model, and the GPU they should fit) and ``examples``
+(the round model sizes a source works its examples at: the seed's 7B, the
+ZeRO paper's 7.5B).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -22,6 +24,7 @@ from importlib import resources
 
 from .errors import EstimatorError
 from .finetune import LLAMA_MODULES, QUANTIZATION_LAYOUTS
+from .ladder import CROSSES
 from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, ZERO_STAGES
 from .model_size import DecoderConfig, decoder_params
 from .moe import MlaConfig, MoeConfig, moe_params
@@ -31,11 +34,12 @@ from . import validate
 @dataclass(frozen=True)
 class Gpu:
     name: str
-    memory_bytes: float  # HBM capacity, bytes
+    memory_bytes: float  # capacity as the vendor means it (binary: "80 GB" is 80 GiB), whole bytes
     peak_flops: dict  # precision -> dense peak FLOP/s per GPU
     source: str
     # precision -> a source's unrounded dense peak, FLOP/s, where peak_flops holds a rounded one
     peak_flops_unrounded: dict | None = None
+    nvlink_domain_gpus: int | None = None  # GPUs joined by one NVLink (scale-up) domain in the system it ships in
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,17 @@ class Dataset:
     vocab: int  # vocabulary of the tokenizer that counted them
     source: str
     text_bytes: float | None = None  # bytes of the raw text, where published
+    parquet_bytes: float | None = None  # bytes of the published files: compressed Parquet, metadata columns included
+    chars_per_token: float | None = None  # average characters of text per token of its tokenizer
+
+
+@dataclass(frozen=True)
+class Example:
+    """A round model size a source works an example at (not a released model's exact count)."""
+
+    name: str
+    params: float  # N, parameters, as the source rounds them
+    source: str
 
 
 @dataclass(frozen=True)
@@ -99,6 +114,7 @@ class Scale:
     min_gpus: int  # fewest GPUs at this rung
     source: str
     max_gpus: int | None = None  # most GPUs at this rung; None: no upper bound (the top rung)
+    crosses: str | None = None  # what a job's traffic crosses on this rung, a key of ladder.CROSSES
 
 
 @dataclass(frozen=True)
@@ -141,6 +157,7 @@ class Presets:
     scales: dict = dataclasses.field(default_factory=dict)  # in ladder order, smallest first
     setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
     finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
+    examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -166,6 +183,9 @@ class Presets:
     def finetune(self, key: str) -> FinetuneSetup:
         return self.finetunes[validate.one_of("finetune", key, self.finetunes)]
 
+    def example(self, key: str) -> Example:
+        return self.examples[validate.one_of("example", key, self.examples)]
+
 
 # Range checks per field; a field not named here is checked for type only
 # (model configurations check their own fields).
@@ -177,6 +197,8 @@ _CHECKS = {
     "mfu": validate.fraction,
     "vocab": validate.positive_int,
     "text_bytes": validate.positive,
+    "parquet_bytes": validate.positive,
+    "chars_per_token": validate.positive,
     "window_seconds": validate.positive,
     "interruptions": validate.positive_int,
     "unexpected": validate.non_negative_int,
@@ -189,10 +211,11 @@ _CHECKS = {
     "micro_batch": validate.positive_int,
     "tp": validate.positive_int,
     "rank": validate.positive_int,
+    "nvlink_domain_gpus": validate.positive_int,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples")
 
 
 def _accepted(annotation) -> tuple:
@@ -249,6 +272,8 @@ def parse_presets(text: str) -> Presets:
         raise EstimatorError(table, "...", "a known table: " + ", ".join(_TABLES))
     gpus = {k: _build(Gpu, f"gpus.{k}", v) for k, v in data.get("gpus", {}).items()}
     for key, gpu in gpus.items():
+        if gpu.memory_bytes != int(gpu.memory_bytes):
+            raise EstimatorError(f"gpus.{key}.memory_bytes", gpu.memory_bytes, "a whole number of bytes")
         for precision, flops in gpu.peak_flops.items():
             validate.positive(f"gpus.{key}.peak_flops.{precision}", flops)
         for precision, flops in (gpu.peak_flops_unrounded or {}).items():
@@ -279,9 +304,10 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"setups.{key}.zero_stage", setup.zero_stage, ZERO_STAGES)
         validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
     finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
+    examples = {k: _build(Example, f"examples.{k}", v) for k, v in data.get("examples", {}).items()}
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes,
+        finetunes=finetunes, examples=examples,
     )
 
 
@@ -304,6 +330,8 @@ def _ladder(scales: dict) -> dict:
     """Check the rungs climb: each range starts above the last one's end; only the top is open."""
     below = None  # (key, max_gpus) of the rung below
     for key, scale in scales.items():
+        if scale.crosses is not None:
+            validate.one_of(f"scales.{key}.crosses", scale.crosses, tuple(CROSSES))
         if scale.max_gpus is not None and scale.max_gpus < scale.min_gpus:
             raise EstimatorError(f"scales.{key}.max_gpus", scale.max_gpus, f"at least min_gpus ({scale.min_gpus})")
         if below is not None:

@@ -11,11 +11,19 @@ Minimising L under C = 6ND (their appendix D.2) gives
     N_opt(C) = G · (C/6)^a,   D_opt(C) = G⁻¹ · (C/6)^b,
     G = (αA / βB)^(1/(α+β)),  a = β/(α+β),  b = α/(α+β).
 
+Hoffmann's §3.3 prints the constants rounded: E = 1.69, A = 406.4,
+B = 410.7, α = 0.34, β = 0.28. The fit itself has α = 0.3392, β = 0.2849 and
+E = 1.6934 (as Besiroglu et al. 2024 tabulate Hoffmann's estimates, table 1);
+only those give the optimum Hoffmann reports for approach 3, about 40B
+parameters for Gopher's budget of 5.76e23 FLOPs (table 3). The exponent of N
+is sensitive: the rounded α and β put that optimum at about 32B.
+
 Besiroglu et al. 2024 ("Chinchilla Scaling: A replication attempt") refit the
 same law to the data of Hoffmann's figure 4 and found constants whose optimum
 agrees with Hoffmann's approaches 1 and 2 (about 20 tokens per parameter);
-Hoffmann's published approach-3 constants put the optimum at far smaller models.
-Both fits are here, so a page can show either and say which it is.
+Hoffmann's approach-3 fit puts the optimum at smaller models on more data.
+All three are here (Hoffmann's fit, its rounded print, the refit), so a page
+can show any and say which it is.
 """
 
 import math
@@ -37,11 +45,15 @@ class LossFit:
 
 FITS = {
     "hoffmann2022": LossFit(
+        e=1.6934, a=406.4, b=410.7, alpha=0.3392, beta=0.2849,
+        source="Hoffmann et al. 2022, approach 3 (its fit unrounded, as Besiroglu et al. 2024, table 1, give it)",
+    ),
+    "hoffmann2022-rounded": LossFit(
         e=1.69, a=406.4, b=410.7, alpha=0.34, beta=0.28,
-        source="Hoffmann et al. 2022, §3.3 (approach 3, parametric fit)",
+        source="Hoffmann et al. 2022, §3.3, constants as printed (rounded to two decimals)",
     ),
     "besiroglu2024": LossFit(
-        e=1.82, a=482.01, b=2085.43, alpha=0.3478, beta=0.3658,
+        e=1.8172, a=482.01, b=2085.43, alpha=0.3478, beta=0.3658,
         source="Besiroglu et al. 2024, §3 (their refit of approach 3)",
     ),
 }

@@ -23,6 +23,17 @@ def token_id_bytes(vocab: int) -> int:
     return next(w for w in TOKEN_ID_WIDTHS if v <= 2 ** (BITS_PER_BYTE * w))
 
 
+def raw_text_bytes(tokens: float, chars_per_token: float, bytes_per_char: float = 1) -> float:
+    """Bytes of the plain text D tokens were cut from: D × characters per token × bytes per character.
+
+    GPT-2's tokenizer averages about 4 characters a token on English text
+    (OpenAI's tokenizer guide); UTF-8 spends 1 byte on each ASCII character,
+    the default. 15T FineWeb tokens × 4 ≈ 60 TB of text.
+    """
+    chars = positive("tokens", tokens) * positive("chars_per_token", chars_per_token)
+    return finite_result("raw_text_bytes", chars * positive("bytes_per_char", bytes_per_char))
+
+
 def dataset_bytes(tokens: float, bytes_per_token: float) -> float:
     """D × bytes per token: 15.6T tokens × 4 B = 62.4 TB; 10B × 2 B = 20 GB."""
     return finite_result(

@@ -20,19 +20,24 @@ _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, 
 # Each part of the bill: its key in GpuMemory and the outputs, and its label, in stacking order.
 COMPONENTS = {
     "weights": "Weights (BF16)",
-    "gradients": "Gradients (BF16)",
+    "gradients": "Gradients",
     "master": "Master weights (FP32)",
     "momentum": "Momentum",
     "variance": "Variance",
     "activations": "Activations",
 }
 
+def _capacity(gpu) -> str:
+    """A GPU's memory as its vendor means it: "80 GiB" (presets store the binary capacity)."""
+    return units.bytes_(gpu.memory_bytes, 0, binary=True)
+
+
 FIELDS = (
     choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
-    choice("optimizer", "Optimizer", memory.OPTIMIZER_LABELS),
+    choice("optimizer", "Optimizer", memory.OPTIMIZERS),
     choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS),
     whole("gpus", "Data-parallel GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
-    choice("gpu", "GPU", {key: f"{g.name} · {units.bytes_(g.memory_bytes, 0)}" for key, g in _PRESETS.gpus.items()}),
+    choice("gpu", "GPU", {key: f"{g.name} · {_capacity(g)}" for key, g in _PRESETS.gpus.items()}),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     whole("micro_batch", "Micro-batch", unit="sequences per GPU", max=1e5),
     choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
@@ -41,7 +46,7 @@ FIELDS = (
 
 OUTPUTS = (
     Output("weights", "Weights (BF16)"),
-    Output("gradients", "+ gradients (BF16)"),
+    Output("gradients", "+ gradients", note="BF16, or FP32 as Megatron-LM keeps them"),
     Output("master", "+ master weights (FP32)"),
     Output("momentum", "+ momentum"),
     Output("variance", "+ variance"),
@@ -82,9 +87,9 @@ def _remedy(remedy: estimators.Remedy) -> str:
     return f"{what} {units.bytes_(remedy.total_bytes)} ({'fits' if remedy.fits else 'still over'})"
 
 
-def _verdict(bill: estimators.MemoryBill) -> str:
+def _verdict(bill: estimators.MemoryBill, gpu) -> str:
     if bill.fit.fits:
-        return f"Fits, with {units.bytes_(bill.fit.spare)} of the {units.bytes_(bill.fit.budget, 0)} to spare."
+        return f"Fits, with {units.bytes_(bill.fit.spare)} of the {_capacity(gpu)} to spare."
     return f"Does not fit, {units.bytes_(-bill.fit.spare)} over. " + "; ".join(map(_remedy, bill.remedies)) + "."
 
 
@@ -97,16 +102,16 @@ def update(state: dict) -> dict:
     parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]
     outputs = {key: units.bytes_(value) for key, _, value in parts}
     outputs["total"] = units.bytes_(bill.memory.total)
-    outputs["ratio"] = f"{units.times(bill.fit.ratio, 2)} the {units.bytes_(bill.fit.budget, 0)} of one {gpu.name}"
+    outputs["ratio"] = f"{units.times(bill.fit.ratio, 2)} the {_capacity(gpu)} of one {gpu.name}"
     outputs["per_param"] = (
         f"{units.fixed(bill.per_param.total, 0)} bytes per parameter before sharding: "
         + " + ".join(units.fixed(getattr(bill.per_param, key), 0) for key in list(COMPONENTS)[:-1])
     )
-    outputs["verdict"] = _verdict(bill)
+    outputs["verdict"] = _verdict(bill, gpu)
     outputs["summary"] = f"{outputs['total']} per GPU, {outputs['ratio']}. {outputs['verdict']}"
     rows = [
         {"part": label, "order": i, "bytes": value, "label": f"{label}: {units.bytes_(value)}"}
         for i, (_, label, value) in enumerate(parts)
     ]
-    budget = [{"bytes": bill.fit.budget, "label": f"{gpu.name}: {units.bytes_(bill.fit.budget, 0)}"}]
+    budget = [{"bytes": bill.fit.budget, "label": f"{gpu.name}: {_capacity(gpu)}"}]
     return {"outputs": outputs, "data": {"bill": rows, "budget": budget}}

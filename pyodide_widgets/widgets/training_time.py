@@ -58,6 +58,14 @@ def presets() -> dict:
     }
 
 
+def _fleet(e: estimators.RunEstimate, gpu, precision: str) -> str:
+    """"16,384 × H100 BF16 989 TFLOP/s = 16.2 EFLOP/s peak"; one GPU is its own peak, said once."""
+    one = f"{gpu.name} {precision} {units.si(e.peak_flops_per_gpu, 'FLOP/s', 1)}"
+    if e.gpus == 1:
+        return f"1 × {one} peak"
+    return f"{units.integer(e.gpus)} × {one} = {units.si(e.fleet_peak_flops, 'FLOP/s', 1)} peak"
+
+
 def update(state: dict) -> dict:
     """Outputs (text) and chart rows for one state of the form."""
     s = read(FIELDS, state)
@@ -71,10 +79,7 @@ def update(state: dict) -> dict:
     outputs = {
         "flops": flops,
         "delivered": units.si(e.delivered_flops, "FLOP/s", 1),
-        "fleet": (
-            f"{units.integer(e.gpus)} × {gpu.name} {_PRECISIONS[s['precision']]} "
-            f"{units.si(peak, 'FLOP/s', 0)} = {units.si(e.fleet_peak_flops, 'FLOP/s', 1)} peak"
-        ),
+        "fleet": _fleet(e, gpu, _PRECISIONS[s["precision"]]),
         "duration": units.duration(e.seconds),
         "gpu_hours": units.count(e.gpu_hours, 2),
         "tokens": f"{units.count(e.tokens, 2)} tokens",

@@ -34,13 +34,18 @@ def test_every_figure_is_the_estimators(preset):
 
 
 def test_the_verdict_prints_each_remedy_with_its_computed_figure():
-    state = {**default_state(), "stage": "1"}
-    bill = bill_of(state)
-    verdict = memory_bill.update(state)["outputs"]["verdict"]
-    assert verdict.startswith(f"Does not fit, {units.bytes_(-bill.fit.spare)} over.")
-    by_change = {remedy.change: remedy for remedy in bill.remedies}
-    assert f"ZeRO-3 brings it to {units.bytes_(by_change['zero_stage'].total_bytes)}" in verdict
-    assert f"ZeRO-1 fits from {units.integer(by_change['gpus'].value)} data-parallel GPUs" in verdict
+    for state in (default_state(), {**default_state(), "stage": "1"}, {**default_state(), "stage": "3", "micro_batch": 2}):
+        bill = bill_of(state)
+        verdict = memory_bill.update(state)["outputs"]["verdict"]
+        assert verdict.startswith(f"Does not fit, {units.bytes_(-bill.fit.spare)} over.")
+        assert bill.remedies
+        for remedy in bill.remedies:
+            if remedy.change == "gpus" and remedy.value is None:
+                assert f"at ZeRO-{remedy.zero_stage} no count of GPUs fits" in verdict
+            elif remedy.change == "gpus":
+                assert f"ZeRO-{remedy.zero_stage} fits from {units.integer(remedy.value)} data-parallel GPUs" in verdict
+            else:
+                assert f"to {units.bytes_(remedy.total_bytes)} ({'fits' if remedy.fits else 'still over'})" in verdict
 
 
 def test_a_fitting_bill_says_what_is_spare():
@@ -48,7 +53,7 @@ def test_a_fitting_bill_says_what_is_spare():
     bill = bill_of(state)
     assert bill.fit.fits
     assert memory_bill.update(state)["outputs"]["verdict"] == (
-        f"Fits, with {units.bytes_(bill.fit.spare)} of the {units.bytes_(bill.fit.budget, 0)} to spare."
+        f"Fits, with {units.bytes_(bill.fit.spare)} of the {units.bytes_(bill.fit.budget, 0, binary=True)} to spare."
     )
 
 

@@ -49,4 +49,4 @@ def test_gpu_peaks_are_printed_by_the_units_filter(methods_text):
     for gpu in PRESETS.gpus.values():
         for precision, flops in gpu.peak_flops.items():
             assert f"{precision.upper()} {units.si(flops, 'FLOP/s', 2)}" in methods_text, gpu.name
-        assert units.bytes_(gpu.memory_bytes, 0) in methods_text
+        assert units.bytes_(gpu.memory_bytes, 0, binary=True) in methods_text

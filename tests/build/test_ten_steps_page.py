@@ -120,7 +120,8 @@ def test_one_rack_row_shards_llama3_405b_over_an_nvl72(scale_table):
     assert example == (
         f"GB200 NVL72: {PRESETS.model('llama3-405b').name}'s training state, "
         f"{units.bytes_(estimators.model_state_bytes(llama.params))} before activations, "
-        f"sharded by ZeRO-3 over {units.integer(gpus)} of its {units.integer(rack)} GPUs"
+        f"needs at least {units.integer(gpus)} of its {units.integer(rack)} GPUs when ZeRO-3 shards it, "
+        "and never leaves NVLink"
     )
 
 
@@ -148,6 +149,20 @@ def test_the_ladder_is_stated_from_the_presets(prose):
     assert f"{units.integer(frontier.min_gpus)} GPUs and up" in prose
 
 
+def test_the_rung_follows_what_the_job_crosses(prose):
+    # Nine GPUs (one more than an HGX server's eight, NVIDIA HGX H100 datasheet) inside one GB200
+    # NVL72 (72 GPUs in one NVLink domain, its datasheet) stay on NVLink: a rack job. Nine H100s span
+    # two servers and cross InfiniBand: a cluster job.
+    scales = PRESETS.scales
+    nine = PRESETS.scale("rack").min_gpus
+    assert nine == PRESETS.scale("server").max_gpus + 1
+    assert estimators.scale_rung(nine, PRESETS.gpu("gb200").nvlink_domain_gpus, scales) == "rack"
+    assert estimators.scale_rung(nine, PRESETS.gpu("h100-sxm").nvlink_domain_gpus, scales) == "cluster"
+    assert f"{units.integer(nine)} GPUs inside one GB200 NVL72 rack talk over NVLink" in prose
+    assert f"make a job for {PRESETS.scale('rack').name};" in prose
+    assert f"which makes them a job for {PRESETS.scale('cluster').name}." in prose
+
+
 def test_every_step_names_the_rung_it_needs_attention_from(prose):
     # The seed article's rungs for steps 1 to 10.
     rungs = ("gpu", "gpu", "cluster", "server", "rack", "gpu", "cluster", "gpu", "gpu", "gpu")
@@ -173,7 +188,7 @@ def test_model_state_and_checkpoint_bytes(prose):
     assert f"each parameter costs {units.plain(per.total)} bytes of training state" in prose
     assert (
         f"it comes to {units.bytes_(estimators.model_state_bytes(small.params))}, which no single "
-        f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0)} can hold"
+        f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0, binary=True)} can hold"
     ) in prose
     assert f"smaller, {units.plain(estimators.checkpoint_bytes_per_param())} bytes per parameter" in prose
     assert f"({units.plain(estimators.checkpoint_bytes_per_param(include_gradients=True))} if they are)" in prose

@@ -29,6 +29,23 @@ def text(built_site) -> str:
     return " ".join(page_text(built_site, "training").split())
 
 
+# --- The memory bill: activations of a real block ----------------------------------------------
+
+
+def test_llama3_8b_activations_counted_for_its_own_block(text):
+    setup, config = PRESETS.setup("llama3-8b-node"), PRESETS.model("llama3-8b").config
+    s, b = setup.seq_len, setup.micro_batch
+    gpt3 = estimators.activation_bytes_per_layer(s, b, config.d_model, config.heads, recompute=setup.recompute)
+    own = estimators.activation_bytes_per_layer(
+        s, b, config.d_model, config.heads, recompute=setup.recompute,
+        kv_heads=config.kv_heads, ffn_dim=config.ffn_dim, mlp=config.mlp, dropout=config.dropout,
+    )
+    assert own / gpt3 == 41 / 34  # see test_published_figures: 41 sbh for Llama 3 8B's block, 34 for GPT-3's
+    assert f"keeps {units.bytes_(own, 2)}, where the GPT-3 count gives {units.bytes_(gpt3, 2)}: {units.percent(own / gpt3 - 1, 0)} more" in text
+    head = estimators.activation_output_bytes(s, b, config.d_model, config.vocab)
+    assert f"makes {units.bytes_(head, 2)}, as much as {units.fixed(head / own, 1)} layers" in text
+
+
 # --- Compute-optimal or over-trained ------------------------------------------------------------
 
 
@@ -92,23 +109,46 @@ def test_rule_of_thumb_against_both_loss_fits_for_llama3_405b(text):
     assert ratios["besiroglu2024"] < 20 < ratios["hoffmann2022"]
 
 
+def test_rounded_hoffmann_constants_are_a_row_of_their_own(text):
+    # Hoffmann et al. 2022 §3.3 prints α = 0.34, β = 0.28; the fit is α = 0.3392, β = 0.2849
+    # (Besiroglu et al. 2024, table 1). The page names both and says how far the rounding moves N.
+    flops = estimators.training_flops(LLAMA3.params, LLAMA3.tokens)
+    fit, printed = estimators.chinchilla_optimal(flops, "hoffmann2022"), estimators.chinchilla_optimal(flops, "hoffmann2022-rounded")
+    assert f"move the optimum from {units.count(fit[0], 0)} to {units.count(printed[0], 0)} parameters" in text
+    assert "constants as printed (rounded to two decimals)" in text
+
+
+def test_zero_papers_7_5b_example_where_zero_is_introduced(text):
+    # Rajbhandari et al. 2020, §3.1: 16Ψ for Ψ = 7.5B is 120 GB.
+    example = PRESETS.example("zero-7-5b")
+    state = estimators.model_state_bytes(example.params)
+    assert units.bytes_(state, 0) == "120 GB"  # BRIEF.md, same input
+    assert f"a model of {units.count(example.params, 1)} parameters, whose state comes to {units.bytes_(state, 0)}" in text
+
+
 # --- Checkpoints and interruptions --------------------------------------------------------------
 
 
 def test_checkpoint_bytes_both_ways_labelled(text):
     resumable, with_gradients = estimators.checkpoint_bytes_per_param(), estimators.checkpoint_bytes_per_param(True)
     assert (resumable, with_gradients) == (14, 16)  # 2 + 4 + 4 + 4; + 2 of BF16 gradients
-    assert f"resumable checkpoint, {units.plain(resumable)} B/param" in text
+    minimum = estimators.resume_bytes_per_param()
+    assert minimum == 4 + 4 + 4  # FP32 master weights and both moments
+    assert f"the least a resume needs, {units.plain(minimum)} B/param" in text
+    assert f"as Megatron-LM and DeepSpeed write it, {units.plain(resumable)} B/param" in text
     assert f"with gradients, {units.plain(with_gradients)} B/param" in text
+    assert f"the FP32 master weights and both of Adam's moments, {units.plain(minimum)} bytes per parameter" in text
     l70 = PRESETS.model("llama3-70b")
     assert (
-        f"({units.count(l70.params, 2)} parameters) {units.bytes_(estimators.checkpoint_bytes(l70.params), 2)} "
+        f"({units.count(l70.params, 2)} parameters) {units.bytes_(minimum * l70.params, 2)} "
+        f"{units.bytes_(estimators.checkpoint_bytes(l70.params), 2)} "
         f"{units.bytes_(estimators.checkpoint_bytes(l70.params, True), 2)}"
     ) in text
     # The seed's 1.12 TB is 16 B × a round 70e9; the page uses the exact 70.55B, so 1.13 TB (no published assert).
     big = estimators.checkpoint_bytes(LLAMA3.params, True)
     assert (
-        f"the paper's round figure) {units.bytes_(estimators.checkpoint_bytes(LLAMA3.params), 2)} {units.bytes_(big, 2)}"
+        f"the paper's round figure) {units.bytes_(minimum * LLAMA3.params, 2)} "
+        f"{units.bytes_(estimators.checkpoint_bytes(LLAMA3.params), 2)} {units.bytes_(big, 2)}"
     ) in text
     assert units.bytes_(big, 1) == "6.5 TB"  # BRIEF.md: ≈ 6.5 TB at 16 B/param, same inputs (405e9)
 
@@ -121,6 +161,15 @@ def test_interruptions_one_every_3_hours(text):
     assert f"{units.integer(FAILURES.unexpected)} of them were unexpected" in text
     assert f"about {units.percent(FAILURES.hardware_share)} of those came from hardware" in text
     assert f"the other {units.integer(FAILURES.interruptions - FAILURES.unexpected)} were planned" in text
+
+
+def test_mean_time_between_failures_counts_the_unexpected_interruptions(text):
+    # Llama 3 paper §3.3.4: 419 of the 466 were unexpected; 47 were planned (no failure).
+    assert FAILURES.interruptions - FAILURES.unexpected == 47
+    mtbf = estimators.mtbf_seconds(FAILURES.unexpected, FAILURES.window_seconds)  # 4,665,600 s / 419
+    assert units.hours(mtbf, 1) == "3.1 h"
+    assert f"counts the unexpected ones alone: one every {units.hours(mtbf, 1)}" in text
+    assert f"failures, here the {units.hours(mtbf, 1)} of the unexpected interruptions" in text
 
 
 def test_work_thrown_away_all_and_unexpected_only(text):
@@ -164,23 +213,38 @@ def test_storage_at_llama2_7bs_exact_count(text):
     for label, resumable, with_gradients in rows:
         assert f"{label} {units.bytes_(resumable)} {units.bytes_(with_gradients)}" in text, label
     assert f"total {units.bytes_(s.total, 2)} {units.bytes_(g.total, 2)}" in text
-    # The seed's 560 / 14 / 112 / 560 GB are for a round 7e9 at 16 B/param: not these inputs.
+    # The seed's 560 / 14 / 112 / 560 GB are for a round 7e9 at 16 B/param: the page's third column.
     assert LLAMA2_7B.params != 7e9
+    seed = PRESETS.example("seed-7b")
+    r = estimators.storage_footprint(seed.params, include_gradients=True)
+    assert seed.params == 7e9
+    for (label, exact, with_gradients), value, published in zip(
+        rows,
+        (r.dataset, r.weights, r.checkpoint, r.retained),
+        ("560 GB", "14 GB", "112 GB", "560 GB"),  # BRIEF.md: 7e9 × 20 × 4 B; × 2 B; × 16 B; × 5 kept
+    ):
+        assert units.bytes_(value, 0) == published
+        assert f"{label} {units.bytes_(exact)} {units.bytes_(with_gradients)} {published}" in text, label
     assert f"fits {units.plain(estimators.token_id_bytes(LLAMA2_7B.config.vocab))} bytes an id" in text
 
 
-def test_fineweb_as_text_and_as_token_ids(text):
+def test_fineweb_files_text_and_token_ids_each_named(text):
     fineweb = PRESETS.dataset("fineweb")
     width = estimators.token_id_bytes(fineweb.vocab)  # GPT-2's 50,257 ids: 2 bytes
     uint32 = estimators.token_id_bytes(PRESETS.model("llama3-8b").config.vocab)  # 128,256 ids: 4 bytes
     assert (width, uint32) == (2, 4)
-    assert f"takes {units.bytes_(fineweb.text_bytes, 0)} as plain text" in text
-    assert f"about {units.fixed(fineweb.text_bytes / fineweb.tokens, 1)} bytes of text per token" in text
-    assert f"needs {units.bytes_(estimators.dataset_bytes(fineweb.tokens, width), 0)}, less than the text" in text
+    # The dataset card's 44 TB is its compressed Parquet files, not the text.
+    assert units.bytes_(fineweb.parquet_bytes, 0) == "44 TB"  # BRIEF.md's figure, now named for what it is
+    assert f"its files take {units.bytes_(fineweb.parquet_bytes, 0)} on disk. Those files are compressed Parquet" in text
+    # Raw text at ≈ 4 characters per GPT-2 token (OpenAI's tokenizer guide): 15e12 × 4 B = 60 TB.
+    raw = estimators.raw_text_bytes(fineweb.tokens, fineweb.chars_per_token)
+    assert units.bytes_(raw, 0) == "60 TB"
+    assert f"puts the plain text near {units.bytes_(raw, 0)}" in text
+    assert f"needs {units.bytes_(estimators.dataset_bytes(fineweb.tokens, width), 0)}, half the text" in text
     as_uint32 = units.bytes_(estimators.dataset_bytes(fineweb.tokens, uint32), 0)
-    assert f"it grows to {as_uint32}, more than the text" in text
-    assert units.bytes_(fineweb.text_bytes, 0) == "44 TB"  # BRIEF.md, same input
     assert as_uint32 == "60 TB"  # BRIEF.md: ≈ 60 TB as uint32 ids, same inputs
+    assert f"it takes {as_uint32}, about as much as the text" in text
+    assert "bytes of text per token" not in text and "more than the text it came from" not in text
 
 
 def test_largest_preset_and_checkpoints_written(text):
@@ -213,7 +277,7 @@ def test_lora_trainable_parameters_are_the_seeds(text):
     adapters = lora_adapters()  # × 4 modules × 32 layers
     # Llama 2 7B's q, k, v and o are square (32 KV heads), so the true shapes give the same count.
     assert adapters == estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
-    assert f"2 × d × r = {units.count(per_module, 0)} parameters" in text
+    assert f"with d = k that is 2 × d × r = {units.count(per_module, 0)} parameters" in text
     assert f"all of them together {units.count(adapters)}" in text
     assert (units.count(per_module, 0), units.count(adapters)) == ("131K", "16.8M")  # BRIEF.md, same inputs
     share = adapters / LLAMA2_7B.params
@@ -222,33 +286,50 @@ def test_lora_trainable_parameters_are_the_seeds(text):
     assert units.percent(share, 2) == "0.25%"
 
 
-def test_full_lora_qlora_memory_in_gb_and_gib(text):
+def test_lora_shapes_are_the_papers(text):
+    # Hu et al. 2021, §4.1: W₀ is d × k, B is d × r, A is r × k.
+    assert "A weight W of d × k (d outputs, k inputs) gets an update B·A, where B is d × r and A is r × k" in text
+    assert "A of d × r" not in text and "B of r × d" not in text
+
+
+def test_full_lora_qlora_memory_component_by_component_in_gb_and_gib(text):
     card = PRESETS.gpu(LORA.gpu)
-    adapters = lora_adapters()
     for method, label in (("full", "full fine-tune"), ("lora", "LoRA"), ("qlora", "QLoRA")):
-        m = estimators.finetune_memory(method, LLAMA2_7B.params, adapters, quantization=LORA.quantization)
+        m = estimators.finetune_breakdown(method, LLAMA2_7B.config, LORA.rank, LORA.modules, LORA.quantization)
         fit = estimators.memory_fit(m.total, card.memory_bytes)
         verdict = (
             f"fits, {units.bytes_(fit.spare)} to spare" if fit.fits else f"does not fit: {units.times(fit.ratio, 1)} its memory"
         )
+        trained = m.trainable_weights_bytes + m.gradients_bytes + m.optimizer_bytes
         assert (
             f"{label} {units.count(m.trainable_params)} ({units.percent(m.trainable_share, 2)}) "
+            f"{units.bytes_(m.base_quantized_bytes) if m.base_quantized_bytes else 'none'} "
+            f"{units.bytes_(m.base_16bit_bytes) if m.base_16bit_bytes else 'none'} {units.bytes_(trained)} "
             f"{units.bytes_(m.total)} {units.bytes_(m.total, binary=True)} {verdict}"
         ) in text, method
     assert "(GB) the same in GiB" in text
+    # QLoRA §3: BF16 adapter, BF16 gradient, two FP32 moments; a full fine-tune pays ZeRO's 16.
+    assert f"{units.plain(2 + 2 + 8)} bytes for each adapter parameter, where a full fine-tune pays 16" in text
 
 
 def test_qlora_65b_on_one_48_gb_gpu(text):
     base, card = PRESETS.model(QLORA.model), PRESETS.gpu(QLORA.gpu)
-    adapters = estimators.lora_decoder_params(base.config, QLORA.rank, QLORA.modules)
-    m = estimators.finetune_memory("qlora", base.params, adapters, quantization=QLORA.quantization)
+    m = estimators.finetune_breakdown("qlora", base.config, QLORA.rank, QLORA.modules, QLORA.quantization)
     fit = estimators.memory_fit(m.total, card.memory_bytes)
-    assert f"the adapters come to {units.count(adapters)} parameters" in text
-    assert f"takes {units.bytes_(m.frozen_bytes)}, the adapters with their Adam state {units.bytes_(m.trainable_bytes)}" in text
-    assert f"{units.bytes_(m.total)} in all, against the {units.bytes_(card.memory_bytes, 0)} of an {card.name}" in text
-    # The QLoRA paper's claim, computed: the model state fits one 48 GB GPU.
-    assert fit.fits
+    assert f"the adapters come to {units.count(m.trainable_params)} parameters" in text
+    assert (
+        f"takes {units.bytes_(m.base_quantized_bytes)} for its 4-bit blocks and {units.bytes_(m.base_16bit_bytes)} "
+        "for the embedding and output layer it keeps in BF16"
+    ) in text
+    trained = m.trainable_weights_bytes + m.gradients_bytes + m.optimizer_bytes
+    assert f"gradients and Adam moments take {units.bytes_(trained)}" in text
+    assert (
+        f"That is {units.bytes_(m.total)} in all, against the {units.bytes_(card.memory_bytes, 0, binary=True)} "
+        f"({units.bytes_(card.memory_bytes)}) of an {card.name}"
+    ) in text
+    # The QLoRA paper's claim, computed: about 44 GB of model state fits one 48 GiB card, a few GB spare.
+    assert fit.fits and units.bytes_(m.total, 0) == "44 GB"
     assert f"The claim holds: the model state fits with {units.bytes_(fit.spare)} to spare" in text
-    full = estimators.finetune_memory("full", base.params)
-    lora = estimators.finetune_memory("lora", base.params, adapters)
+    full = estimators.finetune_breakdown("full", base.config)
+    lora = estimators.finetune_breakdown("lora", base.config, QLORA.rank, QLORA.modules)
     assert f"would need {units.bytes_(full.total)} of model state, LoRA on a BF16 base {units.bytes_(lora.total)}" in text

@@ -1,4 +1,4 @@
-"""The composed memory bill: its parts are the ZeRO breakdown plus Korthikanti's activations,
+"""The composed memory bill: its parts are the ZeRO breakdown plus the model's own activations,
 and each remedy is the bill recomputed with one change."""
 
 import math
@@ -13,16 +13,15 @@ LLAMA3_8B = PRESETS.model("llama3-8b")
 H100 = PRESETS.gpu("h100-sxm")
 
 
-def bill(stage=0, gpus=8, recompute="selective", optimizer="adam", tp=1):
-    return estimators.memory_bill(LLAMA3_8B.config, gpus, stage, optimizer, 8192, 1, recompute, tp, H100.memory_bytes)
+def bill(stage=0, gpus=8, recompute="selective", optimizer="adam", tp=1, micro_batch=1):
+    return estimators.memory_bill(LLAMA3_8B.config, gpus, stage, optimizer, 8192, micro_batch, recompute, tp, H100.memory_bytes)
 
 
 @pytest.mark.parametrize("stage", [0, 1, 2, 3])
 def test_parts_are_the_zero_breakdown_plus_the_activations(stage):
     b = bill(stage)
     state = estimators.zero_breakdown(LLAMA3_8B.params, 8, stage)
-    c = LLAMA3_8B.config
-    activations = estimators.activation_bytes(8192, 1, c.d_model, c.heads, c.layers, 1, sequence_parallel=True, recompute="selective")
+    activations = estimators.model_activation_bytes(LLAMA3_8B.config, 8192, 1, 1, sequence_parallel=True, recompute="selective")
     assert (b.memory.weights, b.memory.master, b.memory.activations) == (state.weights, state.master, activations)
     assert math.isclose(b.memory.total, state.total + activations)
     assert b.fit == estimators.memory_fit(b.memory.total, H100.memory_bytes)
@@ -39,9 +38,17 @@ def test_an_unsharded_8b_does_not_fit_and_each_remedy_is_the_bill_recomputed():
 
 
 def test_the_gpu_remedy_is_the_fewest_gpus_that_fit_at_that_stage():
+    # ZeRO-1 over one server's 8 GPUs shards only the optimizer state: still over the H100's memory.
     b = bill(1)
     gpus = next(r for r in b.remedies if r.change == "gpus")
-    assert gpus.fits and bill(1, gpus=gpus.value).fit.fits and not bill(1, gpus=gpus.value - 1).fit.fits
+    assert gpus.value > 8 and gpus.fits
+    assert bill(1, gpus=gpus.value).fit.fits and not bill(1, gpus=gpus.value - 1).fit.fits
+
+
+def test_when_activations_alone_are_over_no_gpu_count_fits():
+    # Two sequences of 8K with nothing recomputed: the logits and blocks outweigh any sharded state.
+    gpus = next(r for r in bill(3, recompute="none", micro_batch=2).remedies if r.change == "gpus")
+    assert gpus.value is None and gpus.total_bytes is None and not gpus.fits
 
 
 def test_a_fitting_bill_has_no_remedy():

@@ -61,7 +61,7 @@ def test_stage_0_fits_on_one_gpu_or_none():
 @given(
     st.floats(min_value=1e8, max_value=1e12),
     st.sampled_from([1, 2, 3]),
-    st.sampled_from(["adam", "adam8bit", "sgd_momentum", "sgd"]),
+    st.sampled_from(["adam", "adam_fp32_grads", "adam8bit", "sgd_momentum", "sgd"]),
     st.floats(min_value=0, max_value=60e9),
     st.sampled_from([1, 2, 8]),
 )

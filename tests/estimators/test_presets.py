@@ -57,8 +57,43 @@ def test_existing_keys_are_kept():
 def test_gpus_the_articles_need_with_dense_peaks():
     for key in ("a100-sxm", "h100-sxm", "h200-sxm", "b200", "gb200", "mi300x", "rtx-a5000", "rtx-4090", "rtx-a6000"):
         assert PRESETS.gpu(key).peak_flops["bf16"] > 0
-    assert PRESETS.gpu("rtx-a5000").memory_bytes == 24e9  # GPT-2 one-GPU example
-    assert PRESETS.gpu("rtx-a6000").memory_bytes == 48e9  # QLoRA's 48 GB GPU
+    assert PRESETS.gpu("rtx-a5000").memory_bytes == 24 * GIB  # GPT-2 one-GPU example
+    assert PRESETS.gpu("rtx-a6000").memory_bytes == 48 * GIB  # QLoRA's 48 GB GPU
+
+
+GIB = 2**30
+MIB = 2**20
+
+
+@pytest.mark.parametrize(
+    "key, datasheet_gb, driver_mib",
+    [
+        # Datasheet "GB" figures; the usable capacity nvidia-smi reports, in MiB, where recorded.
+        ("h100-sxm", 80, 81_559),  # NVIDIA H100 datasheet, 80 GB HBM3; nvidia-smi 81,559 MiB
+        ("a100-sxm", 80, 81_920),  # NVIDIA A100 80GB datasheet, HBM2e; nvidia-smi 81,920 MiB
+        ("rtx-a5000", 24, 24_564),  # NVIDIA RTX A5000 datasheet, 24 GB GDDR6
+        ("rtx-4090", 24, 24_564),  # NVIDIA Ada whitepaper, RTX 4090 24 GB GDDR6X
+        ("rtx-a6000", 48, 49_140),  # NVIDIA RTX A6000 datasheet, 48 GB GDDR6
+        ("h200-sxm", 141, None),
+        ("b200", 180, None),
+        ("gb200", 186, None),
+        ("mi300x", 192, None),
+    ],
+)
+def test_gpu_memory_is_the_datasheet_figure_in_binary_units(key, datasheet_gb, driver_mib):
+    gpu = PRESETS.gpu(key)
+    # A card's "80 GB" is 80 GiB: memory is built in power-of-two dies and stacks.
+    assert gpu.memory_bytes == datasheet_gb * GIB
+    assert "GiB" in gpu.source  # the source states the unit it was read in
+    if driver_mib is not None:
+        # The driver reports what it can hand out: at most the card's capacity, and within 1% of it.
+        assert 0.99 * gpu.memory_bytes <= driver_mib * MIB <= gpu.memory_bytes
+
+
+def test_gpu_memory_must_be_whole_bytes():
+    with pytest.raises(EstimatorError) as error:
+        parse_presets(GPU.replace("memory_bytes = 80e9", "memory_bytes = 80.5"))
+    assert error.value.argument == "gpus.h100.memory_bytes"
 
 
 def test_gpt2_runs_use_the_gpt2_model_count():
@@ -181,7 +216,7 @@ def test_lora_7b_is_the_seed_example_on_llama2_7b():
 def test_qlora_65b_is_llama_65b_on_a_48_gb_gpu():
     ft = PRESETS.finetune("qlora-65b")
     assert ft.model == "llama-65b"
-    assert PRESETS.gpu(ft.gpu).memory_bytes == 48e9
+    assert PRESETS.gpu(ft.gpu).memory_bytes == 48 * GIB  # the paper's "48 GB" card
 
 
 def test_llama3_8b_run_is_8b_on_15t_tokens():

@@ -14,7 +14,7 @@ params = st.floats(min_value=1e6, max_value=1e13)
 tokens = st.floats(min_value=1e6, max_value=1e15)
 gpu_counts = st.integers(min_value=1, max_value=1_000_000)
 stages = st.sampled_from([0, 1, 2, 3])
-optimizers = st.sampled_from(["adam", "adam8bit", "sgd", "sgd_momentum"])
+optimizers = st.sampled_from(["adam", "adam_fp32_grads", "adam8bit", "sgd", "sgd_momentum"])
 
 
 @given(params, gpu_counts, gpu_counts, optimizers)
@@ -39,7 +39,7 @@ def test_more_tokens_never_less_compute(n, d1, d2):
 def test_compute_optimal_spends_the_budget(c):
     n, d = estimators.compute_optimal(c)
     assert estimators.training_flops(n, d) == pytest.approx(c)
-    for fit in ("hoffmann2022", "besiroglu2024"):
+    for fit in ("hoffmann2022", "hoffmann2022-rounded", "besiroglu2024"):
         n, d = estimators.chinchilla_optimal(c, fit)
         assert estimators.training_flops(n, d) == pytest.approx(c)
 

@@ -83,3 +83,37 @@ def test_an_unknown_field_is_rejected():
     with pytest.raises(EstimatorError) as error:
         parse_presets('[scales.a]\nname = "a"\nmin_gpus = 1\ngpus = 8\nsource = "s"\n')
     assert error.value.argument == "scales.a.gpus"
+
+
+@pytest.mark.parametrize(
+    "gpus, domain, rung",
+    [
+        (1, 8, "gpu"),
+        (8, 8, "server"),  # one HGX H100: eight GPUs on one NVSwitch fabric (HGX H100 datasheet)
+        (16, 8, "cluster"),  # two HGX servers: the traffic between them crosses InfiniBand
+        (16, 72, "rack"),  # inside one GB200 NVL72: 72 GPUs in one NVLink domain (NVL72 datasheet)
+        (72, 72, "rack"),
+        (73, 72, "cluster"),
+        (16384, 8, "frontier"),  # Llama 3 405B's 16K H100s (Llama 3 paper, §3.3)
+    ],
+)
+def test_a_job_sits_on_the_rung_of_what_it_crosses(gpus, domain, rung):
+    from estimators import scale_rung
+
+    assert scale_rung(gpus, domain, PRESETS.scales) == rung
+
+
+def test_every_rung_says_what_it_crosses_and_gpus_say_their_nvlink_domain():
+    from estimators.ladder import CROSSES
+
+    assert [s.crosses for s in PRESETS.scales.values()] == ["nothing", "nvlink", "nvlink", "scale-out", "scale-out"]
+    assert set(CROSSES) == {"nothing", "nvlink", "scale-out"}
+    assert PRESETS.gpu("h100-sxm").nvlink_domain_gpus == PRESETS.scale("server").max_gpus == 8
+    assert PRESETS.gpu("gb200").nvlink_domain_gpus == PRESETS.scale("rack").max_gpus == 72
+
+
+def test_an_unknown_crossing_is_a_loader_error():
+    text = ladder(("gpu", 1, 1)).replace('source = "s"', 'crosses = "wifi"\nsource = "s"')
+    with pytest.raises(EstimatorError) as error:
+        parse_presets(text)
+    assert error.value.argument == "scales.gpu.crosses"

@@ -122,9 +122,10 @@ def test_storage_at_7b():
     assert s.total == s.dataset + s.weights + s.retained  # a checkpoint is inside the retained set
 
 
-def test_fineweb_15t_tokens_44_tb_text_60_tb_as_uint32():
+def test_fineweb_15t_tokens_44_tb_of_files_60_tb_as_uint32():
     fineweb = PRESETS.dataset("fineweb")
-    assert units.bytes_(fineweb.text_bytes, 0) == "44 TB"  # an input: the dataset card
+    # The seed calls the dataset card's 44 TB "text"; it is the compressed Parquet files.
+    assert units.bytes_(fineweb.parquet_bytes, 0) == "44 TB"  # an input: the dataset card
     # 15e12 × 4 B (uint32 ids) = 60e12 B
     assert units.bytes_(dataset_bytes(fineweb.tokens, 4), 0) == "60 TB"
 
@@ -176,3 +177,45 @@ def test_gb200_fp8_preset_is_about_5x_the_h100_bf16_throughput():
     # 5e15 / 989e12 = 5.06
     ratio = PRESETS.gpu("gb200").peak_flops["fp8"] / H100_BF16
     assert units.times(ratio) == "5×"
+
+
+def test_seed_round_sizes_are_presets_with_sources():
+    # The seed's storage example is at a round 7B; the ZeRO paper's at 7.5B (§3.1, figure 1).
+    assert PRESETS.example("seed-7b").params == 7e9
+    assert PRESETS.example("zero-7-5b").params == 7.5e9
+    assert units.bytes_(model_state_bytes(PRESETS.example("zero-7-5b").params), 0) == "120 GB"
+    s = storage_footprint(PRESETS.example("seed-7b").params, include_gradients=True)
+    assert [units.bytes_(x, 0) for x in (s.dataset, s.weights, s.checkpoint, s.retained)] == [
+        "560 GB", "14 GB", "112 GB", "560 GB"
+    ]
+
+
+def test_fineweb_raw_text_is_about_60_tb_at_4_characters_a_token():
+    # FineWeb card: 15T GPT-2 tokens; OpenAI's tokenizer guide: ≈ 4 characters of English a token.
+    # 15e12 × 4 × 1 byte (ASCII in UTF-8) = 60e12 B. The card's 44 TB is its compressed Parquet files.
+    from estimators import raw_text_bytes
+
+    fineweb = PRESETS.dataset("fineweb")
+    assert fineweb.text_bytes is None  # no published size of the text itself
+    assert fineweb.parquet_bytes == 44e12
+    assert raw_text_bytes(fineweb.tokens, fineweb.chars_per_token) == 15e12 * 4
+    assert units.bytes_(raw_text_bytes(fineweb.tokens, fineweb.chars_per_token), 0) == "60 TB"
+
+
+def test_exact_resume_needs_12_bytes_and_frameworks_write_14():
+    # Mixed-precision Adam (ZeRO §3.1): FP32 master 4 + momentum 4 + variance 4 = 12 B restore the
+    # run exactly (the BF16 weights are a cast of the master copy); Megatron-LM and DeepSpeed also
+    # save the BF16 weights: 2 + 12 = 14 B.
+    from estimators import checkpoint_bytes_per_param, resume_bytes_per_param
+
+    assert resume_bytes_per_param() == 12
+    assert checkpoint_bytes_per_param() == 14
+    assert checkpoint_bytes_per_param(True) == 16
+
+
+def test_mtbf_uses_the_419_unexpected_interruptions():
+    # Llama 3 paper §3.3.4: 466 interruptions, 47 planned, 419 unexpected, in 54 days.
+    f = LLAMA3_FAILURES
+    assert (f.interruptions, f.unexpected) == (466, 419)
+    assert mtbf_seconds(f.unexpected, f.window_seconds) == pytest.approx(54 * 86400 / 419)
+    assert units.hours(mtbf_seconds(f.unexpected, f.window_seconds), 1) == "3.1 h"
