@@ -35,6 +35,7 @@ class Field:
     max: float = math.inf  # largest display value; beyond it the value is a typo, not a what-if
     options: tuple = ()  # (value, label) pairs of a choice or multi-choice
     note: str = ""  # a line under the control
+    play: bool = False  # a choice the reader can play through, option by option
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -57,9 +58,10 @@ def whole(name: str, label: str, unit: str = "", min: int = 1, max: float = math
     return Field(name, label, "whole", unit=unit, min=min, max=max, note=note)
 
 
-def choice(name: str, label: str, options, note: str = "") -> Field:
-    """One of `options`: (value, label) pairs, or a {value: label} vocabulary of the estimators."""
-    return Field(name, label, "choice", options=_pairs(options), note=note)
+def choice(name: str, label: str, options, note: str = "", play: bool = False) -> Field:
+    """One of `options`: (value, label) pairs, or a {value: label} vocabulary of the estimators.
+    `play` adds a Play button that steps through the options (the stations of a loop, say)."""
+    return Field(name, label, "choice", options=_pairs(options), note=note, play=play)
 
 
 def multi(name: str, label: str, options, note: str = "") -> Field:

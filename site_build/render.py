@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
 import figures
 import pyodide_widgets
@@ -31,6 +32,8 @@ _JINJA = jinja2.Environment(
     lstrip_blocks=True,
 )
 _JINJA.globals["form_text"] = form_text
+# A widget's own template can draw further figures (a diagram per option of a pick-one field, say).
+_JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(figures.svg(name, datasets))
 
 
 class WidgetError(Exception):
@@ -79,6 +82,7 @@ def render(name: str, preset: str | None = None, element_id: str | None = None) 
     result = widget.update(state)
     check_outputs(name, result["outputs"])
     chart = getattr(widget, "CHART", None)
+    spec = figures.vega_spec(chart, result["data"]) if chart else None
     fields = {f.name: f for f in widget.FIELDS}
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
@@ -94,7 +98,7 @@ def render(name: str, preset: str | None = None, element_id: str | None = None) 
         preset=preset,
         outputs=result["outputs"],
         chart_svg=figures.svg(chart, result["data"]) if chart else "",
-        chart_spec=_script_json(figures.vega_spec(chart, result["data"])) if chart else "",
+        chart_spec=_script_json(spec) if spec else "",
     )
     check_slots(name, html)
     # Python-Markdown ends a raw HTML block at a blank line.

@@ -1,7 +1,7 @@
 """The hand-typed-number lint: no quantity is typed into the site's Markdown.
 
 Every figure a reader sees is either an input in ``estimators/presets.toml``, with its source, or
-the output of an estimator, put on the page by a macro (see DESIGN.md, "Numbers"). A number typed
+the output of an estimator, put on the page by a macro (see ARCHITECTURE.md, "Numbers"). A number typed
 into prose silently drifts from the code, so this lint names the file, line and column of each one.
 
 Usage::

@@ -135,6 +135,7 @@
     w.dirty = true;
     const state = readState(w);
     writeUrl(w, state);
+    showPicked(w, state);
     if (runtime.status === "idle") boot();
     if (runtime.status !== "live") return;
     const id = runtime.nextId++;
@@ -179,6 +180,52 @@
     w.announceTimer = setTimeout(() => {
       if (w.live) w.live.textContent = text;
     }, ANNOUNCE_AFTER_MS);
+  }
+
+  // --- pick-one content and play --------------------------------------------
+  // [data-when="field=value"] belongs to one option of a field: with JavaScript off all of it reads;
+  // live, the picked option's parts get .is-picked (widgets.css shows or highlights them), at once,
+  // without waiting for Python. A [data-pick="field=value"] button picks its option.
+  const PLAY_STEP_MS = 2000;
+
+  function showPicked(w, state) {
+    for (const el of w.root.querySelectorAll("[data-when], [data-pick]")) {
+      const [field, value] = (el.dataset.when || el.dataset.pick).split("=");
+      const picked = (state[field] || "").split(MULTI_SEPARATOR).includes(value);
+      el.classList.toggle("is-picked", picked);
+      if (el.dataset.pick) el.setAttribute("aria-pressed", String(picked));
+    }
+  }
+
+  function pick(w, button) {
+    const [field, value] = button.dataset.pick.split("=");
+    stopPlay(w);
+    setField(w, field, value);
+    request(w);
+  }
+
+  // Play steps a choice through its options, as a reader pressing "next" would.
+  function togglePlay(w, button) {
+    if (w.playing) {
+      stopPlay(w);
+      return;
+    }
+    const select = w.form.elements.namedItem(button.dataset.play);
+    button.setAttribute("aria-pressed", "true");
+    w.playing = {
+      button,
+      timer: setInterval(() => {
+        select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
+        request(w);
+      }, PLAY_STEP_MS),
+    };
+  }
+
+  function stopPlay(w) {
+    if (!w.playing) return;
+    clearInterval(w.playing.timer);
+    w.playing.button.setAttribute("aria-pressed", "false");
+    w.playing = null;
   }
 
   // --- the URL ------------------------------------------------------------
@@ -261,22 +308,31 @@
       dirty: false,
       latest: 0,
       view: null,
+      playing: null,
     };
     w.defaults = readState(w);
     root.widget = w;
+    root.dataset.enhanced = "true"; // from here on, widgets.css shows only the picked option's content
+    showPicked(w, w.defaults);
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 
     w.form.addEventListener("submit", (event) => event.preventDefault()); // Enter in a field recomputes, never reloads
     w.form.addEventListener("input", (event) => {
+      stopPlay(w);
       delete w.invalidFromUrl[event.target.name];
       // A field changed by hand: the state is no longer any preset's.
       for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", "false");
       request(w);
     });
     root.addEventListener("click", (event) => {
+      const play = event.target.closest("[data-play]");
+      if (play) togglePlay(w, play);
+      const choice = event.target.closest("[data-pick]");
+      if (choice) pick(w, choice);
       const button = event.target.closest("[data-preset]");
       if (!button) return;
+      stopPlay(w);
       const values = JSON.parse(button.dataset.preset);
       for (const [field, value] of Object.entries(values)) setField(w, field, value);
       w.invalidFromUrl = {};

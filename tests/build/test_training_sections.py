@@ -2,8 +2,8 @@
 fine-tuning, as built.
 
 Each expected text is computed here from the same presets with the same estimators and `units`
-formatters the page's macros use, so a page that typed or miscomputed a figure fails. Where BRIEF.md
-gives a seed article's figure for exactly the same inputs, the test also holds the computed text to
+formatters the page's macros use, so a page that typed or miscomputed a figure fails. Where a source
+article gives a figure for exactly the same inputs, the test also holds the computed text to
 that published figure; where the inputs differ (an exact parameter count against the seed's round
 one), the comment says so and no published figure is asserted.
 """
@@ -66,7 +66,7 @@ def test_sections_follow_the_training_time_section_in_order(text):
 def test_llama3_8b_tokens_per_parameter_is_the_seeds_1875(text):
     ratio = estimators.tokens_per_param(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 15e12 / 8e9 = 1875
     assert f"{units.fixed(ratio, 0)} tokens per parameter" in text
-    assert units.fixed(ratio, 0) == "1875"  # BRIEF.md: ≈ 1875, same inputs
+    assert units.fixed(ratio, 0) == "1875"  # source article: ≈ 1875, same inputs
     exact = estimators.tokens_per_param(PRESETS.model("llama3-8b").params, LLAMA3_8B.tokens)
     assert f"{units.count(PRESETS.model('llama3-8b').params, 2)} parameters it is {units.fixed(exact, 0)}" in text
 
@@ -80,7 +80,7 @@ def test_chinchilla_ratio_comes_from_the_estimators_constant(text):
 def test_compute_multiple_is_the_seeds_94x(text):
     multiple = estimators.compute_multiple(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 1875 / 20 = 93.75
     assert f"= {units.times(multiple, 0)} the compute" in text
-    assert units.times(multiple, 0) == "94×"  # BRIEF.md: ≈ 94×, same inputs
+    assert units.times(multiple, 0) == "94×"  # source article: ≈ 94×, same inputs
 
 
 def test_same_compute_spent_the_chinchilla_way(text):
@@ -122,7 +122,7 @@ def test_zero_papers_7_5b_example_where_zero_is_introduced(text):
     # Rajbhandari et al. 2020, §3.1: 16Ψ for Ψ = 7.5B is 120 GB.
     example = PRESETS.example("zero-7-5b")
     state = estimators.model_state_bytes(example.params)
-    assert units.bytes_(state, 0) == "120 GB"  # BRIEF.md, same input
+    assert units.bytes_(state, 0) == "120 GB"  # source article, same input
     assert f"a model of {units.count(example.params, 1)} parameters, whose state comes to {units.bytes_(state, 0)}" in text
 
 
@@ -150,14 +150,14 @@ def test_checkpoint_bytes_both_ways_labelled(text):
         f"the paper's round figure) {units.bytes_(minimum * LLAMA3.params, 2)} "
         f"{units.bytes_(estimators.checkpoint_bytes(LLAMA3.params), 2)} {units.bytes_(big, 2)}"
     ) in text
-    assert units.bytes_(big, 1) == "6.5 TB"  # BRIEF.md: ≈ 6.5 TB at 16 B/param, same inputs (405e9)
+    assert units.bytes_(big, 1) == "6.5 TB"  # source article: ≈ 6.5 TB at 16 B/param, same inputs (405e9)
 
 
 def test_interruptions_one_every_3_hours(text):
     mtbf = estimators.mtbf_seconds(FAILURES.interruptions, FAILURES.window_seconds)  # 4,665,600 s / 466
     assert f"{units.integer(FAILURES.interruptions)} interruptions, on average one every {units.hours(mtbf, 0)}" in text
     assert f"({units.hours(mtbf, 1)} to one decimal)" in text
-    assert units.hours(mtbf, 0) == "3 h"  # BRIEF.md: one every ≈ 3 h, same inputs
+    assert units.hours(mtbf, 0) == "3 h"  # source article: one every ≈ 3 h, same inputs
     assert f"{units.integer(FAILURES.unexpected)} of them were unexpected" in text
     assert f"about {units.percent(FAILURES.hardware_share)} of those came from hardware" in text
     assert f"the other {units.integer(FAILURES.interruptions - FAILURES.unexpected)} were planned" in text
@@ -176,7 +176,7 @@ def test_work_thrown_away_all_and_unexpected_only(text):
     interval, window = FAILURES.checkpoint_interval_seconds, FAILURES.window_seconds
     lost = estimators.lost_work_seconds(FAILURES.interruptions, interval)  # 466 × 1800 / 2 = 419,400 s
     assert f"all of them {units.integer(FAILURES.interruptions)} {units.hours(lost)} {units.percent(lost / window, 1)}" in text
-    # BRIEF.md: ≈ 117 h, ≈ 9.0%, same inputs. The exact figure is 116.5 h, which the page prints;
+    # source article: ≈ 117 h, ≈ 9.0%, same inputs. The exact figure is 116.5 h, which the page prints;
     # the seed rounded the half up (one decimal fewer, units.hours rounds half to even: "116 h").
     assert units.hours(lost) == "116.5 h"
     assert int(lost / units.SECONDS_PER_HOUR + 0.5) == 117
@@ -221,7 +221,7 @@ def test_storage_at_llama2_7bs_exact_count(text):
     for (label, exact, with_gradients), value, published in zip(
         rows,
         (r.dataset, r.weights, r.checkpoint, r.retained),
-        ("560 GB", "14 GB", "112 GB", "560 GB"),  # BRIEF.md: 7e9 × 20 × 4 B; × 2 B; × 16 B; × 5 kept
+        ("560 GB", "14 GB", "112 GB", "560 GB"),  # source article: 7e9 × 20 × 4 B; × 2 B; × 16 B; × 5 kept
     ):
         assert units.bytes_(value, 0) == published
         assert f"{label} {units.bytes_(exact)} {units.bytes_(with_gradients)} {published}" in text, label
@@ -234,7 +234,7 @@ def test_fineweb_files_text_and_token_ids_each_named(text):
     uint32 = estimators.token_id_bytes(PRESETS.model("llama3-8b").config.vocab)  # 128,256 ids: 4 bytes
     assert (width, uint32) == (2, 4)
     # The dataset card's 44 TB is its compressed Parquet files, not the text.
-    assert units.bytes_(fineweb.parquet_bytes, 0) == "44 TB"  # BRIEF.md's figure, now named for what it is
+    assert units.bytes_(fineweb.parquet_bytes, 0) == "44 TB"  # the source article's figure, now named for what it is
     assert f"its files take {units.bytes_(fineweb.parquet_bytes, 0)} on disk. Those files are compressed Parquet" in text
     # Raw text at ≈ 4 characters per GPT-2 token (OpenAI's tokenizer guide): 15e12 × 4 B = 60 TB.
     raw = estimators.raw_text_bytes(fineweb.tokens, fineweb.chars_per_token)
@@ -242,7 +242,7 @@ def test_fineweb_files_text_and_token_ids_each_named(text):
     assert f"puts the plain text near {units.bytes_(raw, 0)}" in text
     assert f"needs {units.bytes_(estimators.dataset_bytes(fineweb.tokens, width), 0)}, half the text" in text
     as_uint32 = units.bytes_(estimators.dataset_bytes(fineweb.tokens, uint32), 0)
-    assert as_uint32 == "60 TB"  # BRIEF.md: ≈ 60 TB as uint32 ids, same inputs
+    assert as_uint32 == "60 TB"  # source article: ≈ 60 TB as uint32 ids, same inputs
     assert f"it takes {as_uint32}, about as much as the text" in text
     assert "bytes of text per token" not in text and "more than the text it came from" not in text
 
@@ -279,7 +279,7 @@ def test_lora_trainable_parameters_are_the_seeds(text):
     assert adapters == estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
     assert f"with d = k that is 2 × d × r = {units.count(per_module, 0)} parameters" in text
     assert f"all of them together {units.count(adapters)}" in text
-    assert (units.count(per_module, 0), units.count(adapters)) == ("131K", "16.8M")  # BRIEF.md, same inputs
+    assert (units.count(per_module, 0), units.count(adapters)) == ("131K", "16.8M")  # source article, same inputs
     share = adapters / LLAMA2_7B.params
     assert f"{units.percent(share, 2)} of the model's {units.count(LLAMA2_7B.params, 2)}" in text
     # The seed's 0.24% divides by a round 7e9; the exact 6.74B gives 0.25%.

@@ -1,4 +1,4 @@
-"""Every figure of BRIEF.md's table, at the seed articles' inputs.
+"""Every figure the source articles print, at the source articles' inputs.
 
 Where the seed quotes text ("26.62M", "62.40 TB"), the test compares the text
 `estimators.units` makes, so the site prints what the seed printed.

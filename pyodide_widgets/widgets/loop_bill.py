@@ -1,0 +1,47 @@
+"""W2: what the training loop consumes, for one run: data, compute, memory and time.
+
+Every tile is a field of the run's estimate (estimators.run_preset_estimate).
+"""
+
+import estimators
+from estimators import units
+
+from ..contract import Output, choice, read
+
+TITLE = "What the loop consumes"
+
+_PRESETS = estimators.load_presets()
+
+FIELDS = (choice("run", "Training run", {key: run.name for key, run in _PRESETS.runs.items()}),)
+
+OUTPUTS = (
+    Output("data", "Data", detail="data_bytes"),
+    Output("compute", "Compute: C = 6 × N × D", detail="compute_rate"),
+    Output("memory", "Memory: the training state", detail="memory_per_param"),
+    Output("time", "Time, at the run's MFU", detail="gpu_hours"),
+)
+
+
+def presets() -> dict:
+    """One starting state per run preset (the first is the default)."""
+    return {key: {"label": run.name, "state": {"run": key}} for key, run in _PRESETS.runs.items()}
+
+
+def update(state: dict) -> dict:
+    s = read(FIELDS, state)
+    e = estimators.run_preset_estimate(s["run"])
+    per_param = estimators.bytes_per_param()
+    outputs = {
+        "data": f"{units.count(e.tokens, 2)} tokens",
+        "data_bytes": f"{units.bytes_(e.dataset_bytes, 2)} on disk at {e.token_bytes} B per token id",
+        "compute": f"{units.sci(e.flops)} FLOPs",
+        "compute_rate": f"{units.count(estimators.training_flops(e.params, 1), 2)} FLOPs per token, for {units.count(e.params, 2)} parameters",
+        "memory": units.bytes_(e.state_bytes, 2),
+        "memory_per_param": f"{units.fixed(per_param.total, 0)} bytes per parameter with mixed-precision Adam",
+        "time": units.duration(e.seconds),
+        "gpu_hours": f"{units.count(e.gpu_hours, 2)} GPU-hours on {units.integer(e.gpus)} GPUs",
+    }
+    outputs["summary"] = (
+        f"{outputs['data']}, {outputs['compute']}, {outputs['memory']} of training state, {outputs['time']}."
+    )
+    return {"outputs": outputs, "data": {}}
