@@ -78,9 +78,7 @@ def scale_table(page) -> dict:
 
 def ideal_seconds(key: str) -> float:
     """C = 6ND over GPUs × dense peak × MFU, for a run preset."""
-    run = PRESETS.run(key)
-    peak = PRESETS.gpu(run.gpu).peak_flops[run.precision]
-    return estimators.training_seconds(estimators.training_flops(run.params, run.tokens), run.gpus, peak, run.mfu)
+    return estimators.run_preset_estimate(key).seconds
 
 
 def test_the_table_has_one_row_per_rung_in_ladder_order(scale_table):

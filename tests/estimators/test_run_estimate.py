@@ -1,0 +1,40 @@
+"""The composed run estimate: the seed article's W8 figures for Llama 3 405B come out of one call,
+and each field is the topic estimator's own figure (so pages, CLI and widgets share one arithmetic)."""
+
+import pytest
+
+import estimators
+from estimators import units
+
+PRESETS = estimators.load_presets()
+
+
+def test_llama3_405b_preset_gives_the_published_figures():
+    # The Llama 3 paper's run as the seed reads it: 405B × 15.6T on 16,384 H100 at 989 TFLOP/s, 40% MFU.
+    e = estimators.run_preset_estimate("llama3-405b")
+    shown = (
+        units.sci(e.flops), units.si(e.fleet_peak_flops, "FLOP/s"), units.si(e.delivered_flops, "FLOP/s"),
+        units.duration(e.seconds), units.count(e.gpu_hours, 2), units.bytes_(e.dataset_bytes, 2),
+        units.bytes_(e.state_bytes, 2), units.bytes_(e.weights_bytes),
+    )
+    assert shown == ("3.79e25", "16.2 EFLOP/s", "6.5 EFLOP/s", "67.7 days", "26.62M", "62.40 TB", "6.48 TB", "810.0 GB")
+    assert e.token_bytes == 4  # a vocabulary of 128,256 ids needs uint32
+
+
+@pytest.mark.parametrize("key", list(PRESETS.runs))
+def test_each_field_is_the_topic_estimators_figure(key):
+    run = PRESETS.run(key)
+    e = estimators.run_preset_estimate(key)
+    peak = PRESETS.gpu(run.gpu).peak_flops[run.precision]
+    flops = estimators.training_flops(run.params, run.tokens)
+    seconds = estimators.training_seconds(flops, run.gpus, peak, run.mfu)
+    assert (e.flops, e.seconds, e.peak_flops_per_gpu) == (flops, seconds, peak)
+    assert e.gpu_hours == estimators.gpu_hours(seconds, run.gpus)
+    assert e.token_bytes == estimators.token_id_bytes(PRESETS.model(run.model).config.vocab)
+    assert e.checkpoint_bytes == estimators.checkpoint_bytes(run.params)
+
+
+def test_bad_input_names_the_argument():
+    with pytest.raises(estimators.EstimatorError) as error:
+        estimators.run_estimate(405e9, 15.6e12, 0, 989e12, 0.4)
+    assert error.value.argument == "gpus"
