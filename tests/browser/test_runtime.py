@@ -7,16 +7,14 @@ is the runtime's, shared by every widget.
 
 import json
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from .conftest import LIVE_TIMEOUT_MS
-from .widgets import cpython_outputs, form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from .widgets import cpython_outputs, form_state, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 # What must never be shown in a widget, whatever the input.
 GARBAGE = re.compile(r"NaN|Infinity|undefined|Traceback|Error:|\bnull\b")
 
@@ -214,12 +212,6 @@ def test_every_control_works_from_the_keyboard(page, site_url):
     page.keyboard.type("2048")
     wait_for_cpython_outputs(page, WIDGET)
     assert form_state(page, WIDGET)["gpus"] == "2048"
-
-
-def run_axe(page) -> list:
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document)")
-    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
 
 
 @pytest.mark.parametrize("path", ["/", "/ten-steps/", "/methods/"])

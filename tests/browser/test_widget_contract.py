@@ -4,8 +4,8 @@ A throwaway site holds one page per widget with two copies of it. On each, with
 no test written for the widget: the build-time numbers read with JavaScript
 off; the copies go live, answer as CPython does, keep two states and two sets
 of URL keys, and come back from a shared link; every preset answers; a bad
-value from a link is named beside its field; and no status line complains
-(a widget without a chart included).
+value from a link is named beside its field; no status line complains (a
+widget without a chart included); and axe finds nothing in either palette.
 """
 
 import json
@@ -23,6 +23,7 @@ from .widgets import (
     form_state,
     read_without_javascript,
     root,
+    run_axe,
     set_field,
     shown_outputs,
     wait_for_cpython_outputs,
@@ -151,3 +152,15 @@ def test_a_chart_becomes_a_live_view_that_redraws(page, contract_site, name):
     wait_for_cpython_outputs(page, f"#{name}")
     page.wait_for_function("sel => document.querySelector(sel).widget.view !== null", arg=root(f"#{name}"))
     assert page.locator(f"#{name} [data-chart] svg").count() == 1
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("name", WIDGETS)
+def test_axe_finds_no_violation_live_with_an_error_shown(page, contract_site, name, scheme):
+    field = pyodide_widgets.module(name).FIELDS[0]
+    page.goto(f"{contract_site}/{name}/?{name}.{field.name}=not-valid")
+    page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
+    wait_live(page, f"#{name}")
+    page.locator(f'#{name} [data-error-for="{field.name}"]').filter(has_text="Must be").wait_for()
+    violations = run_axe(page)
+    assert violations == [], "\n".join(map(str, violations))

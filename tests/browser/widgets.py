@@ -3,9 +3,13 @@
 `widget` is a widget's name (its first copy on the page) or "#<element id>" (one copy).
 """
 
+from pathlib import Path
+
 import pyodide_widgets
 
 from .conftest import LIVE_TIMEOUT_MS
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def root(widget: str) -> str:
@@ -87,3 +91,10 @@ def read_without_javascript(browser, url: str, widget: str) -> dict:
     }
     context.close()
     return seen
+
+
+def run_axe(page) -> list:
+    """axe-core's violations on the page as it is now: (rule, first targets)."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document)")
+    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
