@@ -3,10 +3,12 @@ with a message naming the page, the macro and what is valid."""
 
 import html
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
 from pyodide_widgets.widgets import training_time
+from site_build.pack import build_wheel
 from tests.conftest import mkdocs_build, throwaway_project
 
 
@@ -96,3 +98,11 @@ def test_a_hand_typed_quantity_fails_the_strict_build_with_file_line_and_column(
     assert done.returncode != 0
     line = page.splitlines()[5]
     assert f"broken.md:6:{line.index('1.2') + 1}: hand-typed quantity '1.2 TB'" in output, output[-2000:]
+
+
+def test_the_wheel_holds_exactly_what_the_browser_runs():
+    # No exclude list to keep in step: the wheel is the two browser packages and its own metadata.
+    with zipfile.ZipFile(build_wheel()) as wheel:
+        tops = {name.split("/")[0] for name in wheel.namelist()}
+    assert {top for top in tops if not top.endswith(".dist-info")} == {"estimators", "pyodide_widgets"}
+    assert "pyodide_widgets/widgets/training_time.py" in wheel.namelist()
