@@ -18,6 +18,7 @@ import re
 
 import estimators
 import jinja2
+import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.presets import Presets
@@ -62,6 +63,8 @@ def registrations() -> dict:
         if not name.startswith("_"):
             macros[name] = getattr(presets, name)
     macros["widget"] = widget
+    # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
+    macros["widget_module"] = pyodide_widgets.module
     # `bytes_` (named so as not to shadow the built-in) is `bytes` in a page.
     filters = {
         name.rstrip("_"): fn
