@@ -79,6 +79,19 @@ def mtbf_seconds(interruptions: int, window_s: float) -> float:
     return positive("window_s", window_s) / positive_int("interruptions", interruptions)
 
 
+def fleet_mtbf_seconds(interruptions: int, window_s: float, observed_gpus: int, gpus: int) -> float:
+    """Mean time between failures of a job on `gpus` GPUs, from a log of one on `observed_gpus`.
+
+    Each GPU, with its share of hosts, cables and switches, is taken to fail on
+    its own at a steady rate, so a job's failures come in proportion to its GPU
+    count: M(n) = window × n_observed / (interruptions × n). Llama 3's 419
+    unexpected stops in 54 days on 16,384 H100s give ≈ 3.1 h; 1,024 of the same
+    GPUs would see one about every 2.1 days.
+    """
+    observed = positive_int("observed_gpus", observed_gpus)
+    return mtbf_seconds(interruptions, window_s) * observed / positive_int("gpus", gpus)
+
+
 def optimal_checkpoint_interval(checkpoint_cost_s: float, mtbf_s: float, method: str = "daly") -> float:
     """Seconds between checkpoints that minimise lost plus writing time (Young 1974 or Daly 2006)."""
     delta = positive("checkpoint_cost_s", checkpoint_cost_s)

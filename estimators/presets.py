@@ -53,6 +53,7 @@ class Run:
     precision: str  # key into that GPU's peak_flops
     mfu: float  # model FLOPs utilisation, fraction of peak
     source: str
+    mfu_reported: tuple | None = None  # (low, high): the MFU range the source reports, where it gives one
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,7 @@ def _build(cls, where: str, raw: dict):
             raise EstimatorError(f"{where}.{name}", value, f"a value of type {' or '.join(t.__name__ for t in accepted)}")
         check = _CHECKS.get(name)
         values[name] = check(f"{where}.{name}", value) if check else value
-        if field.type is tuple:  # a TOML array, kept immutable
+        if isinstance(value, list):  # a TOML array, kept immutable
             values[name] = tuple(value)
     try:
         return cls(**values)
@@ -289,6 +290,11 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"runs.{key}.gpu", run.gpu, gpus)
         validate.one_of(f"runs.{key}.model", run.model, models)
         validate.one_of(f"runs.{key}.precision", run.precision, gpus[run.gpu].peak_flops)
+        if run.mfu_reported is not None:
+            bounds = [validate.fraction(f"runs.{key}.mfu_reported", v) for v in run.mfu_reported]
+            # The site's round MFU is taken from inside the reported range, never outside it.
+            if len(bounds) != 2 or not bounds[0] <= run.mfu <= bounds[1]:
+                raise EstimatorError(f"runs.{key}.mfu_reported", list(run.mfu_reported), f"[low, high] around mfu ({run.mfu})")
     datasets = {k: _build(Dataset, f"datasets.{k}", v) for k, v in data.get("datasets", {}).items()}
     failures = {k: _build(Failures, f"failures.{k}", v) for k, v in data.get("failures", {}).items()}
     for key, f in failures.items():

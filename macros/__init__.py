@@ -18,10 +18,11 @@ import re
 
 import estimators
 import jinja2
+import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.presets import Presets
-from site_build import errors, render
+from site_build import errors, glossary, render
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -62,6 +63,9 @@ def registrations() -> dict:
         if not name.startswith("_"):
             macros[name] = getattr(presets, name)
     macros["widget"] = widget
+    # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
+    macros["widget_module"] = pyodide_widgets.module
+    macros["glossary"] = glossary_page
     # `bytes_` (named so as not to shadow the built-in) is `bytes` in a page.
     filters = {
         name.rstrip("_"): fn
@@ -69,6 +73,11 @@ def registrations() -> dict:
         if fn.__module__ == units.__name__ and not name.startswith("_")
     }
     return {"macros": macros, "filters": filters}
+
+
+def glossary_page() -> str:
+    """The Glossary page's entries, alphabetised, from site_build/glossary.toml."""
+    return glossary.page_markdown(glossary.load())
 
 
 _widgets_on_page: list = []

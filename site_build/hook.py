@@ -6,7 +6,10 @@
   templates for hand-typed quantities, and pack the wheel Pyodide loads.
 - For each page, before mkdocs-macros renders it: the hand-typed-number lint,
   reported as file:line:col warnings, which `--strict` (build and serve alike)
-  turns into a failed build; after it is rendered, no element id used twice.
+  turns into a failed build; after it is rendered, no element id used twice,
+  and the glossary's hover cards made keyboard-focusable.
+- The glossary (site_build/glossary.toml) becomes the abbr extension's list of
+  terms, so every page carries its hover cards (site_build/glossary.py).
 - Into the site, under assets/widgets/: the runtime, worker and CSS from
   static/, Pyodide's core files from the npm package `pyodide`, the Vega runtime
   from the npm package `vega`, and the wheel. Everything comes from this
@@ -54,6 +57,13 @@ def on_config(config):
     problem = checks.presets_problem()
     if problem:
         raise PluginError(problem)
+    from site_build import glossary
+
+    terms = glossary.load()
+    if problems := glossary.findings(terms):
+        raise PluginError("\n".join(problems))
+    # The abbr extension cards every use of a term on every page, from the one data file.
+    config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
     return config
 
 
@@ -79,9 +89,11 @@ def on_page_markdown(markdown, page, config, files):
 def on_post_page(output, page, config):
     from site_build import checks
 
+    from site_build import glossary
+
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
-    return output
+    return glossary.focusable(output)
 
 
 def _require(path: Path) -> str:

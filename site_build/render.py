@@ -86,6 +86,8 @@ def render(name: str, preset: str | None = None, element_id: str | None = None) 
     fields = {f.name: f for f in widget.FIELDS}
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
+        # A layout of its own can draw on the module's build-time tables (every option's content, say).
+        widget=widget,
         id=element_id or name,
         title=widget.TITLE,
         fields=widget.FIELDS,

@@ -12,7 +12,7 @@ import pytest
 
 import estimators
 from estimators import units
-from pyodide_widgets.widgets import training_time
+from pyodide_widgets.widgets import ten_steps, training_time
 
 PRESETS = estimators.load_presets()
 LADDER = ("gpu", "server", "rack", "cluster", "frontier")
@@ -165,6 +165,7 @@ def test_every_step_names_the_rung_it_needs_attention_from(prose):
     # The seed article's rungs for steps 1 to 10.
     rungs = ("gpu", "gpu", "cluster", "server", "rack", "gpu", "cluster", "gpu", "gpu", "gpu")
     found = re.findall(r"Needs real attention from: (.+?)\.", prose)
+    assert [PRESETS.scale(step.rung).name for step in ten_steps.STEPS.values()] == found
     assert found == [PRESETS.scale(key).name for key in rungs]
 
 
@@ -183,7 +184,7 @@ def test_model_state_and_checkpoint_bytes(prose):
     per = estimators.bytes_per_param("adam")
     small = PRESETS.model("llama3-8b")
     h100 = PRESETS.gpu("h100-sxm")
-    assert f"each parameter costs {units.plain(per.total)} bytes of training state" in prose
+    assert f"Adam keeps {units.plain(per.total)} bytes of state for every parameter" in prose
     assert (
         f"it comes to {units.bytes_(estimators.model_state_bytes(small.params))}, which no single "
         f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0, binary=True)} can hold"
@@ -194,7 +195,9 @@ def test_model_state_and_checkpoint_bytes(prose):
 
 def test_llama3_failures_and_mfu(prose):
     f, run = PRESETS.failure("llama3-405b"), PRESETS.run("llama3-405b")
-    assert f"Meta reports MFU in a narrow band around {units.percent(run.mfu)}" in prose
+    low, high = run.mfu_reported
+    assert f"Meta reports an MFU of {units.percent(low)} to {units.percent(high)}" in prose
+    assert f"this site computes with {units.percent(run.mfu)}, a round value inside that range" in prose
     assert (
         f"across {units.duration(f.window_seconds, 0)} of pretraining, the job was interrupted unexpectedly "
         f"{units.integer(f.unexpected)} times, roughly one stop every "

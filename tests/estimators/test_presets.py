@@ -1,5 +1,7 @@
 """presets.toml: what it holds, and the loader's errors naming the preset and the field."""
 
+from importlib import resources
+
 import pytest
 
 from estimators import DecoderConfig, EstimatorError, load_presets, token_id_bytes
@@ -262,3 +264,18 @@ def test_a_valid_finetune_loads_with_its_modules_as_a_tuple():
     assert ft.modules == ("q", "v")
     with pytest.raises(EstimatorError, match="not allowed"):
         PRESETS.finetune("no-such-preset")
+
+
+def test_llama3_mfu_is_a_round_value_inside_the_reported_range():
+    # Llama 3 paper §3.3, table 4: BF16 MFU of 38-43% on 8K to 16K H100s; the site computes with 40%.
+    run = load_presets().run("llama3-405b")
+    assert run.mfu_reported == (0.38, 0.43)
+    assert run.mfu_reported[0] <= run.mfu <= run.mfu_reported[1]
+
+
+@pytest.mark.parametrize("reported", ["[0.41, 0.43]", "[0.38]", "[0.38, 1.5]"])
+def test_a_reported_mfu_range_must_hold_the_run_mfu(reported):
+    text = resources.files("estimators").joinpath("presets.toml").read_text("utf-8")
+    text = text.replace("mfu_reported = [0.38, 0.43]", f"mfu_reported = {reported}", 1)
+    with pytest.raises(EstimatorError, match="mfu_reported"):
+        parse_presets(text)

@@ -107,6 +107,7 @@ VALID = {
     "checkpoint_bytes": dict(params=70e9, include_gradients=False),
     "lost_work_seconds": dict(interruptions=466, checkpoint_interval_s=1800),
     "mtbf_seconds": dict(interruptions=466, window_s=4665600),
+    "fleet_mtbf_seconds": dict(interruptions=419, window_s=4665600, observed_gpus=16384, gpus=1024),
     "optimal_checkpoint_interval": dict(checkpoint_cost_s=60, mtbf_s=10000, method="daly"),
     "effective_training_time": dict(window_s=4665600, interruptions=466, checkpoint_interval_s=1800),
     "lora_trainable_params": dict(d_model=4096, rank=16, modules=4, layers=32),

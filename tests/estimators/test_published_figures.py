@@ -21,6 +21,7 @@ from estimators import (
     zero_breakdown,
     zero_bytes_per_gpu,
 )
+import estimators
 from estimators import units
 
 PRESETS = load_presets()
@@ -351,3 +352,12 @@ def test_real_block_arguments_are_checked(kwargs, argument):
     with pytest.raises(EstimatorError) as error:
         activation_bytes_per_layer(2048, 1, 4096, 32, **kwargs)
     assert error.value.argument == argument
+
+
+def test_fleet_mtbf_scales_llama3_failures_by_gpu_count():
+    # 54 days × 86,400 s / 419 unexpected stops = 11,135 s ≈ 3.1 h on 16,384 GPUs (Llama 3 paper §3.3.4);
+    # a sixteenth of the GPUs fails a sixteenth as often: 16 × 11,135 s ≈ 2.1 days.
+    window = 54 * 86400
+    assert estimators.fleet_mtbf_seconds(419, window, 16384, 16384) == estimators.mtbf_seconds(419, window)
+    assert units.hours(estimators.fleet_mtbf_seconds(419, window, 16384, 16384)) == "3.1 h"
+    assert units.duration(estimators.fleet_mtbf_seconds(419, window, 16384, 1024)) == "2.1 days"

@@ -1,0 +1,80 @@
+"""The glossary: one data file of terms (glossary.toml) behind two things.
+
+- The hover cards on every page. Python-Markdown's `abbr` extension takes a
+  `glossary` of {term: definition} and wraps each whole-word, case-sensitive
+  use of a term in `<abbr title=...>`; mkdocs-material's `content.tooltips`
+  shows the title as a card on hover and on focus, outside the text flow (no
+  layout shift), and points the term at it with aria-describedby. The hook
+  hands this module's `abbreviations()` to the extension, so there is no
+  second list to keep, and makes each `<abbr>` focusable (`focusable`), which
+  Python-Markdown does not, so that keyboard users reach the card too.
+- The Glossary page, alphabetised, one linkable heading per term
+  (`page_markdown`, through the `glossary()` macro).
+"""
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.lint_numbers import MESSAGE, find_quantities
+
+DATA = Path(__file__).resolve().parent / "glossary.toml"
+# What Python-Markdown's abbr extension writes; `focusable` adds a tabindex to exactly this.
+ABBR_OPEN = "<abbr title="
+FOCUSABLE_ABBR_OPEN = '<abbr tabindex="0" title='
+
+
+@dataclass(frozen=True)
+class Term:
+    term: str  # as prose writes it; matched whole-word, case-sensitively
+    short: str  # the hover card: one sentence
+    long: str = ""  # more, on the Glossary page only
+    related: tuple = ()  # other terms of the glossary
+
+    @property
+    def anchor(self) -> str:
+        """The term's id on the Glossary page: "all-reduce", "optimizer-state"."""
+        return re.sub(r"[^a-z0-9]+", "-", self.term.lower()).strip("-")
+
+
+def load(path: Path = DATA) -> tuple:
+    """The terms, alphabetised regardless of case."""
+    terms = [Term(**{**raw, "related": tuple(raw.get("related", ()))}) for raw in tomllib.loads(path.read_text("utf-8"))["terms"]]
+    return tuple(sorted(terms, key=lambda t: t.term.casefold()))
+
+
+def findings(terms: tuple) -> list[str]:
+    """What stops the build: a term twice, a related term that is not in the glossary, a hand-typed quantity."""
+    shown = DATA.name
+    names = [t.term for t in terms]
+    problems = [f"{shown}: the term {name!r} is defined twice" for name in sorted(set(names)) if names.count(name) > 1]
+    for t in terms:
+        problems += [f"{shown}: {t.term!r} relates to {r!r}, which has no entry" for r in t.related if r not in names]
+        for text in (t.short, t.long):
+            problems += [f"{shown}: {t.term!r}: {MESSAGE.format(text=f.text)}" for f in find_quantities(text)]
+    return problems
+
+
+def abbreviations(terms: tuple) -> dict:
+    """{term: hover card}, the `glossary` option of the abbr extension."""
+    return {t.term: t.short for t in terms}
+
+
+def page_markdown(terms: tuple) -> str:
+    """The Glossary page's body: per term a heading with a stable id, its definition, and links to related terms."""
+    by_name = {t.term: t for t in terms}
+    blocks = []
+    for t in terms:
+        lines = [f"## {t.term} {{: #{t.anchor} }}", "", t.short]
+        if t.long:
+            lines += ["", t.long]
+        if t.related:
+            lines += ["", "Related: " + ", ".join(f"[{r}](#{by_name[r].anchor})" for r in t.related) + "."]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def focusable(html: str) -> str:
+    """Every glossary card's term takes keyboard focus, so the theme's tooltip opens for it as on hover."""
+    return html.replace(ABBR_OPEN, FOCUSABLE_ABBR_OPEN)

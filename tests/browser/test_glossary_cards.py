@@ -1,0 +1,38 @@
+"""The glossary's hover cards in a real browser: reached by keyboard, read by screen readers,
+shown by the theme's tooltips without moving the text, and axe-clean in both palettes."""
+
+import pytest
+
+from site_build import glossary
+
+from .test_runtime import run_axe
+from .widgets import wait_live
+
+CARDS = {t.term: t.short for t in glossary.load()}
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("path, widget", [("/glossary/", None), ("/ten-steps/", "ten_steps")])
+def test_a_card_opens_on_focus_without_layout_shift_and_axe_is_clean(page, site_url, path, widget, scheme):
+    page.goto(f"{site_url}{path}")
+    page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
+    if widget:
+        wait_live(page, widget)
+    term = page.locator("article abbr").first
+    assert term.evaluate("el => el.tabIndex") == 0
+    text = term.inner_text()
+    paragraph = term.locator("xpath=..")
+    before = paragraph.bounding_box()
+    term.focus()
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for()
+    # The card is the term's description for assistive technology, and it is the glossary's text.
+    described = term.get_attribute("aria-describedby")
+    assert described and page.locator(f"#{described}").inner_text() == CARDS[text]
+    assert paragraph.bounding_box() == before
+    # Closed again before axe: the theme appends an open card to <body>, outside every landmark,
+    # which axe's best-practice "region" rule reports although a role="tooltip" is no page content.
+    term.blur()
+    tooltip.wait_for(state="detached")
+    violations = run_axe(page)
+    assert violations == [], "\n".join(map(str, violations))

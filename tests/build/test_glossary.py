@@ -1,0 +1,129 @@
+"""The glossary: one data file, a generated page, and a hover card on every use of a term.
+
+Python-Markdown's abbr extension cards a term wherever prose writes it whole
+and in the same case; these tests read the built pages to prove that no use is
+left without its card, that every card takes keyboard focus, and that no entry
+is dead weight (neither used in an article nor linked from another entry).
+"""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from site_build import glossary
+from tests.conftest import ROOT, ConfigLoader
+
+import yaml
+
+TERMS = glossary.load()
+# The same whole-word, case-sensitive match the abbr extension makes, longest term first.
+USE = re.compile(r"\b(?:" + "|".join(re.escape(t.term) for t in sorted(TERMS, key=lambda t: -len(t.term))) + r")\b")
+NAV = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
+ARTICLES = [page for entry in NAV for page in entry.values() if page != "glossary.md"]
+# Not prose: code, scripts and pictures, and a widget's own markup (labels and outputs written by Python).
+SKIPPED = {"code", "pre", "script", "style", "svg", "abbr"}
+
+
+class _Prose(HTMLParser):
+    """The article's text outside cards, code and widgets; and the terms that carry a card."""
+
+    def __init__(self):
+        super().__init__()
+        self.bare: list[str] = []
+        self.carded: set[str] = set()
+        self.abbr_tags: list[dict] = []
+        self._article = False
+        self._skip: list[list] = []  # [tag, depth] of the skipped element we are in
+        self._abbr = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "article":
+            self._article = True
+        if tag == "abbr":
+            self.abbr_tags.append(attrs)
+            self._abbr = True
+        if self._skip:
+            if tag == self._skip[-1][0]:
+                self._skip[-1][1] += 1
+        elif tag in SKIPPED or "widget" in (attrs.get("class") or "").split():
+            self._skip.append([tag, 1])
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self._article = False
+        if tag == "abbr":
+            self._abbr = False
+        if self._skip and tag == self._skip[-1][0]:
+            self._skip[-1][1] -= 1
+            if self._skip[-1][1] == 0:
+                self._skip.pop()
+
+    def handle_data(self, data):
+        if self._abbr:
+            self.carded.add(data)
+        elif self._article and not self._skip:
+            self.bare.append(data)
+
+
+def parsed(site, page: str) -> _Prose:
+    prose = _Prose()
+    path = "index.html" if page == "index.md" else f"{page.removesuffix('.md')}/index.html"
+    prose.feed((site / path).read_text("utf-8"))
+    return prose
+
+
+@pytest.mark.parametrize("page", ARTICLES)
+def test_every_use_of_a_term_carries_its_card(built_site, page):
+    bare = [m.group(0) for text in parsed(built_site, page).bare for m in USE.finditer(text)]
+    assert not bare, f"{page}: terms of the glossary without a hover card: {sorted(set(bare))}"
+
+
+@pytest.mark.parametrize("page", [*ARTICLES, "glossary.md"])
+def test_every_card_takes_keyboard_focus_and_says_its_definition(built_site, page):
+    cards = {t.term: t.short for t in TERMS}
+    prose = parsed(built_site, page)
+    for attrs in prose.abbr_tags:
+        assert attrs.get("tabindex") == "0", attrs
+        assert attrs.get("title") in cards.values(), attrs
+
+
+def test_no_entry_is_unused_and_unlinked(built_site):
+    used = set().union(*(parsed(built_site, page).carded for page in ARTICLES))
+    linked = {r for t in TERMS for r in t.related}
+    dead = [t.term for t in TERMS if t.term not in used and t.term not in linked]
+    assert not dead, f"glossary entries no article uses and no entry links to: {dead}"
+
+
+def test_the_glossary_page_lists_every_term_alphabetised_each_linkable(built_site):
+    html = (built_site / "glossary" / "index.html").read_text("utf-8")
+    ids = re.findall(r'<h2 id="([^"]+)"', html)
+    assert ids == [t.anchor for t in sorted(TERMS, key=lambda t: t.term.casefold())]
+    for t in TERMS:
+        for related in t.related:
+            anchor = next(r.anchor for r in TERMS if r.term == related)
+            assert f'href="#{anchor}"' in html
+
+
+def test_the_seeds_terms_are_all_in_the_glossary():
+    # The terms the seed articles explain inline or in hover cards.
+    names = {t.term for t in TERMS}
+    assert {"BF16", "MLP", "MoE", "LoRA", "QLoRA", "ZeRO", "FSDP", "NVLink", "MFU", "token", "checkpoint"} <= names
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ('term = "A"\nshort = "x"\n[[terms]]\nterm = "A"\nshort = "y"', "defined twice"),
+    ('term = "A"\nshort = "x"\nrelated = ["B"]', "relates to 'B'"),
+    ('term = "A"\nshort = "takes 16 bytes"', "hand-typed quantity"),
+])
+def test_a_bad_entry_stops_the_build_with_one_line(tmp_path, entry, problem):
+    data = tmp_path / "glossary.toml"
+    data.write_text("[[terms]]\n" + entry + "\n", "utf-8")
+    [finding] = glossary.findings(glossary.load(data))
+    assert problem in finding
+
+
+def test_focusable_touches_only_the_abbr_extensions_markup():
+    html = '<p><abbr title="x">A</abbr> <abbr class="keep">B</abbr></p>'
+    assert glossary.focusable(html) == '<p><abbr tabindex="0" title="x">A</abbr> <abbr class="keep">B</abbr></p>'
