@@ -87,9 +87,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_post_page(output, page, config):
-    from site_build import checks
-
-    from site_build import glossary
+    from site_build import checks, glossary
 
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
