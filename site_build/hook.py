@@ -7,6 +7,10 @@
 - For each page, before mkdocs-macros renders it: the hand-typed-number lint,
   reported as file:line:col warnings, which `--strict` (build and serve alike)
   turns into a failed build; after it is rendered, no element id used twice.
+- Reproducible: without SOURCE_DATE_EPOCH, the last commit's time stands for
+  the build's (mkdocs dates the sitemap by it), so two builds of one commit match.
+- A failed `mkdocs build` empties the site folder but for a BUILD-FAILED file
+  that says what failed, so no stale site passes for a fresh one.
 - Into the site, under assets/widgets/: the runtime, worker and CSS from
   static/, Pyodide's core files from the npm package `pyodide`, the Vega runtime
   from the npm package `vega`, and the wheel. Everything comes from this
@@ -16,6 +20,8 @@
 
 import hashlib
 import logging
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,13 +42,20 @@ WHEEL_PLACEHOLDER = "__WHEEL_URL__"
 # The project's packages: forgotten before each build, watched by `mkdocs serve`.
 PROJECT_PACKAGES = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools")
 
+# Left in the site folder by a failed build, in place of the pages.
+FAILED_MARKER = "BUILD-FAILED"
+
 log = logging.getLogger("mkdocs.hooks.site_build")
 _wheel: Path | None = None
+_command: str | None = None  # "build", "gh-deploy" or "serve"
+_site_dir: str | None = None
 
 
 @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
 def on_config(config):
     """Import the project afresh, and refuse to start on bad presets."""
+    global _site_dir
+    _site_dir = config.site_dir
     # mkdocs puts only a hook's own folder on sys.path, and only while it loads the hook.
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
@@ -112,3 +125,34 @@ def on_serve(server, config, builder):
         if (ROOT / folder).is_dir():
             server.watch(str(ROOT / folder))
     return server
+
+
+# --- reproducible and honest builds --------------------------------------------------
+
+
+def last_commit_time() -> str | None:
+    """The last commit's time, seconds since the epoch, or None outside a git checkout."""
+    try:
+        done = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.strip() or None
+
+
+def on_startup(command, dirty):
+    global _command
+    _command = command
+    if "SOURCE_DATE_EPOCH" not in os.environ and (epoch := last_commit_time()):
+        os.environ["SOURCE_DATE_EPOCH"] = epoch
+
+
+def on_build_error(error):
+    # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
+    if _command == "serve" or _site_dir is None or not os.path.isdir(_site_dir):
+        return
+    from mkdocs.utils import clean_directory
+
+    clean_directory(_site_dir)
+    Path(_site_dir, FAILED_MARKER).write_text(f"The build failed: {error}\n", "utf-8")
