@@ -19,6 +19,7 @@
 """
 
 import hashlib
+import json
 import logging
 import os
 import subprocess
@@ -39,6 +40,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 VEGA_FILE = NODE_MODULES / "vega" / "build" / "vega.min.js"
 # The runtime names the wheel it loads; this placeholder in runtime.js is replaced.
 WHEEL_PLACEHOLDER = "__WHEEL_URL__"
+# ...and the size of each file the worker fetches while it boots, for its progress bar
+# (pyodide.asm.mjs is imported, not fetched, so it is not counted).
+SIZES_PLACEHOLDER = '"__DOWNLOAD_SIZES__"'
+FETCHED_PYODIDE_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The project's packages: forgotten before each build, watched by `mkdocs serve`.
 PROJECT_PACKAGES = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools")
 
@@ -109,7 +114,9 @@ def on_files(files, config):
     wheel_url = f"{_wheel.name}?v={hashlib.sha256(wheel_bytes).hexdigest()[:12]}"
     for path in sorted(STATIC.iterdir()):
         if path.name == "runtime.js":
-            content = path.read_text("utf-8").replace(WHEEL_PLACEHOLDER, wheel_url)
+            sizes = {name: (NODE_MODULES / "pyodide" / name).stat().st_size for name in FETCHED_PYODIDE_FILES}
+            sizes[_wheel.name] = len(wheel_bytes)
+            content = path.read_text("utf-8").replace(WHEEL_PLACEHOLDER, wheel_url).replace(SIZES_PLACEHOLDER, json.dumps(sizes))
             files.append(File.generated(config, f"{DEST}/{path.name}", content=content))
         else:
             files.append(File.generated(config, f"{DEST}/{path.name}", abs_src_path=str(path)))
