@@ -13,7 +13,10 @@
   that says what failed, so no stale site passes for a fresh one.
 - Into the site, under assets/widgets/: the runtime, worker and CSS from
   static/, Pyodide's core files from the npm package `pyodide`, the Vega runtime
-  from the npm package `vega`, and the wheel. Everything comes from this
+  from the npm package `vega` with `vega-interpreter` after it, and the wheel.
+- A Content-Security-Policy in every page (a <meta>, so any static host
+  enforces it) and in a `_headers` file for hosts that read one: scripts from
+  the site and the theme's inline scripts by their sha256 only (see csp.py). Everything comes from this
   repository or its pinned npm packages, so the site requests nothing from
   another origin.
 """
@@ -22,6 +25,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +42,8 @@ DEST = "assets/widgets"
 # The lock file is read at start-up even though no package is loaded by name.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 VEGA_FILE = NODE_MODULES / "vega" / "build" / "vega.min.js"
+# Vega's CSP-safe expression interpreter, an ES module; see vega_with_interpreter.
+VEGA_INTERPRETER_FILE = NODE_MODULES / "vega-interpreter" / "build" / "vega-interpreter.js"
 # The runtime names the wheel it loads; this placeholder in runtime.js is replaced.
 WHEEL_PLACEHOLDER = "__WHEEL_URL__"
 # ...and the size of each file the worker fetches while it boots, for its progress bar
@@ -54,6 +60,7 @@ log = logging.getLogger("mkdocs.hooks.site_build")
 _wheel: Path | None = None
 _command: str | None = None  # "build", "gh-deploy" or "serve"
 _site_dir: str | None = None
+_script_hashes: set = set()  # every page's inline scripts, for the _headers policy
 
 
 @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
@@ -61,6 +68,7 @@ def on_config(config):
     """Import the project afresh, and refuse to start on bad presets."""
     global _site_dir
     _site_dir = config.site_dir
+    _script_hashes.clear()
     # mkdocs puts only a hook's own folder on sys.path, and only while it loads the hook.
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
@@ -95,11 +103,42 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_post_page(output, page, config):
-    from site_build import checks
+    from site_build import checks, csp
 
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
-    return output
+    return csp.with_policy(output, _script_hashes)
+
+
+def on_post_template(output_content, template_name, config):
+    from site_build import csp
+
+    return csp.with_policy(output_content, _script_hashes)  # 404.html; other templates have no <head>
+
+
+def on_post_build(config):
+    from site_build import csp
+
+    site = Path(config.site_dir)
+    paths = [path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()]
+    (site / "_headers").write_text(csp.headers_file(_script_hashes, paths), "utf-8")
+
+
+def vega_with_interpreter() -> str:
+    """vega.min.js, then vega-interpreter as a classic script on the `vega` global.
+
+    vega-interpreter ships only as an ES module that imports three helpers of
+    vega-util; vega.min.js carries vega-util whole on `window.vega`, so the
+    import becomes a read of that global and the export a property of it.
+    """
+    module = Path(_require(VEGA_INTERPRETER_FILE)).read_text("utf-8")
+    imports = re.search(r"^import \{([^}]*)\} from 'vega-util';$", module, re.M)
+    export = re.search(r"^export \{ (\w+) as expressionInterpreter \};$", module, re.M)
+    if not imports or not export:
+        raise PluginError(f"{VEGA_INTERPRETER_FILE}: not the module layout this hook adapts; check the pinned vega-interpreter")
+    body = module[imports.end():export.start()]
+    script = f"(() => {{\nconst {{{imports.group(1)}}} = vega;\n{body}\nvega.expressionInterpreter = {export.group(1)};\n}})();\n"
+    return Path(VEGA_FILE).read_text("utf-8") + "\n" + script
 
 
 def _require(path: Path) -> str:
@@ -122,7 +161,7 @@ def on_files(files, config):
             files.append(File.generated(config, f"{DEST}/{path.name}", abs_src_path=str(path)))
     for name in PYODIDE_FILES:
         files.append(File.generated(config, f"{DEST}/pyodide/{name}", abs_src_path=_require(NODE_MODULES / "pyodide" / name)))
-    files.append(File.generated(config, f"{DEST}/vega.min.js", abs_src_path=_require(VEGA_FILE)))
+    files.append(File.generated(config, f"{DEST}/vega.min.js", content=vega_with_interpreter()))
     files.append(File.generated(config, f"{DEST}/{_wheel.name}", content=wheel_bytes))
     return files
 

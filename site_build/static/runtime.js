@@ -14,8 +14,8 @@
  * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
  * outputs are [data-output=key];
  * [data-error-for=field] holds a field's error; [data-status] one status line;
- * [data-chart] holds the chart and [data-chart-spec] its Vega spec, both
- * absent for a widget without a chart.
+ * [data-chart] holds the chart and its data-chart-spec attribute its Vega
+ * spec, absent for a widget without a chart.
  *
  * The outputs on screen are for one state of the form (the page's own, at
  * first); whenever the form holds another, the widget is marked
@@ -309,8 +309,10 @@
     try {
       const vega = await loadVega();
       if (!w.view) {
-        const spec = JSON.parse(w.chartSpec.textContent);
-        w.view = new vega.View(vega.parse(spec), { renderer: "svg", hover: true });
+        const spec = JSON.parse(w.chartSpec.dataset.chartSpec);
+        // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
+        const parsed = vega.parse(spec, null, { ast: true });
+        w.view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
         w.chart.replaceChildren();
         w.view.initialize(w.chart);
       }

@@ -82,7 +82,7 @@ def test_a_download_that_stalls_gives_up_with_one_line(page, site_url):
 
 def test_the_download_shows_its_bytes_of_the_known_total(page, site_url):
     held = []
-    page.context.route("**/python_stdlib.zip", held.append)  # let the wasm arrive, hold the standard library
+    page.context.route("**/python_stdlib.zip", lambda route: held.append(route))  # the wasm arrives; the stdlib waits
     page.goto(f"{site_url}/training/")
     bar = f"{root(WIDGET)} .widget__download progress"
     page.wait_for_function("sel => document.querySelector(sel).value > 9e6", arg=bar, timeout=LIVE_TIMEOUT_MS)
