@@ -23,7 +23,11 @@ from .widgets import set_field, wait_for_cpython_outputs, wait_live
 PAGES = ("/", "/training/", "/ten-steps/", "/methods/")
 RECORD_VIOLATIONS = """window.cspViolations = [];
 document.addEventListener("securitypolicyviolation",
-  (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
+  (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+window.chartsDrawn = {};  // widget id -> charts drawn (widget:drawn does not bubble: caught on its way down)
+document.addEventListener("widget:drawn", (e) => {
+  window.chartsDrawn[e.target.id] = (window.chartsDrawn[e.target.id] || 0) + 1;
+}, true);"""
 META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
 
 
@@ -48,15 +52,12 @@ def every_widget_goes_live_and_redraws(page):
     for element in page.locator("[data-widget]").all():
         widget = f"#{element.get_attribute('id')}"
         wait_live(page, widget)
+        drawn = page.evaluate("id => window.chartsDrawn[id] || 0", widget[1:])
         field, text = a_change(element.get_attribute("data-widget"))
         set_field(page, widget, field, text)
         wait_for_cpython_outputs(page, widget)
         if page.locator(f"{widget} [data-chart]").count():
-            page.wait_for_function("sel => document.querySelector(sel).widget.chartData !== undefined", arg=widget)
-            page.wait_for_function(
-                "sel => { const w = document.querySelector(sel).widget; return w.view && w.view.data('run' in w.chartData ? 'run' : Object.keys(w.chartData)[0]).length > 0; }",
-                arg=widget,
-            )
+            page.wait_for_function("([id, drawn]) => (window.chartsDrawn[id] || 0) > drawn", arg=[widget[1:], drawn])
         assert page.inner_text(f"{widget} [data-status]").strip() == "", "a chart could not be redrawn"
 
 
