@@ -188,9 +188,17 @@ class Presets:
         return self.examples[validate.one_of("example", key, self.examples)]
 
 
+def _source(argument: str, value: str) -> str:
+    """A source someone can look up: not empty, not only spaces."""
+    if not value.strip():
+        raise EstimatorError(argument, value, "a source a reader can look up (a URL or a citation), not empty")
+    return value
+
+
 # Range checks per field; a field not named here is checked for type only
 # (model configurations check their own fields).
 _CHECKS = {
+    "source": _source,
     "memory_bytes": validate.positive,
     "params": validate.positive,
     "tokens": validate.positive,
@@ -262,6 +270,7 @@ def _model(config_cls, where: str, raw: dict) -> Model:
         if not isinstance(raw.get(name), str):
             allowed = "a value of type str" if name in raw else "a value (the field is missing)"
             raise EstimatorError(f"{where}.{name}", raw.get(name), allowed)
+    _source(f"{where}.source", raw["source"])
     config = _build(config_cls, where, {k: v for k, v in raw.items() if k not in ("name", "source")})
     return Model(name=raw["name"], config=config, source=raw["source"])
 

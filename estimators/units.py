@@ -22,6 +22,10 @@ BINARY_PREFIXES = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
 SECONDS_PER_MINUTE = 60
 SECONDS_PER_HOUR = 3600
 SECONDS_PER_DAY = 86400
+# A fixed-point figure of a million or more (a duration of 10⁶ days, 10⁶ YFLOP/s)
+# is a wall of digits, and a nonzero one that rounds to 0 ("0.0 FLOP/s") says
+# nothing: both are printed in scientific notation instead.
+FIXED_LIMIT = 1e6
 
 
 def _finite(value: float) -> float:
@@ -39,8 +43,19 @@ def _scaled(value: float, base: int, prefixes: tuple, decimals: int) -> tuple:
     return value / base**index, index
 
 
+def _unreadable(value: float, decimals: int) -> bool:
+    """Whether `value` with `decimals` decimals is a wall of digits or a misleading zero (see FIXED_LIMIT)."""
+    return abs(value) >= FIXED_LIMIT or (value != 0 and round(value, decimals) == 0)
+
+
+def _fixed(value: float, decimals: int) -> str:
+    return sci(value) if _unreadable(value, decimals) else f"{value:.{decimals}f}"
+
+
 def _prefixed(value: float, unit: str, decimals: int, base: int, prefixes: tuple, space: str) -> str:
     mantissa, index = _scaled(_finite(value), base, prefixes, decimals)
+    if _unreadable(mantissa, decimals):  # beyond the largest prefix, or below 1 and rounding to 0
+        return f"{sci(value)}{space}{unit}"
     return f"{mantissa:.{decimals}f}{space}{prefixes[index]}{unit}"
 
 
@@ -79,26 +94,30 @@ def percent(fraction: float, decimals: int = 0) -> str:
 
 def times(ratio: float, decimals: int = 0) -> str:
     """A multiple: 93.75 -> "94×"."""
-    return f"{_finite(ratio):.{decimals}f}×"
+    return f"{_fixed(_finite(ratio), decimals)}×"
 
 
 def fixed(value: float, decimals: int = 1) -> str:
     """A plain number with a fixed count of decimals: 18.43 -> "18.4"."""
-    return f"{_finite(value):.{decimals}f}"
+    return _fixed(_finite(value), decimals)
 
 
 def hours(seconds: float, decimals: int = 1) -> str:
     """Seconds as hours, whatever their size: 419,400 -> "116.5 h"."""
-    return f"{_finite(seconds) / SECONDS_PER_HOUR:.{decimals}f} h"
+    return f"{_fixed(_finite(seconds) / SECONDS_PER_HOUR, decimals)} h"
 
 
 def duration(seconds: float, decimals: int = 1) -> str:
-    """Seconds as the largest of s, min, h, days that keeps the figure >= 1."""
+    """Seconds as the largest of s, min, h, days that keeps the figure >= 1.
+
+    Past a million days, days in scientific notation ("1.10e6 days"); a nonzero
+    time too short for `decimals` in seconds, seconds likewise ("2.00e-9 s").
+    """
     s = _finite(seconds)
     for unit, size in (("days", SECONDS_PER_DAY), ("h", SECONDS_PER_HOUR), ("min", SECONDS_PER_MINUTE)):
         if abs(s) >= size:
-            return f"{s / size:.{decimals}f} {unit}"
-    return f"{s:.{decimals}f} s"
+            return f"{_fixed(s / size, decimals)} {unit}"
+    return f"{_fixed(s, decimals)} s"
 
 
 def plain(value: float) -> str:

@@ -10,15 +10,26 @@
   and the glossary's hover cards made keyboard-focusable.
 - The glossary (site_build/glossary.toml) becomes the abbr extension's list of
   terms, so every page carries its hover cards (site_build/glossary.py).
+- Reproducible: without SOURCE_DATE_EPOCH, the last commit's time stands for
+  the build's (mkdocs dates the sitemap by it), so two builds of one commit match.
+- A failed `mkdocs build` empties the site folder but for a BUILD-FAILED file
+  that says what failed, so no stale site passes for a fresh one.
 - Into the site, under assets/widgets/: the runtime, worker and CSS from
   static/, Pyodide's core files from the npm package `pyodide`, the Vega runtime
-  from the npm package `vega`, and the wheel. Everything comes from this
+  from the npm package `vega` with `vega-interpreter` after it, and the wheel.
+- A Content-Security-Policy in every page (a <meta>, so any static host
+  enforces it) and in a `_headers` file for hosts that read one: scripts from
+  the site and the theme's inline scripts by their sha256 only (see csp.py). Everything comes from this
   repository or its pinned npm packages, so the site requests nothing from
   another origin.
 """
 
 import hashlib
+import json
 import logging
+import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -34,18 +45,33 @@ DEST = "assets/widgets"
 # The lock file is read at start-up even though no package is loaded by name.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 VEGA_FILE = NODE_MODULES / "vega" / "build" / "vega.min.js"
+# Vega's CSP-safe expression interpreter, an ES module; see vega_with_interpreter.
+VEGA_INTERPRETER_FILE = NODE_MODULES / "vega-interpreter" / "build" / "vega-interpreter.js"
 # The runtime names the wheel it loads; this placeholder in runtime.js is replaced.
 WHEEL_PLACEHOLDER = "__WHEEL_URL__"
+# ...and the size of each file the worker fetches while it boots, for its progress bar
+# (pyodide.asm.mjs is imported, not fetched, so it is not counted).
+SIZES_PLACEHOLDER = '"__DOWNLOAD_SIZES__"'
+FETCHED_PYODIDE_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The project's packages: forgotten before each build, watched by `mkdocs serve`.
 PROJECT_PACKAGES = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools")
 
+# Left in the site folder by a failed build, in place of the pages.
+FAILED_MARKER = "BUILD-FAILED"
+
 log = logging.getLogger("mkdocs.hooks.site_build")
 _wheel: Path | None = None
+_command: str | None = None  # "build", "gh-deploy" or "serve"
+_site_dir: str | None = None
+_script_hashes: set = set()  # every page's inline scripts, for the _headers policy
 
 
 @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
 def on_config(config):
     """Import the project afresh, and refuse to start on bad presets."""
+    global _site_dir
+    _site_dir = config.site_dir
+    _script_hashes.clear()
     # mkdocs puts only a hook's own folder on sys.path, and only while it loads the hook.
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
@@ -87,11 +113,42 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_post_page(output, page, config):
-    from site_build import checks, glossary
+    from site_build import checks, csp, glossary
 
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
-    return glossary.focusable(output)
+    return csp.with_policy(glossary.focusable(output), _script_hashes)
+
+
+def on_post_template(output_content, template_name, config):
+    from site_build import csp
+
+    return csp.with_policy(output_content, _script_hashes)  # 404.html; other templates have no <head>
+
+
+def on_post_build(config):
+    from site_build import csp
+
+    site = Path(config.site_dir)
+    paths = [path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()]
+    (site / "_headers").write_text(csp.headers_file(_script_hashes, paths), "utf-8")
+
+
+def vega_with_interpreter() -> str:
+    """vega.min.js, then vega-interpreter as a classic script on the `vega` global.
+
+    vega-interpreter ships only as an ES module that imports three helpers of
+    vega-util; vega.min.js carries vega-util whole on `window.vega`, so the
+    import becomes a read of that global and the export a property of it.
+    """
+    module = Path(_require(VEGA_INTERPRETER_FILE)).read_text("utf-8")
+    imports = re.search(r"^import \{([^}]*)\} from 'vega-util';$", module, re.M)
+    export = re.search(r"^export \{ (\w+) as expressionInterpreter \};$", module, re.M)
+    if not imports or not export:
+        raise PluginError(f"{VEGA_INTERPRETER_FILE}: not the module layout this hook adapts; check the pinned vega-interpreter")
+    body = module[imports.end():export.start()]
+    script = f"(() => {{\nconst {{{imports.group(1)}}} = vega;\n{body}\nvega.expressionInterpreter = {export.group(1)};\n}})();\n"
+    return Path(VEGA_FILE).read_text("utf-8") + "\n" + script
 
 
 def _require(path: Path) -> str:
@@ -106,13 +163,15 @@ def on_files(files, config):
     wheel_url = f"{_wheel.name}?v={hashlib.sha256(wheel_bytes).hexdigest()[:12]}"
     for path in sorted(STATIC.iterdir()):
         if path.name == "runtime.js":
-            content = path.read_text("utf-8").replace(WHEEL_PLACEHOLDER, wheel_url)
+            sizes = {name: (NODE_MODULES / "pyodide" / name).stat().st_size for name in FETCHED_PYODIDE_FILES}
+            sizes[_wheel.name] = len(wheel_bytes)
+            content = path.read_text("utf-8").replace(WHEEL_PLACEHOLDER, wheel_url).replace(SIZES_PLACEHOLDER, json.dumps(sizes))
             files.append(File.generated(config, f"{DEST}/{path.name}", content=content))
         else:
             files.append(File.generated(config, f"{DEST}/{path.name}", abs_src_path=str(path)))
     for name in PYODIDE_FILES:
         files.append(File.generated(config, f"{DEST}/pyodide/{name}", abs_src_path=_require(NODE_MODULES / "pyodide" / name)))
-    files.append(File.generated(config, f"{DEST}/vega.min.js", abs_src_path=_require(VEGA_FILE)))
+    files.append(File.generated(config, f"{DEST}/vega.min.js", content=vega_with_interpreter()))
     files.append(File.generated(config, f"{DEST}/{_wheel.name}", content=wheel_bytes))
     return files
 
@@ -122,3 +181,34 @@ def on_serve(server, config, builder):
         if (ROOT / folder).is_dir():
             server.watch(str(ROOT / folder))
     return server
+
+
+# --- reproducible and honest builds --------------------------------------------------
+
+
+def last_commit_time() -> str | None:
+    """The last commit's time, seconds since the epoch, or None outside a git checkout."""
+    try:
+        done = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.strip() or None
+
+
+def on_startup(command, dirty):
+    global _command
+    _command = command
+    if "SOURCE_DATE_EPOCH" not in os.environ and (epoch := last_commit_time()):
+        os.environ["SOURCE_DATE_EPOCH"] = epoch
+
+
+def on_build_error(error):
+    # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
+    if _command == "serve" or _site_dir is None or not os.path.isdir(_site_dir):
+        return
+    from mkdocs.utils import clean_directory
+
+    clean_directory(_site_dir)
+    Path(_site_dir, FAILED_MARKER).write_text(f"The build failed: {error}\n", "utf-8")

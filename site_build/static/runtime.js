@@ -14,8 +14,15 @@
  * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
  * outputs are [data-output=key];
  * [data-error-for=field] holds a field's error; [data-status] one status line;
- * [data-chart] holds the chart and [data-chart-spec] its Vega spec, both
- * absent for a widget without a chart.
+ * [data-chart] holds the chart and its data-chart-spec attribute its Vega
+ * spec, absent for a widget without a chart.
+ *
+ * The outputs on screen are for one state of the form (the page's own, at
+ * first); whenever the form holds another, the widget is marked
+ * .widget--pending until Python answers for it, so no number passes for the
+ * answer to inputs it was not computed from. While Pyodide downloads, a
+ * progress bar counts the bytes; a boot that fails or stalls ends in one line
+ * that says whether the network or the browser failed.
  */
 (() => {
   "use strict";
@@ -24,6 +31,13 @@
   const WHEEL_URL = new URL("__WHEEL_URL__", BASE).href;
   const PYODIDE_URL = new URL("pyodide/", BASE).href;
   const VEGA_URL = new URL("vega.min.js", BASE).href;
+  const WORKER_URL = new URL("worker.js", BASE).href;
+  // {file: bytes} of what the boot downloads, written in by the build (site_build/hook.py).
+  const DOWNLOAD_SIZES = "__DOWNLOAD_SIZES__";
+  // A boot that downloads no byte for this long has stalled: give up. Once every byte is in, what
+  // remains is the browser's own work (compiling, starting Python), timed by no one: on a busy
+  // phone it is slow, not stalled, and the worker reports its failures itself.
+  const STALL_MS = 30_000;
   // Screen readers hear the new outputs once the reader pauses, not on every step.
   const ANNOUNCE_AFTER_MS = 800;
   // A browser without requestIdleCallback boots this long after load.
@@ -43,31 +57,60 @@
     performance.mark("widgets:boot");
     mounted.forEach((w) => setState(w, "loading"));
     try {
-      runtime.worker = new Worker(new URL("worker.js", BASE), { type: "module" });
+      runtime.worker = new Worker(WORKER_URL, { type: "module" });
     } catch (error) {
-      fail();
+      fail({ cause: "browser" });
       return;
     }
     runtime.worker.onmessage = (event) => onMessage(event.data);
     runtime.worker.onerror = (event) => {
       event.preventDefault();
-      fail();
+      // The worker reports its own failures; this is its script failing to run at all. A script that
+      // ran and threw (a browser without module workers) has a message; one never delivered has none.
+      fail(event.message ? { cause: "browser" } : { cause: "network", file: "worker.js (or the Pyodide loader it imports)" });
     };
-    runtime.worker.postMessage({ type: "init", indexURL: PYODIDE_URL, wheel: WHEEL_URL });
+    stillAlive();
+    runtime.worker.postMessage({ type: "init", indexURL: PYODIDE_URL, wheel: WHEEL_URL, sizes: DOWNLOAD_SIZES });
   }
 
-  function fail() {
+  function stillAlive() {
+    clearTimeout(runtime.stallTimer);
+    runtime.stallTimer = setTimeout(() => fail({ cause: "stalled" }), STALL_MS);
+  }
+
+  // One line per failure: what failed, and that the figures are the page's own.
+  function failureText(failure) {
+    const what = {
+      network: `${failure.file} did not download (a network problem)`,
+      stalled: "the download stopped (a network problem)",
+      browser: "this browser could not start the live calculator",
+    }[failure.cause];
+    return `Interaction is unavailable: ${what}; the figures shown are for the page's own inputs.`;
+  }
+
+  function fail(failure) {
+    if (runtime.status === "error") return;
     runtime.status = "error";
+    runtime.failure = failure; // read by the tests, with the worker's detail
+    clearTimeout(runtime.stallTimer);
     if (runtime.worker) runtime.worker.terminate();
     runtime.worker = null;
-    mounted.forEach((w) => {
-      setState(w, "error");
-      w.status.textContent = "Interaction is unavailable in this browser; the figures shown are for the default inputs.";
-    });
+    mounted.forEach(showFailure);
+  }
+
+  function showFailure(w) {
+    setState(w, "error");
+    w.status.textContent = failureText(runtime.failure);
   }
 
   function onMessage(message) {
-    if (message.type === "ready") {
+    if (message.type === "progress") {
+      runtime.progress = message;
+      mounted.forEach(showProgress);
+      if (message.loaded < message.total) stillAlive();
+      else clearTimeout(runtime.stallTimer);
+    } else if (message.type === "ready") {
+      clearTimeout(runtime.stallTimer);
       runtime.status = "live";
       performance.mark("widgets:ready");
       performance.measure("widgets:boot-to-ready", "widgets:boot", "widgets:ready");
@@ -76,12 +119,12 @@
         if (w.dirty) request(w);
       });
     } else if (message.type === "failed") {
-      fail();
+      fail(message);
     } else if (message.type === "result") {
-      const w = runtime.requests.get(message.id);
+      const sent = runtime.requests.get(message.id);
       runtime.requests.delete(message.id);
       // Only the answer to the latest input counts; older ones are stale.
-      if (w && message.id === w.latest && mounted.has(w)) show(w, message);
+      if (sent && message.id === sent.w.latest && mounted.has(sent.w)) show(sent.w, message, sent.state);
     }
   }
 
@@ -90,6 +133,38 @@
   function setState(w, state) {
     w.root.dataset.state = state;
     w.root.setAttribute("aria-busy", state === "loading" ? "true" : "false");
+    w.download.hidden = state !== "loading";
+  }
+
+  function megabytes(bytes) {
+    return `${(bytes / 1e6).toFixed(1)} MB`;
+  }
+
+  function showProgress(w) {
+    const { loaded, total } = runtime.progress;
+    const text = `${megabytes(loaded)} of ${megabytes(total)}`;
+    Object.assign(w.progressBar, { max: total, value: loaded });
+    w.progressBar.setAttribute("aria-valuetext", text);
+    w.progressText.textContent = text;
+  }
+
+  // A bar and its text, before the status line: "[=====     ] 4.8 MB of 12.3 MB".
+  function downloadProgress(w) {
+    const download = document.createElement("p");
+    download.className = "widget__download";
+    download.hidden = true;
+    w.progressBar = document.createElement("progress");
+    w.progressBar.setAttribute("aria-label", "Download of the live calculator");
+    w.progressText = document.createElement("span");
+    w.progressText.setAttribute("aria-hidden", "true"); // the bar's aria-valuetext says it
+    download.append(w.progressBar, " ", w.progressText);
+    w.status.before(download);
+    return download;
+  }
+
+  // Pending: the form holds a state other than the one the outputs were computed for.
+  function markPending(w) {
+    w.root.classList.toggle("widget--pending", JSON.stringify(readState(w)) !== JSON.stringify(w.shown));
   }
 
   // A multi-choice is a group of checkboxes sharing a name, read as "a,b,c"; a toggle one checkbox, "true" or "false".
@@ -134,6 +209,7 @@
   function request(w) {
     w.dirty = true;
     const state = readState(w);
+    markPending(w);
     writeUrl(w, state);
     showPicked(w, state);
     if (runtime.status === "idle") boot();
@@ -141,11 +217,11 @@
     const id = runtime.nextId++;
     w.latest = id;
     w.sentAt = performance.now();
-    runtime.requests.set(id, w);
+    runtime.requests.set(id, { w, state });
     runtime.worker.postMessage({ type: "update", id, widget: w.name, state });
   }
 
-  function show(w, result) {
+  function show(w, result, state) {
     w.dirty = false;
     for (const slot of w.root.querySelectorAll("[data-error-for]")) slot.textContent = "";
     for (const control of w.form.elements) control.removeAttribute("aria-invalid");
@@ -155,6 +231,8 @@
       return;
     }
     w.root.classList.remove("widget--stale");
+    w.shown = state;
+    markPending(w);
     for (const [key, text] of Object.entries(result.outputs)) {
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
       if (el && !el.hasAttribute("data-live")) el.textContent = text;
@@ -278,8 +356,10 @@
     try {
       const vega = await loadVega();
       if (!w.view) {
-        const spec = JSON.parse(w.chartSpec.textContent);
-        w.view = new vega.View(vega.parse(spec), { renderer: "svg", hover: true });
+        const spec = JSON.parse(w.chartSpec.dataset.chartSpec);
+        // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
+        const parsed = vega.parse(spec, null, { ast: true });
+        w.view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
         w.chart.replaceChildren();
         w.view.initialize(w.chart);
       }
@@ -311,6 +391,8 @@
       playing: null,
     };
     w.defaults = readState(w);
+    w.shown = w.defaults; // the build-time outputs are for the page's own state
+    w.download = downloadProgress(w);
     root.widget = w;
     root.dataset.enhanced = "true"; // from here on, widgets.css shows only the picked option's content
     showPicked(w, w.defaults);
@@ -343,12 +425,9 @@
     for (const type of ["pointerdown", "focusin", "keydown"]) {
       root.addEventListener(type, boot, { once: true, passive: true });
     }
-    if (restoreFromUrl(w)) {
-      root.classList.add("widget--stale");
-      request(w);
-    } else if (runtime.status === "error") {
-      fail();
-    }
+    if (restoreFromUrl(w)) request(w);
+    if (runtime.status === "error") showFailure(w);
+    else if (runtime.progress && runtime.status === "loading") showProgress(w);
   }
 
   function mountAll() {

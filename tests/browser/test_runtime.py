@@ -187,7 +187,7 @@ def test_outputs_are_announced_once_after_typing_stops(page, site_url):
     for gpus in ("1", "12", "128", "1280", "12800"):  # a reader typing 12800 key by key
         type_into(page, WIDGET, "gpus", gpus)
     wait_for_cpython_outputs(page, WIDGET)
-    page.wait_for_function("window.announcements > 0")
+    page.wait_for_function("() => window.announcements > 0")
     page.wait_for_timeout(1000)
     assert page.evaluate("window.announcements") == 1
     assert page.inner_text(live) == cpython_outputs(WIDGET, form_state(page, WIDGET))["summary"]

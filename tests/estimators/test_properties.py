@@ -63,7 +63,7 @@ def test_recomputation_and_parallelism_never_add_activation_memory(recompute, tp
     assert estimators.activation_bytes(2048, 1, 4096, 32, 32, tp, sp, recompute) <= baseline
 
 
-# A text like "6.5 EFLOP/s", "26.62M" or "104.3 GiB" read back to (mantissa, prefix scale).
+# A text like "6.5 EFLOP/s", "26.62M", "104.3 GiB" or "2.00e-3 FLOP/s" read back to (mantissa, prefix scale).
 _SCALES = {
     "si": {p: 1000**i for i, p in enumerate(units.SI_PREFIXES)},
     "count": {p: 1000**i for i, p in enumerate(units.COUNT_SUFFIXES)},
@@ -72,7 +72,7 @@ _SCALES = {
 
 
 def _read(text: str, unit: str, scales: str) -> tuple:
-    match = re.fullmatch(r"(-?\d+(?:\.\d+)?) ?(\w*?)" + re.escape(unit), text)
+    match = re.fullmatch(r"(-?\d+(?:\.\d+)?(?:e-?\d+)?) ?(\w*?)" + re.escape(unit), text)
     return float(match.group(1)), _SCALES[scales][match.group(2)]
 
 
@@ -87,8 +87,10 @@ def test_units_round_trip_within_the_printed_precision(value, decimals):
         texts.append((units.count(value, decimals), "", "count"))
     for text, unit, scales in texts:
         mantissa, scale = _read(text, unit, scales)
-        # the printed mantissa is the value rounded to `decimals` places at its prefix
-        assert abs(mantissa * scale - value) <= 0.5 * 10**-decimals * scale * (1 + 1e-9), text
+        # the printed mantissa is the value rounded to `decimals` places at its prefix,
+        # or to three significant digits where it is in scientific notation (units.FIXED_LIMIT)
+        step = 10**-decimals * scale if "e" not in text else 10 ** (math.floor(math.log10(abs(mantissa))) - 2)
+        assert abs(mantissa * scale - value) <= 0.5 * step * (1 + 1e-9), text
 
 
 # Every public estimator with one valid call; each bad-input case swaps one argument.

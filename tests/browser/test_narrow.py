@@ -1,0 +1,61 @@
+"""Issue 15: charts stay legible on a phone, static and live, in both palettes:
+no chart text below 10 CSS px at 360 px wide (a chart too wide for the column
+scrolls sideways in its frame), and the page itself never scrolls sideways.
+Also: with JavaScript off, a widget says that its inputs need it.
+"""
+
+import pytest
+
+from .test_widget_contract import a_change
+from .widgets import set_field, wait_for_cpython_outputs, wait_live
+
+PHONE = {"width": 360, "height": 740}
+SMALLEST_TEXT_PX = 10
+CHART_PAGES = ("/training/", "/ten-steps/")
+# The rendered size of each chart text: its font size times the SVG's scale on screen.
+TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].flatMap((svg) => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim())
+    .map((t) => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize) * scale]);
+})"""
+
+
+def too_small(page) -> list:
+    sizes = page.evaluate(TEXT_SIZES)
+    assert sizes, "no chart text found"
+    return [(text, round(size, 1)) for text, size in sizes if size < SMALLEST_TEXT_PX]
+
+
+def phone_page(browser, scheme: str, javascript: bool = True):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript,
+                                  color_scheme="dark" if scheme == "slate" else "light")
+    return context.new_page()
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("path", CHART_PAGES)
+def test_static_charts_are_legible_at_360_px(browser, site_url, path, scheme):
+    page = phone_page(browser, scheme, javascript=False)
+    page.goto(f"{site_url}{path}")
+    assert too_small(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert "needs JavaScript" in page.inner_text("[data-widget]")
+    page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_live_charts_are_legible_at_360_px(browser, site_url, scheme):
+    page = phone_page(browser, scheme)
+    page.goto(f"{site_url}/training/")
+    for element in page.locator("[data-widget]").all():
+        widget = f"#{element.get_attribute('id')}"
+        wait_live(page, widget)
+        field, text = a_change(element.get_attribute("data-widget"))
+        set_field(page, widget, field, text)
+        wait_for_cpython_outputs(page, widget)
+    page.wait_for_function("() => [...document.querySelectorAll('[data-chart]')].every((c) => c.closest('[data-widget]').widget.view)")
+    page.wait_for_function("() => document.querySelectorAll('[data-chart] svg').length === document.querySelectorAll('[data-chart]').length")
+    assert too_small(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert "needs JavaScript" not in page.inner_text("body")
+    page.context.close()
