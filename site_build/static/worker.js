@@ -103,7 +103,7 @@ async function init({ indexURL, wheel, sizes }) {
     if (!response.ok) throw new Error(`the widget wheel answered ${response.status}`);
     return response.arrayBuffer();
   });
-  wheelBytes.catch(() => {}); // a failure is reported when it is awaited below, not as unhandled
+  wheelBytes.catch(failBoot); // at once, not after Pyodide has started (and never as unhandled)
   const pyodide = await quietly(() => loadPyodide({ indexURL }));
   pyodide.unpackArchive(await wheelBytes, "wheel");
   handle = pyodide.pyimport("pyodide_widgets.dispatch").handle;
