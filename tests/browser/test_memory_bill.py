@@ -4,7 +4,7 @@ chart becomes a live Vega view."""
 
 from pyodide_widgets import memory_bill
 
-from .widgets import (
+from harness.widgets import (
     choose,
     cpython_outputs,
     form_state,

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import LIVE_TIMEOUT_MS
-from .widgets import cpython_outputs, form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.browser import LIVE_TIMEOUT_MS
+from harness.widgets import cpython_outputs, form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

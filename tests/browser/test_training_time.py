@@ -3,7 +3,7 @@ Pyodide's run of the same update(), with nothing fetched from another origin."""
 
 from pyodide_widgets import training_time
 
-from .widgets import cpython_outputs, shown_outputs, type_into, wait_for_cpython_outputs, wait_live, form_state
+from harness.widgets import cpython_outputs, shown_outputs, type_into, wait_for_cpython_outputs, wait_live, form_state
 
 WIDGET = "training_time"
 

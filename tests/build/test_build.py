@@ -3,14 +3,12 @@ with a message naming the page, the macro and what is valid."""
 
 import html
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
+from harness.site import mkdocs_build, throwaway_project
 from pyodide_widgets import training_time
-from tests.conftest import ROOT, mkdocs_build
 
 
 def page_text(site: Path, page: str) -> str:
@@ -46,33 +44,6 @@ def test_built_site_bundles_its_runtime_and_requests_no_other_origin(built_site,
 
 
 # --- wrong macro calls --------------------------------------------------------
-
-
-class ConfigLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml for its nav and hooks, taking an `!ENV [NAME, default]` tag as its default."""
-
-
-ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-
-
-def throwaway_project(tmp_path: Path, markdown: str) -> Path:
-    """A copy of the docs plus a page holding `markdown`, with its own mkdocs.yml; returns that file."""
-    docs = tmp_path / "docs"
-    shutil.copytree(ROOT / "docs", docs)
-    (docs / "broken.md").write_text(f"# A page with a mistake\n\n{markdown}\n", "utf-8")
-    real = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
-    # INHERIT keeps every setting (and its !ENV tags) of the real config; paths are made absolute.
-    config = {
-        "INHERIT": str(ROOT / "mkdocs.yml"),
-        "docs_dir": str(docs),
-        "hooks": [str(ROOT / hook) for hook in real["hooks"]],
-        "nav": real["nav"] + [{"Broken": "broken.md"}],
-    }
-    # mkdocs-macros looks for its module beside the config file.
-    (tmp_path / "macros").symlink_to(ROOT / "macros")
-    config_file = tmp_path / "mkdocs.yml"
-    config_file.write_text(yaml.safe_dump(config), "utf-8")
-    return config_file
 
 
 def build_with_page(tmp_path: Path, markdown: str):

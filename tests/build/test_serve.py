@@ -12,9 +12,7 @@ import urllib.request
 
 import pytest
 
-from tests.conftest import ROOT
-
-from .test_build import throwaway_project
+from harness.site import ROOT, throwaway_project
 
 # A rebuild takes a few seconds here; the loops below poll, they do not time anything.
 WAIT_SECONDS = 120

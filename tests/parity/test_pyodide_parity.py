@@ -12,7 +12,7 @@ import pytest
 import pyodide_widgets
 from pyodide_widgets import dispatch
 from pyodide_widgets.pack import build_wheel
-from tests.conftest import ROOT
+from harness.site import ROOT
 
 VALID_STATES = 60  # per widget, beyond its presets
 INVALID_STATES = 20

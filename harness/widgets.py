@@ -1,8 +1,27 @@
-"""Helpers for driving a widget by its DOM contract (see DESIGN.md)."""
+"""Driving a widget by its DOM contract (root [data-widget], named form
+controls, [data-output] slots, data-state), and reading its fields through the
+widget platform's public declaration."""
 
 import pyodide_widgets
 
-from .conftest import LIVE_TIMEOUT_MS
+from .browser import LIVE_TIMEOUT_MS
+
+# The kinds of field a widget declares (`Field.kind`).
+KINDS = ("number", "whole", "choice", "multi", "toggle")
+
+
+def field_kind(field) -> str:
+    """The field's kind, one of KINDS.
+
+    Fields declare `kind` directly; older declarations (no `kind`) said
+    `options` (non-empty for a choice) and `whole` (a count) instead.
+    """
+    kind = getattr(field, "kind", None)
+    if kind is None:
+        kind = "choice" if field.options else "whole" if field.whole else "number"
+    if kind not in KINDS:
+        raise ValueError(f"field {field.name!r}: unknown kind {kind!r}; known: {', '.join(KINDS)}")
+    return kind
 
 
 def root(widget: str) -> str:

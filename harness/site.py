@@ -1,0 +1,92 @@
+"""The site as an author builds it and a server serves it: `mkdocs build --strict`
+in a subprocess, a throwaway copy of the docs, and a quiet static server."""
+
+import contextlib
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def mkdocs_build(config_file: Path, site_dir: Path, site_url: str | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Run `mkdocs build --strict` in a subprocess, as an author would."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url:
+        env["SITE_URL"] = site_url
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config_file), "--site-dir", str(site_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+
+
+class ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml for its nav and hooks, taking an `!ENV [NAME, default]` tag as its default."""
+
+
+ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+
+
+def throwaway_project(folder: Path, markdown: str) -> Path:
+    """A copy of the docs plus a page holding `markdown`, with its own mkdocs.yml; returns that file."""
+    docs = folder / "docs"
+    shutil.copytree(ROOT / "docs", docs)
+    (docs / "broken.md").write_text(f"# A page with a mistake\n\n{markdown}\n", "utf-8")
+    real = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
+    # INHERIT keeps every setting (and its !ENV tags) of the real config; paths are made absolute.
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "hooks": [str(ROOT / hook) for hook in real["hooks"]],
+        "nav": real["nav"] + [{"Broken": "broken.md"}],
+    }
+    # mkdocs-macros looks for its module beside the config file.
+    (folder / "macros").symlink_to(ROOT / "macros")
+    config_file = folder / "mkdocs.yml"
+    config_file.write_text(yaml.safe_dump(config), "utf-8")
+    return config_file
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def handle(self):
+        # A browser that aborts a download it no longer needs is not a server error.
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+@contextlib.contextmanager
+def serving(handler_class, folder: Path):
+    """(server, url): `handler_class` serving `folder` on an ephemeral port of 127.0.0.1, stopped on exit.
+
+    The URL is known before anything is built into `folder`, because
+    mkdocs-material's instant navigation only follows links that match
+    site_url, port included.
+    """
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler_class, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def pages(site: Path) -> list[str]:
+    """Every page of a built site as a URL path ("/", "/training/", ...), the 404 page left out."""
+    return sorted("/" + "".join(f"{part}/" for part in index.parent.relative_to(site).parts) for index in site.rglob("index.html"))
