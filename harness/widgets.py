@@ -89,3 +89,9 @@ def read_without_javascript(browser, url: str, widget: str) -> dict:
     }
     context.close()
     return seen
+
+
+def snapshot_saved(page) -> bool:
+    """Wait for the worker to report on the Pyodide snapshot it made after booting: kept (True) or not (False)."""
+    page.wait_for_function("window.widgetRuntime.snapshotSaved !== undefined", timeout=LIVE_TIMEOUT_MS)
+    return page.evaluate("window.widgetRuntime.snapshotSaved")
