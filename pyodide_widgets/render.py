@@ -10,7 +10,10 @@ from pathlib import Path
 
 import jinja2
 
+import estimators
 import figures
+import pyodide_widgets
+from buildcache import cached, tree_hash, versions
 from estimators import units
 from estimators.errors import EstimatorError
 
@@ -31,8 +34,22 @@ def _script_json(value) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
 
 
+# What a rendered widget is made of: the widget modules, this renderer and its
+# templates, the estimators and the charts, and the libraries that draw them.
+SOURCES = {Path(m.__file__).parent for m in (estimators, figures, pyodide_widgets)} | {Path(__file__).parent}
+LIBRARIES = ("Jinja2", *figures.LIBRARIES)
+
+
 def render(name: str, preset: str | None = None) -> str:
-    """The widget's HTML at its `preset` state (the widget's first preset by default)."""
+    """The widget's HTML at its `preset` state (the widget's first preset by default).
+
+    Kept in the build cache, keyed by everything it is made of, so an
+    unchanged widget costs one hash of its sources instead of a render.
+    """
+    return cached("widgets", [name, preset, tree_hash(SOURCES), versions(*LIBRARIES)], lambda: _render(name, preset))
+
+
+def _render(name: str, preset: str | None) -> str:
     widget = module(name)
     states = widget.presets()
     preset = preset or next(iter(states))
