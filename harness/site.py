@@ -4,10 +4,13 @@ in a subprocess, a throwaway copy of the docs, and a quiet static server."""
 import contextlib
 import functools
 import os
+import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -56,6 +59,64 @@ def throwaway_project(folder: Path, markdown: str) -> Path:
     config_file = folder / "mkdocs.yml"
     config_file.write_text(yaml.safe_dump(config), "utf-8")
     return config_file
+
+
+# Everything a build reads, copied; what it writes or never reads, left out.
+NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "site", "tests", "bench", "__pycache__", ".*cache", ".hypothesis")
+
+
+def copy_project(folder: Path) -> Path:
+    """A copy of the whole project in `folder`, with an empty build cache (build/); returns it.
+
+    node_modules is linked, not copied: the build only reads it.
+    """
+    shutil.copytree(ROOT, folder, ignore=NOT_COPIED)
+    (folder / "node_modules").symlink_to(ROOT / "node_modules")
+    return folder
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    """The body at `url`, or "" if the server does not answer (yet)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return ""
+
+
+def make_serve_environment() -> dict:
+    """The variables `make serve` sets on its mkdocs command line, read from the Makefile's recipe."""
+    recipe = subprocess.run(["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    command = next(line for line in recipe.splitlines() if "mkdocs serve" in line)
+    return dict(word.split("=", 1) for word in shlex.split(command) if "=" in word and not word.startswith("-"))
+
+
+@contextlib.contextmanager
+def mkdocs_serve(config_file: Path, log: Path):
+    """`mkdocs serve` of `config_file` as `make serve` starts it, on a free port, its output in `log`; yields its URL.
+
+    A copied project (copy_project) still serves its own code: its hook puts
+    its folder first on sys.path.
+    """
+    port = free_port()
+    env = {**os.environ, **make_serve_environment(), "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--strict", "--config-file", str(config_file),
+             "--dev-addr", f"127.0.0.1:{port}"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 class QuietHandler(SimpleHTTPRequestHandler):

@@ -7,21 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.site import ROOT, mkdocs_build
+from harness.site import copy_project, mkdocs_build
 
-# Everything a build reads, copied; what it writes or never reads, left out.
-NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "site", "tests", "bench", "__pycache__", ".*cache", ".hypothesis")
 # Appended to estimators/compute.py: every caller, widget, chart and page, now sees twice the FLOPs.
 EDIT = "\n_single = training_flops\n\n\ndef training_flops(params, tokens):\n    return 2 * _single(params, tokens)\n"
 
 
 @pytest.fixture
 def project(tmp_path) -> Path:
-    """A copy of the project whose build cache (build/) starts empty."""
-    copy = tmp_path / "project"
-    shutil.copytree(ROOT, copy, ignore=NOT_COPIED)
-    (copy / "node_modules").symlink_to(ROOT / "node_modules")
-    return copy
+    return copy_project(tmp_path / "project")
 
 
 def build(project: Path, out: Path) -> dict[str, bytes]:
