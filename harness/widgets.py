@@ -6,6 +6,10 @@ import pyodide_widgets
 
 from .browser import LIVE_TIMEOUT_MS
 
+# Prepended to the worker's script (worker.js) to take the Cache API away, as
+# private browsing or an insecure origin does: the worker then boots without
+# a memory snapshot.
+NO_SNAPSHOT_STORAGE = 'Object.defineProperty(self, "caches", { get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });\n'
 # The kinds of field a widget declares (`Field.kind`).
 KINDS = ("number", "whole", "choice", "multi", "toggle")
 

@@ -5,7 +5,7 @@ CPython does."""
 
 import pytest
 
-from harness.widgets import snapshot_saved, wait_for_cpython_outputs, wait_live
+from harness.widgets import NO_SNAPSHOT_STORAGE, snapshot_saved, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 STORE = "widgets-pyodide-snapshot"
@@ -38,8 +38,7 @@ TAMPER = """async ({ store, damage, rekey }) => {
   await cache.put(rekey ? key.url.replace(rekey[0], rekey[1]) : key, new Response(bytes, { headers }));
 }"""
 
-# Prepended to worker.js to take the Cache API away, or to make every write to it fail.
-NO_STORAGE = 'Object.defineProperty(self, "caches", { get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });\n'
+# Prepended to worker.js to make every write to the Cache API fail.
 FULL_QUOTA = 'Cache.prototype.put = () => Promise.reject(new DOMException("Quota exceeded.", "QuotaExceededError"));\n'
 
 
@@ -102,7 +101,7 @@ def test_a_stale_snapshot_is_never_used_and_is_replaced(snapshotted, rekey):
 
 
 def test_without_storage_the_worker_boots_as_before(page, site_url):
-    prepend_to_worker(page, NO_STORAGE)
+    prepend_to_worker(page, NO_SNAPSHOT_STORAGE)
     url = f"{site_url}/training/"
     assert visit(page, url) == "unavailable"
     assert visit(page, url) == "unavailable"
