@@ -454,10 +454,10 @@ class Probe:
 def stepped_values(field, raw: str, count: int) -> list[str]:
     """`count` values 1 % to 40 % away from the current one, cycling, so each differs from the one before.
 
-    Upwards, unless that would pass the field's maximum.
+    Upwards, unless that would pass the field's maximum (if it has one).
     """
     base = float(raw)
-    sign = -1 if base * 1.4 > field.max else 1
+    sign = -1 if field.max is not None and base * 1.4 > field.max else 1
     values = [base * (1 + sign * (k % 40 + 1) / 100) for k in range(count)]
     return [str(round(v)) if field_kind(field) == "whole" else f"{v:.6g}" for v in values]
 
