@@ -45,16 +45,15 @@ def build_wheel() -> Path:
     scratch = Path(tempfile.mkdtemp(dir=WHEEL_DIR, prefix=".building-"))
     try:
         [wheel] = WheelBuilder(str(ROOT)).build(directory=str(scratch), versions=["standard"])
-        for old in WHEEL_DIR.iterdir():  # earlier sources' wheels; dot-names are builds under way
-            if not old.name.startswith("."):
-                shutil.rmtree(old) if old.is_dir() else old.unlink()
+    except Exception as error:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise PluginError(f"building the widget wheel failed: {error}") from error
+    for old in WHEEL_DIR.iterdir():  # earlier sources' wheels; dot-names are builds under way
+        if not old.name.startswith("."):
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+    try:
         os.replace(scratch, folder)
     except OSError:
-        if not folder.is_dir():
-            raise
         # Another build of the same sources put its wheel there first: the same bytes.
-    except Exception as error:
-        raise PluginError(f"building the widget wheel failed: {error}") from error
-    finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return folder / Path(wheel).name
