@@ -33,6 +33,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jinja2
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -174,6 +175,18 @@ def on_files(files, config):
     files.append(File.generated(config, f"{DEST}/vega.min.js", content=vega_with_interpreter()))
     files.append(File.generated(config, f"{DEST}/{_wheel.name}", content=wheel_bytes))
     return files
+
+
+def on_env(env, config, files):
+    """Keep the theme's compiled templates across builds (most of a rebuild is compiling them again).
+
+    Jinja's bytecode cache stores each template under its name and a checksum
+    of its source, so an edited template is compiled afresh, never stale.
+    """
+    folder = ROOT / "build" / "cache" / "jinja"
+    folder.mkdir(parents=True, exist_ok=True)
+    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+    return env
 
 
 def on_serve(server, config, builder):

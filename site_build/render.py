@@ -6,6 +6,9 @@ reads fully, numbers and chart, before any script. Rendering also checks the
 widget against its declaration: `update` returns exactly the declared outputs,
 and the page has exactly one slot for each (a typo such as
 `data-output="totl"` stops the build).
+
+A rendered widget is kept in the build cache, keyed by everything it is made
+of, so an unchanged widget costs one hash of its sources instead of a render.
 """
 
 import json
@@ -15,8 +18,10 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
+import estimators
 import figures
 import pyodide_widgets
+from buildcache import cached, tree_hash, versions
 from estimators.errors import EstimatorError
 from pyodide_widgets.contract import form_text, output_keys
 
@@ -71,8 +76,19 @@ def check_slots(name: str, html: str) -> None:
         raise WidgetError(f"widget {name!r}: more than one slot for {', '.join(twice)}")
 
 
+# What a rendered widget is made of: the widget modules, this package and its
+# templates, the estimators and the figures, and the libraries that draw them.
+SOURCES = {Path(m.__file__).parent for m in (estimators, figures, pyodide_widgets)} | {Path(__file__).parent}
+LIBRARIES = ("Jinja2", *figures.LIBRARIES)
+
+
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
     """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
+    key = [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
+    return cached("widgets", key, lambda: _render(name, preset, element_id))
+
+
+def _render(name: str, preset: str | None, element_id: str | None) -> str:
     widget = pyodide_widgets.module(name)
     states = widget.presets()
     preset = preset or next(iter(states))

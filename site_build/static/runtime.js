@@ -112,12 +112,15 @@
     } else if (message.type === "ready") {
       clearTimeout(runtime.stallTimer);
       runtime.status = "live";
+      runtime.snapshot = message.snapshot; // restored | none | corrupt | unavailable (worker.js)
       performance.mark("widgets:ready");
       performance.measure("widgets:boot-to-ready", "widgets:boot", "widgets:ready");
       mounted.forEach((w) => {
         setState(w, "live");
         if (w.dirty) request(w);
       });
+    } else if (message.type === "snapshot") {
+      runtime.snapshotSaved = message.saved; // the worker kept a snapshot for the next visit
     } else if (message.type === "failed") {
       fail(message);
     } else if (message.type === "result") {

@@ -1,31 +1,17 @@
 """Browser fixtures: the built site on 127.0.0.1 and Debian's Chromium via Playwright."""
 
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import sync_playwright
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Headless Chromium here as root, with nothing reaching out to Google's services.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-# Pyodide boots in about three seconds here; allow for a loaded machine.
-LIVE_TIMEOUT_MS = 60_000
+from harness.browser import MISSING, chromium
 
 
 @pytest.fixture(scope="session")
 def browser():
-    assert CHROMIUM.exists(), "the browser tests need Debian's Chromium: apt-get install chromium"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    try:
+        with chromium() as browser:
+            yield browser
+    except FileNotFoundError:
+        pytest.fail(MISSING)
 
 
 class PageLog:

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from .conftest import LIVE_TIMEOUT_MS
+from harness.browser import LIVE_TIMEOUT_MS
 from .test_runtime import GARBAGE, widget_text
-from .widgets import root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 ERROR = f'{root(WIDGET)}[data-state="error"]'

@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import QuietHandler
+from harness.site import QuietHandler
 
 from .test_widget_contract import a_change
-from .widgets import set_field, wait_for_cpython_outputs, wait_live
+from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
 PAGES = ("/", "/training/", "/ten-steps/", "/methods/")
 RECORD_VIOLATIONS = """window.cspViolations = [];

@@ -6,7 +6,7 @@ import pytest
 from site_build import glossary
 
 from .test_runtime import run_axe
-from .widgets import wait_live
+from harness.widgets import wait_live
 
 CARDS = {t.term: t.short for t in glossary.load()}
 

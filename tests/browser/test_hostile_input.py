@@ -9,7 +9,7 @@ serves the form and the URL alike.
 import pytest
 
 from .test_runtime import GARBAGE, widget_text
-from .widgets import form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 

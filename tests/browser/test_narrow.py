@@ -7,7 +7,7 @@ Also: with JavaScript off, a widget says that its inputs need it.
 import pytest
 
 from .test_widget_contract import a_change
-from .widgets import set_field, wait_for_cpython_outputs, wait_live
+from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
 PHONE = {"width": 360, "height": 740}
 SMALLEST_TEXT_PX = 10

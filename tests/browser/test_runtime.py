@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import LIVE_TIMEOUT_MS
-from .widgets import cpython_outputs, form_state, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.browser import LIVE_TIMEOUT_MS
+from harness.widgets import cpython_outputs, form_state, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 # What must never be shown in a widget, whatever the input.

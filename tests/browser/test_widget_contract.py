@@ -16,9 +16,9 @@ import pytest
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets.contract import form_text
-from tests.conftest import built_and_served, throwaway_project
+from harness.site import built_and_served, throwaway_project
 
-from .widgets import (
+from harness.widgets import (
     cpython_outputs,
     form_state,
     read_without_javascript,

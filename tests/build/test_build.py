@@ -7,9 +7,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from harness.site import mkdocs_build, throwaway_project
 from pyodide_widgets.widgets import training_time
 from site_build.pack import build_wheel
-from tests.conftest import mkdocs_build, throwaway_project
 
 
 def page_text(site: Path, page: str) -> str:

@@ -8,7 +8,7 @@ import os
 import shutil
 
 from site_build.hook import FAILED_MARKER, last_commit_time
-from tests.conftest import ROOT, mkdocs_build, throwaway_project
+from harness.site import ROOT, mkdocs_build, throwaway_project
 
 # What a copy of the project needs to build (its presets are read from the package beside the hook).
 PROJECT = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools", "docs", "mkdocs.yml", "pyproject.toml")

@@ -6,7 +6,7 @@ import pytest
 
 import estimators
 import macros
-from tests.conftest import ROOT
+from harness.site import ROOT
 
 GUIDE = (ROOT / "CONTRIBUTING.md").read_text("utf-8")
 

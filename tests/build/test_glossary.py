@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 
 from site_build import glossary
-from tests.conftest import ROOT, ConfigLoader
+from harness.site import ROOT, ConfigLoader
 
 import yaml
 

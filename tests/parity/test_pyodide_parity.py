@@ -11,8 +11,8 @@ import pytest
 
 import pyodide_widgets
 from pyodide_widgets import dispatch
+from harness.site import ROOT
 from site_build.pack import build_wheel
-from tests.conftest import ROOT
 
 VALID_STATES = 60  # per widget, beyond its presets
 INVALID_STATES = 20

@@ -1,4 +1,5 @@
-"""Helpers for driving a widget by its DOM contract (see ARCHITECTURE.md, "The widget contract").
+"""Driving a widget by its DOM contract (see ARCHITECTURE.md, "The widget contract"),
+shared by the browser tests and the benchmark.
 
 `widget` is a widget's name (its first copy on the page) or "#<element id>" (one copy).
 """
@@ -7,9 +8,13 @@ from pathlib import Path
 
 import pyodide_widgets
 
-from .conftest import LIVE_TIMEOUT_MS
+from .browser import LIVE_TIMEOUT_MS
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# Prepended to the worker's script (worker.js) to take the Cache API away, as
+# private browsing or an insecure origin does: the worker then boots without
+# a memory snapshot.
+NO_SNAPSHOT_STORAGE = 'Object.defineProperty(self, "caches", { get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });\n'
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def root(widget: str) -> str:
@@ -99,3 +104,9 @@ def run_axe(page) -> list:
     page.evaluate(AXE.read_text("utf-8"))
     result = page.evaluate("axe.run(document)")
     return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+
+
+def snapshot_saved(page) -> bool:
+    """Wait for the worker to report on the Pyodide snapshot it made after booting: kept (True) or not (False)."""
+    page.wait_for_function("window.widgetRuntime.snapshotSaved !== undefined", timeout=LIVE_TIMEOUT_MS)
+    return page.evaluate("window.widgetRuntime.snapshotSaved")

@@ -1,0 +1,114 @@
+"""Build figures: how long an author waits, against plain mkdocs-material.
+
+On a copy of the project (so its build cache starts empty and the real one is
+left alone): a cold build (empty cache), a warm build (cache filled, nothing
+changed), and `make serve`'s save-to-reload for a one-line Markdown edit (from
+the write to the first time the server serves the edited page). The anchor is
+the same pages built, and served, by mkdocs-material alone: the macros plugin
+and the project's hooks off, in the same run.
+"""
+
+import shutil
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from harness.site import ConfigLoader, copy_project, fetch, mkdocs_build, mkdocs_serve
+
+BUILD_TIMEOUT_S = 300
+# How long to wait for a served page to show an edit before calling it a failure.
+RELOAD_TIMEOUT_S = 60
+POLL_S = 0.01
+# The page whose Markdown is edited; it holds widgets, so its rebuild renders them.
+EDITED_PAGE = "training"
+
+
+class BuildError(Exception):
+    """A build or a server did not do what it must (as opposed to being slow)."""
+
+
+@dataclass
+class Timings:
+    """Seconds, one entry per repeat."""
+
+    cold_build: list[float]
+    warm_build: list[float]
+    anchor_build: list[float]
+    save_to_reload: list[float]
+    anchor_save_to_reload: list[float]
+
+    def medians(self) -> dict[str, float]:
+        return {name: statistics.median(runs) for name, runs in vars(self).items()}
+
+
+def anchor_config(project: Path) -> Path:
+    """The project's mkdocs.yml with the macros plugin and the hooks off: plain mkdocs-material on the same pages."""
+    config = yaml.load((project / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
+    config["plugins"] = [p for p in config["plugins"] if not (p == "macros" or isinstance(p, dict) and "macros" in p)]
+    config["hooks"] = []
+    config["strict"] = False  # the raw {{ macro }} text and the missing widget assets are expected here
+    path = project / "mkdocs-anchor.yml"
+    path.write_text(yaml.safe_dump(config), "utf-8")
+    return path
+
+
+def timed_build(config: Path, site: Path) -> float:
+    started = time.perf_counter()
+    done = mkdocs_build(config, site, timeout=BUILD_TIMEOUT_S)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0 and "anchor" not in config.name:
+        raise BuildError(f"mkdocs build of {config} failed:\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def wait_for_text(url: str, text: str) -> float:
+    """Poll `url` until its body holds `text`; the moment it did (perf_counter)."""
+    deadline = time.perf_counter() + RELOAD_TIMEOUT_S
+    while time.perf_counter() < deadline:
+        if text in fetch(url):
+            return time.perf_counter()
+        time.sleep(POLL_S)
+    raise BuildError(f"{url} did not show {text!r} within {RELOAD_TIMEOUT_S} s")
+
+
+def save_to_reload(config: Path, page: Path, url: str, repeats: int, log: Path) -> list[float]:
+    """Seconds from appending one line to `page` to the server serving it, `repeats` times, under `mkdocs serve`."""
+    original = page.read_text("utf-8")
+    runs = []
+    with mkdocs_serve(config, log) as server:
+        wait_for_text(server + url, "</html>")
+        for repeat in range(repeats):
+            marker = f"Edited for the benchmark, {repeat}."
+            started = time.perf_counter()
+            page.write_text(f"{original}\n{marker}\n", "utf-8")
+            runs.append(wait_for_text(server + url, marker) - started)
+    page.write_text(original, "utf-8")
+    return runs
+
+
+def measure(repeats: int) -> Timings:
+    """Every build figure, each `repeats` times, on one copy of the project."""
+    with tempfile.TemporaryDirectory(prefix="bench-build-") as folder:
+        project = copy_project(Path(folder) / "project")
+        anchor = anchor_config(project)
+        site = Path(folder) / "site"
+        cold, warm, plain = [], [], []
+        for _ in range(repeats):
+            shutil.rmtree(project / "build", ignore_errors=True)
+            cold.append(timed_build(project / "mkdocs.yml", site))
+            warm.append(timed_build(project / "mkdocs.yml", site))
+            plain.append(timed_build(anchor, site))
+        page = project / "docs" / f"{EDITED_PAGE}.md"
+        url = f"/{EDITED_PAGE}/"
+        log = Path(folder) / "serve.log"
+        return Timings(
+            cold_build=cold,
+            warm_build=warm,
+            anchor_build=plain,
+            save_to_reload=save_to_reload(project / "mkdocs.yml", page, url, repeats, log),
+            anchor_save_to_reload=save_to_reload(anchor, page, url, repeats, log),
+        )

@@ -1,0 +1,61 @@
+"""The build's content-addressed cache (build/cache/): an output is kept under a
+hash of everything it is made from, so an unchanged input reuses it and a
+changed one can never be served a stale copy.
+
+What an output is made from is named by the caller: source folders (hashed
+file by file, contents and paths), the versions of the libraries that shape
+it, and its own arguments. Standard library only; build-time code only.
+"""
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "build" / "cache"
+
+
+def _files(path: Path) -> list[Path]:
+    return [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+
+
+def tree_hash(paths: Iterable[Path]) -> str:
+    """SHA-256 over the files `paths` name and every file under the folders they name (paths and contents), bytecode caches aside."""
+    files = sorted({file for path in paths for file in _files(Path(path))})
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(f"{path}\0{path.stat().st_size}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def versions(*distributions: str) -> dict[str, str]:
+    """The installed version of each distribution, for a key: an upgrade changes what it renders."""
+    return {name: version(name) for name in distributions}
+
+
+def _write_atomically(path: Path, text: str):
+    """Write via a rename, so a concurrent build never reads half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=".")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(scratch, path)
+
+
+def cached(kind: str, inputs: object, make: Callable[[], str]) -> str:
+    """`make()`'s text, from build/cache/<kind>/ when the same `inputs` (any JSON) made it before.
+
+    A failing `make` raises as it would uncached, and nothing is kept.
+    """
+    key = hashlib.sha256(json.dumps(inputs, sort_keys=True, default=str).encode()).hexdigest()
+    path = CACHE / kind / key
+    if path.is_file():
+        return path.read_text("utf-8")
+    text = make()
+    _write_atomically(path, text)
+    return text

@@ -1,0 +1,166 @@
+"""The site as an author builds it and a server serves it: `mkdocs build --strict`
+in a subprocess, a throwaway copy of the docs, and a quiet static server."""
+
+import contextlib
+import functools
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def mkdocs_build(config_file: Path, site_dir: Path, site_url: str | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Run `mkdocs build --strict` in a subprocess, as an author would."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url:
+        env["SITE_URL"] = site_url
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config_file), "--site-dir", str(site_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+
+
+class ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml for its nav and hooks, taking an `!ENV [NAME, default]` tag as its default."""
+
+
+ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+
+
+def throwaway_project(folder: Path, pages: dict, with_docs: bool = True) -> Path:
+    """A project in `folder` with the real config and the extra `pages` ({file name: Markdown}),
+    beside a copy of the real docs (or of their assets only); returns its mkdocs.yml."""
+    docs = folder / "docs"
+    shutil.copytree(ROOT / "docs", docs, ignore=None if with_docs else shutil.ignore_patterns("*.md"))
+    for name, markdown in pages.items():
+        (docs / name).write_text(markdown, "utf-8")
+    real = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)
+    extra_nav = [{Path(name).stem: name} for name in pages]
+    # INHERIT keeps every setting (and its !ENV tags) of the real config; paths are made absolute.
+    config = {
+        "INHERIT": str(ROOT / "mkdocs.yml"),
+        "docs_dir": str(docs),
+        "hooks": [str(ROOT / hook) for hook in real["hooks"]],
+        "nav": (real["nav"] if with_docs else []) + extra_nav,
+    }
+    # mkdocs-macros looks for its module beside the config file.
+    (folder / "macros").symlink_to(ROOT / "macros")
+    config_file = folder / "mkdocs.yml"
+    config_file.write_text(yaml.safe_dump(config), "utf-8")
+    return config_file
+
+
+# Everything a build reads, copied; what it writes or never reads, left out.
+NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "site", "tests", "bench", "__pycache__", ".*cache", ".hypothesis")
+
+
+def copy_project(folder: Path) -> Path:
+    """A copy of the whole project in `folder`, with an empty build cache (build/); returns it.
+
+    node_modules is linked, not copied: the build only reads it.
+    """
+    shutil.copytree(ROOT, folder, ignore=NOT_COPIED)
+    (folder / "node_modules").symlink_to(ROOT / "node_modules")
+    return folder
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    """The body at `url`, or "" if the server does not answer (yet)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return ""
+
+
+def make_serve_environment() -> dict:
+    """The variables `make serve` sets on its mkdocs command line, read from the Makefile's recipe."""
+    recipe = subprocess.run(["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    command = next(line for line in recipe.splitlines() if "mkdocs serve" in line)
+    return dict(word.split("=", 1) for word in shlex.split(command) if "=" in word and not word.startswith("-"))
+
+
+@contextlib.contextmanager
+def mkdocs_serve(config_file: Path, log: Path):
+    """`mkdocs serve` of `config_file` as `make serve` starts it, on a free port, its output in `log`; yields its URL.
+
+    A copied project (copy_project) still serves its own code: its hook puts
+    its folder first on sys.path.
+    """
+    port = free_port()
+    env = {**os.environ, **make_serve_environment(), "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--strict", "--config-file", str(config_file),
+             "--dev-addr", f"127.0.0.1:{port}"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def handle(self):
+        # A browser that aborts a download it no longer needs is not a server error.
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+@contextlib.contextmanager
+def serving(handler_class, folder: Path):
+    """(server, url): `handler_class` serving `folder` on an ephemeral port of 127.0.0.1, stopped on exit.
+
+    The URL is known before anything is built into `folder`, because
+    mkdocs-material's instant navigation only follows links that match
+    site_url, port included.
+    """
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler_class, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def pages(site: Path) -> list[str]:
+    """Every page of a built site as a URL path ("/", "/training/", ...), the 404 page left out."""
+    return sorted("/" + "".join(f"{part}/" for part in index.parent.relative_to(site).parts) for index in site.rglob("index.html"))
+
+
+@contextlib.contextmanager
+def built_and_served(config_file: Path, site: Path):
+    """Build `config_file` with --strict into `site` and serve it; yields the URL (a failed build raises)."""
+    with serving(QuietHandler, site) as (_, url):
+        done = mkdocs_build(config_file, site, site_url=url + "/")
+        if done.returncode != 0:
+            raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
+        yield url

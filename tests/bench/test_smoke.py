@@ -1,0 +1,27 @@
+"""The benchmark cannot rot: its measuring code runs here, small (`--smoke`:
+one page, a few changes, no Lighthouse), as `make bench` runs it in full.
+Nothing is asserted about time, only that every figure was measured."""
+
+import json
+import subprocess
+import sys
+
+from harness.site import ROOT
+
+SMOKE_TIMEOUT_S = 600
+
+
+def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.runtime", "--smoke", "--results", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=SMOKE_TIMEOUT_S,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads((tmp_path / "runtime.json").read_text("utf-8"))
+    rows = result["rows"]
+    [page] = {row["page"] for row in rows if row["figure"].startswith("input → outputs")}
+    assert sum(row["figure"].startswith("input → outputs") for row in rows) == len(result["pages"][page])
+    figures = " ".join(row["figure"] for row in rows)
+    for expected in ("bytes before load", "long tasks", "first visit: boot", "return visit: boot", "typed", "cold build", "make serve"):
+        assert expected in figures, expected
+    assert "pages that miss a budget" in done.stdout

@@ -1,0 +1,117 @@
+"""The worker's Pyodide memory snapshot (worker.js): a return visit restores
+it; a stale, corrupt or truncated entry is never used but replaced; no
+storage or a full quota means a plain boot. Every visit still answers as
+CPython does."""
+
+import pytest
+
+from harness.widgets import NO_SNAPSHOT_STORAGE, snapshot_saved, wait_for_cpython_outputs, wait_live
+
+WIDGET = "training_time"
+STORE = "widgets-pyodide-snapshot"
+
+# (key, bytes, digest header) of every entry in the snapshot store, as the page sees it.
+ENTRIES = """async (store) => {
+  const cache = await caches.open(store);
+  return Promise.all((await cache.keys()).map(async (key) => {
+    const response = await cache.match(key);
+    return [key.url, (await response.arrayBuffer()).byteLength, response.headers.get("x-snapshot-sha256")];
+  }));
+}"""
+
+# Replaces the one entry's bytes by what `damage` makes of them, its headers (the digest) kept;
+# or, with `rekey`, moves the intact entry to another key.
+TAMPER = """async ({ store, damage, rekey }) => {
+  const cache = await caches.open(store);
+  const [key] = await cache.keys();
+  const response = await cache.match(key);
+  let bytes = new Uint8Array(await response.arrayBuffer());
+  let headers = new Headers(response.headers);
+  if (damage === "truncated") bytes = bytes.slice(0, bytes.length >> 1);
+  if (damage === "flipped") bytes[bytes.length >> 1] ^= 1;
+  if (damage === "not a snapshot") {
+    bytes = new Uint8Array(bytes.length).fill(7);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    headers.set("x-snapshot-sha256", Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""));
+  }
+  await cache.delete(key);
+  await cache.put(rekey ? key.url.replace(rekey[0], rekey[1]) : key, new Response(bytes, { headers }));
+}"""
+
+# Prepended to worker.js to make every write to the Cache API fail.
+FULL_QUOTA = 'Cache.prototype.put = () => Promise.reject(new DOMException("Quota exceeded.", "QuotaExceededError"));\n'
+
+
+def visit(page, url: str) -> str:
+    """Load the page, wait until its widget is live and answers as CPython does; the worker's snapshot status."""
+    page.goto(url)
+    wait_live(page, WIDGET)
+    page.fill(f'[data-widget="{WIDGET}"] [name="gpus"]', "4096")
+    wait_for_cpython_outputs(page, WIDGET)
+    return page.evaluate("window.widgetRuntime.snapshot")
+
+
+def entries(page) -> list:
+    return page.evaluate(ENTRIES, STORE)
+
+
+def prepend_to_worker(page, code: str):
+    def fulfill(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=code + response.text())
+
+    page.route("**/assets/widgets/worker.js", fulfill)
+
+
+@pytest.fixture
+def snapshotted(page, site_url):
+    """A page whose first visit made a snapshot and stored it; (page, url)."""
+    url = f"{site_url}/training/"
+    assert visit(page, url) == "none"
+    assert snapshot_saved(page) is True
+    assert len(entries(page)) == 1
+    return page, url
+
+
+def test_a_return_visit_restores_the_snapshot(snapshotted):
+    page, url = snapshotted
+    assert visit(page, url) == "restored"
+    assert not page.log.console_errors and not page.log.page_errors
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "not a snapshot"])
+def test_a_corrupt_snapshot_is_never_used_and_is_rebuilt(snapshotted, damage):
+    page, url = snapshotted
+    page.evaluate(TAMPER, {"store": STORE, "damage": damage, "rekey": None})
+    assert visit(page, url) == "corrupt"
+    assert snapshot_saved(page) is True
+    assert visit(page, url) == "restored"
+
+
+@pytest.mark.parametrize("rekey", [("wheel=", "wheel=old-"), ("pyodide=", "pyodide=0.0.1-")])
+def test_a_stale_snapshot_is_never_used_and_is_replaced(snapshotted, rekey):
+    """An entry made for another wheel or another Pyodide is ignored, then deleted when the new one is kept."""
+    page, url = snapshotted
+    page.evaluate(TAMPER, {"store": STORE, "damage": None, "rekey": list(rekey)})
+    [(stale_key, _, _)] = entries(page)
+    assert visit(page, url) == "none"
+    assert snapshot_saved(page) is True
+    assert [key for key, _, _ in entries(page)] != [stale_key]
+    assert len(entries(page)) == 1
+
+
+def test_without_storage_the_worker_boots_as_before(page, site_url):
+    prepend_to_worker(page, NO_SNAPSHOT_STORAGE)
+    url = f"{site_url}/training/"
+    assert visit(page, url) == "unavailable"
+    assert visit(page, url) == "unavailable"
+    assert not page.log.page_errors
+
+
+def test_a_full_quota_means_no_snapshot_and_no_error(page, site_url):
+    prepend_to_worker(page, FULL_QUOTA)
+    url = f"{site_url}/training/"
+    assert visit(page, url) == "none"
+    assert snapshot_saved(page) is False
+    assert visit(page, url) == "none"
+    assert entries(page) == [] and not page.log.page_errors
