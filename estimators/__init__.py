@@ -6,7 +6,8 @@ Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
 One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
 `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
-(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA); the
+(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `parallelism` (the traffic
+of each way to cut a job); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
 bill, its fit and remedies); `presets`
 loads presets.toml. `python -m estimators --help` lists the command line.
@@ -69,6 +70,19 @@ from .memory import (
     zero_breakdown,
     zero_bytes_per_gpu,
 )
+from .parallelism import (
+    CutTraffic,
+    Layout,
+    LayoutTraffic,
+    context_parallel_traffic_bytes,
+    data_parallel_traffic_bytes,
+    expert_parallel_traffic_bytes,
+    layout_traffic,
+    link_seconds,
+    pipeline_traffic_bytes,
+    step_compute_seconds,
+    tensor_parallel_traffic_bytes,
+)
 from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
 from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
 from .presets import load_presets
@@ -76,6 +90,17 @@ from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, op
 from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
+    "tensor_parallel_traffic_bytes",
+    "step_compute_seconds",
+    "pipeline_traffic_bytes",
+    "link_seconds",
+    "layout_traffic",
+    "expert_parallel_traffic_bytes",
+    "data_parallel_traffic_bytes",
+    "context_parallel_traffic_bytes",
+    "LayoutTraffic",
+    "Layout",
+    "CutTraffic",
     "ActivationCoefficients",
     "ComputeConstants",
     "DecoderConfig",
