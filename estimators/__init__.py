@@ -72,14 +72,20 @@ from .memory import (
 )
 from .parallelism import (
     CutTraffic,
+    GpuShare,
     Layout,
     LayoutTraffic,
+    Slice,
     context_parallel_traffic_bytes,
+    cut_slices,
     data_parallel_traffic_bytes,
     expert_parallel_traffic_bytes,
+    gpu_share,
+    layout_preset_traffic,
     layout_traffic,
     link_seconds,
     pipeline_traffic_bytes,
+    single_cut_layout,
     step_compute_seconds,
     tensor_parallel_traffic_bytes,
 )
@@ -90,6 +96,12 @@ from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, op
 from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
+    "layout_preset_traffic",
+    "single_cut_layout",
+    "gpu_share",
+    "cut_slices",
+    "Slice",
+    "GpuShare",
     "tensor_parallel_traffic_bytes",
     "step_compute_seconds",
     "pipeline_traffic_bytes",

@@ -44,9 +44,10 @@ from dataclasses import dataclass
 from .compute import training_flops
 from .errors import EstimatorError
 from .hardware import training_seconds
-from .memory import ZERO_STAGES
+from .memory import ZERO_STAGES, zero_bytes_per_gpu
 from .model_size import DecoderConfig, decoder_params
 from .moe import MoeConfig, moe_params
+from .presets import load_presets
 from .validate import finite_result, non_negative, one_of, positive, positive_int
 
 BF16_BYTES = 2  # one 16-bit value of a gradient, activation or weight
@@ -261,3 +262,77 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
     compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu)
     comm = math.fsum(c.link_seconds for c in cuts)
     return LayoutTraffic(layout, m, tuple(cuts), compute, comm, comm / compute)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """What one GPU holds after a cut, as [start, end) shares of the whole (0 to 1)."""
+
+    layers: tuple  # of the model's depth
+    width: tuple  # of every weight matrix's columns
+    state: tuple  # of the optimizer state and gradients kept between steps
+    batch: tuple  # of the step's sequences
+    tokens: tuple  # of each sequence
+    experts: tuple  # of the experts of each MoE layer
+
+
+def cut_slices(cut: str, gpus: int) -> tuple:
+    """The Slice each of `gpus` GPUs holds under one cut: its own share along the dimension the cut splits."""
+    cut = one_of("cut", cut, CUTS)
+    n = positive_int("gpus", gpus)
+    whole = (0.0, 1.0)
+    # The dimensions each cut splits; ZeRO splits the state and the batch, expert parallelism the experts and the batch.
+    split = {
+        "dp": ("batch",), "tp": ("width", "state"), "pp": ("layers", "state"), "cp": ("tokens",),
+        "ep": ("experts", "batch"), "zero": ("state", "batch"),
+    }[cut]
+
+    def one(i: int) -> Slice:
+        own = (i / n, (i + 1) / n)
+        return Slice(**{f: own if f in split else whole for f in ("layers", "width", "state", "batch", "tokens", "experts")})
+
+    return tuple(one(i) for i in range(n))
+
+
+@dataclass(frozen=True)
+class GpuShare:
+    """What one GPU holds under a layout, in numbers."""
+
+    params: float  # parameters whose weights it keeps: Ψ/(tp·pp), experts split over ep
+    layers: float  # L/pp
+    state_bytes: float  # model state (mixed-precision Adam) under the layout's ZeRO stage
+    sequences: float  # sequences of each step it processes: B/dp
+    tokens_per_sequence: float  # s/cp
+
+
+def gpu_share(config, layout: Layout, seq_len: int, global_batch: int, optimizer: str = "adam") -> GpuShare:
+    """The share of the model, its state and the step's data that one GPU of `layout` holds."""
+    layers, _, _, _, _, params, routed, _ = _shape(config)
+    held = (params - routed * (1 - 1 / positive_int("ep", layout.ep))) / (positive_int("tp", layout.tp) * positive_int("pp", layout.pp))
+    state = zero_bytes_per_gpu(held, layout.dp, layout.zero_stage, optimizer)
+    return GpuShare(held, layers / layout.pp, state, positive_int("global_batch", global_batch) / positive_int("dp", layout.dp),
+                    positive_int("seq_len", seq_len) / positive_int("cp", layout.cp))
+
+
+def single_cut_layout(cut: str, gpus: int) -> Layout:
+    """The layout of one cut alone over `gpus` GPUs (expert parallelism spreads experts over data-parallel GPUs)."""
+    n = positive_int("gpus", gpus)
+    return {
+        "dp": Layout(dp=n), "tp": Layout(tp=n), "pp": Layout(pp=n), "cp": Layout(cp=n),
+        "ep": Layout(dp=n, ep=n), "zero": Layout(dp=n, zero_stage=3),
+    }[one_of("cut", cut, CUTS)]
+
+
+PRECISION = "bf16"  # the precision the published layouts report their MFU in
+
+
+def layout_preset_traffic(key: str) -> LayoutTraffic:
+    """The traffic of a published layout (a `layouts` preset) on its own GPUs, links and batch."""
+    presets = load_presets()
+    lay = presets.layout(key)
+    gpu = presets.gpu(lay.gpu)
+    return layout_traffic(
+        presets.model(lay.model).config, Layout(tp=lay.tp, cp=lay.cp, pp=lay.pp, dp=lay.dp), lay.seq_len,
+        lay.micro_batch, lay.global_batch, gpu.peak_flops[PRECISION], lay.mfu, gpu.nvlink_domain_gpus,
+        presets.interconnect(lay.scale_up).bandwidth_bytes_per_s, presets.interconnect(lay.scale_out).bandwidth_bytes_per_s,
+    )
