@@ -50,7 +50,7 @@ from .finetune import (
 )
 from .ladder import scale_rung
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
-from .memory_bill import MemoryBill, Remedy, memory_bill
+from .memory_bill import MemoryBill, Remedy, first_stage_params, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
     ActivationCoefficients,
@@ -96,6 +96,7 @@ from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, op
 from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
+    "first_stage_params",
     "layout_preset_traffic",
     "single_cut_layout",
     "gpu_share",
