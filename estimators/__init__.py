@@ -14,7 +14,11 @@ loads presets.toml. `python -m estimators --help` lists the command line.
 """
 
 from .checkpoint import (
+    CheckpointStall,
     EffectiveTime,
+    Interruption,
+    checkpoint_stall,
+    interruption_timeline,
     checkpoint_bytes,
     checkpoint_bytes_per_param,
     effective_training_time,
@@ -96,6 +100,10 @@ from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, op
 from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
 
 __all__ = [
+    "interruption_timeline",
+    "checkpoint_stall",
+    "Interruption",
+    "CheckpointStall",
     "first_stage_params",
     "layout_preset_traffic",
     "single_cut_layout",

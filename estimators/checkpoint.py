@@ -124,3 +124,59 @@ def effective_training_time(
             "checkpoint_interval_s", checkpoint_interval_s, "an interval whose lost work, restarts and stalls fit in the window"
         )
     return EffectiveTime(window, lost, restarts, stalls, effective, effective / window)
+
+
+@dataclass(frozen=True)
+class CheckpointStall:
+    """How long the GPUs stop for checkpoints, written synchronously or asynchronously."""
+
+    shard_bytes: float  # what each GPU saves: checkpoint bytes / GPUs
+    sync_s: float  # per checkpoint: the whole checkpoint through the storage's aggregate write bandwidth
+    async_s: float  # per checkpoint: one shard copied to host memory; the write goes on in the background
+    checkpoints: int  # checkpoints written in the window: ⌊window / interval⌋
+    sync_run_s: float  # per window, synchronous
+    async_run_s: float  # per window, asynchronous
+    background_fits: bool  # the background write ends before the next checkpoint is due
+
+
+def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: float,
+                     storage_write_bytes_per_s: float, window_s: float, checkpoint_interval_s: float) -> CheckpointStall:
+    """Stall per checkpoint and per window, synchronous against asynchronous.
+
+    Every GPU saves its shard at once. Synchronously the GPUs wait until the
+    whole checkpoint has reached storage: bytes / the storage's aggregate write
+    bandwidth (the per-GPU links are far faster in sum). Asynchronously (as
+    PyTorch Distributed Checkpoint's async_save and Megatron-LM's async
+    checkpointing do) they wait only while their shard is copied to host
+    memory: shard / the GPU-to-host bandwidth; the write to storage then
+    overlaps training. When that write outlasts the interval, the next
+    checkpoint waits for it, and asynchronous saving stalls as the synchronous
+    kind does.
+    """
+    total = positive("checkpoint_bytes", checkpoint_bytes)
+    shard = total / positive_int("gpus", gpus)
+    sync = total / positive("storage_write_bytes_per_s", storage_write_bytes_per_s)
+    copy = shard / positive("host_copy_bytes_per_s", host_copy_bytes_per_s)
+    interval = positive("checkpoint_interval_s", checkpoint_interval_s)
+    count = int(positive("window_s", window_s) // interval)
+    fits = sync <= interval
+    per_async = copy if fits else copy + sync - interval
+    return CheckpointStall(shard, sync, per_async, count, count * sync, count * per_async, fits)
+
+
+@dataclass(frozen=True)
+class Interruption:
+    at_s: float  # when it strikes, from the window's start
+    lost_s: float  # work thrown away: back to the last checkpoint
+
+
+def interruption_timeline(window_s: float, interruptions: int, checkpoint_interval_s: float) -> tuple:
+    """The window's interruptions spread evenly, each throwing away the average half interval.
+
+    A picture of lost_work_seconds, not a record of when failures struck: the
+    sum of lost_s is n·τ/2 exactly.
+    """
+    window = positive("window_s", window_s)
+    n = non_negative_int("interruptions", interruptions)
+    lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
+    return tuple(Interruption((i + 0.5) * window / n, lost) for i in range(n))

@@ -11,8 +11,8 @@ ladder, in order, their GPU ranges neither overlapping nor out of order),
 QLoRA adapters on a base model, and the GPU they should fit), ``examples``
 (the round model sizes a source works its examples at: the seed's 7B, the
 ZeRO paper's 7.5B), ``interconnects`` (the links GPUs talk over, inside a
-server and between servers) and ``layouts`` (how published runs nest their
-parallelism).
+server, between servers and to host memory), ``layouts`` (how published runs
+nest their parallelism) and ``storage_systems`` (where checkpoints are written).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -142,8 +142,19 @@ class Interconnect:
     """A link GPUs exchange data over."""
 
     name: str
-    scope: str  # "scale-up" (inside a server or rack, NVLink) or "scale-out" (the network between them)
+    scope: str  # "scale-up" (inside a server or rack, NVLink), "scale-out" (between them) or "host" (GPU to CPU memory)
     bandwidth_bytes_per_s: float  # per GPU, in one direction
+    source: str
+
+
+@dataclass(frozen=True)
+class StorageSystem:
+    """Where a run writes its checkpoints."""
+
+    name: str
+    write_bytes_per_s: float  # sustained aggregate throughput, the whole cluster writing at once
+    peak_write_bytes_per_s: float  # the short-burst peak
+    capacity_bytes: float
     source: str
 
 
@@ -193,6 +204,7 @@ class Presets:
     examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
     interconnects: dict = dataclasses.field(default_factory=dict)  # links inside and between servers
     layouts: dict = dataclasses.field(default_factory=dict)  # published parallel layouts
+    storage_systems: dict = dataclasses.field(default_factory=dict)  # where checkpoints are written
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -227,6 +239,9 @@ class Presets:
     def layout(self, key: str) -> ParallelLayout:
         return self.layouts[validate.one_of("layout", key, self.layouts)]
 
+    def storage_system(self, key: str) -> StorageSystem:
+        return self.storage_systems[validate.one_of("storage_system", key, self.storage_systems)]
+
 
 # Range checks per field; a field not named here is checked for type only
 # (model configurations check their own fields).
@@ -258,12 +273,15 @@ _CHECKS = {
     "dp": validate.positive_int,
     "global_batch": validate.positive_int,
     "bandwidth_bytes_per_s": validate.positive,
+    "write_bytes_per_s": validate.positive,
+    "peak_write_bytes_per_s": validate.positive,
+    "capacity_bytes": validate.positive,
 }
-INTERCONNECT_SCOPES = ("scale-up", "scale-out")
+INTERCONNECT_SCOPES = ("scale-up", "scale-out", "host")
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
 _TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples",
-           "interconnects", "layouts")
+           "interconnects", "layouts", "storage_systems")
 
 
 def _accepted(annotation) -> tuple:
@@ -363,9 +381,10 @@ def parse_presets(text: str) -> Presets:
         for field, scope in (("scale_up", "scale-up"), ("scale_out", "scale-out")):
             links = [k for k, i in interconnects.items() if i.scope == scope]
             validate.one_of(f"layouts.{key}.{field}", getattr(layout, field), links)
+    storage = {k: _build(StorageSystem, f"storage_systems.{k}", v) for k, v in data.get("storage_systems", {}).items()}
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes, examples=examples, interconnects=interconnects, layouts=layouts,
+        finetunes=finetunes, examples=examples, interconnects=interconnects, layouts=layouts, storage_systems=storage,
     )
 
 

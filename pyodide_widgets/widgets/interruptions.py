@@ -1,0 +1,120 @@
+"""W10: what each interruption costs.
+
+Each interruption sends the run back to its last checkpoint, on average half
+an interval of work (estimators.lost_work_seconds); each checkpoint pauses the
+GPUs while it is saved. The interval that balances the two is Young's and
+Daly's (estimators.optimal_checkpoint_interval), from the pause and the mean
+time between interruptions (estimators.mtbf_seconds).
+"""
+
+import estimators
+from estimators import units
+
+from ..contract import Output, number, read, whole
+
+TITLE = "What each interruption costs"
+CHART = "interruptions"
+
+_PRESETS = estimators.load_presets()
+MINUTE, DAY = 60, 86400
+HOURS_PER_DAY = 24
+PAUSE_DECIMALS = 2  # the default pause as the form shows it: to the hundredth of a second
+CURVE_POINTS = 40
+CURVE_REACH = 4  # the cost curve spans a factor this wide either side of the two intervals it marks
+
+
+def _sync_pause(failures_key: str = "llama3-405b") -> float:
+    """The default pause: the run's checkpoint written synchronously to its cluster's storage."""
+    run = _PRESETS.run(failures_key)
+    storage = _PRESETS.storage_system("llama3-tectonic")
+    stall = estimators.checkpoint_stall(estimators.checkpoint_bytes(_PRESETS.model(run.model).params), run.gpus,
+                                        _PRESETS.interconnect("pcie5-h100").bandwidth_bytes_per_s,
+                                        storage.write_bytes_per_s, _PRESETS.failure(failures_key).window_seconds,
+                                        _PRESETS.failure(failures_key).checkpoint_interval_seconds)
+    return stall.sync_s
+
+
+FIELDS = (
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
+    whole("interruptions", "Interruptions", unit="in the window", min=0, max=1e7),
+    number("window", "Length of the window", unit="days", scale=DAY, max=1e5),
+    number("pause", "Pause per checkpoint", unit="seconds", scale=1, min=0, max=1e6,
+           note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
+)
+
+OUTPUTS = (
+    Output("lost", "Work thrown away", detail="lost_share"),
+    Output("writing", "Time spent saving", detail="writing_detail"),
+    Output("optimal", "Optimal interval (Daly)", detail="young"),
+    Output("at_optimal", "Lost + saving, at the optimum", detail="now"),
+)
+
+
+def presets() -> dict:
+    """All interruptions (the seed's count), then the unexpected ones only."""
+    f = _PRESETS.failure("llama3-405b")
+    base = {"interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY,
+            "pause": round(_sync_pause(), PAUSE_DECIMALS)}
+    return {
+        "all": {"label": f"All {units.integer(f.interruptions)} interruptions",
+                "state": {**base, "interruptions": f.interruptions}},
+        "unexpected": {"label": f"Only the {units.integer(f.unexpected)} unexpected ones",
+                       "state": {**base, "interruptions": f.unexpected}},
+    }
+
+
+def _overhead(window: float, n: int, interval: float, pause: float) -> float:
+    e = estimators.effective_training_time(window, n, interval, checkpoint_stall_s=pause)
+    return e.lost_work_s + e.checkpoint_stall_s
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and the chart's rows for one state of the form."""
+    s = read(FIELDS, state)
+    window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
+    if interval > window:
+        raise estimators.EstimatorError("interval", state["interval"], "an interval no longer than the window")
+    now = estimators.effective_training_time(window, n, interval, checkpoint_stall_s=pause)
+    outputs = {
+        "lost": units.hours(now.lost_work_s),
+        "lost_share": f"{units.percent(now.lost_work_s / window, 1)} of the window, redone by every GPU of the job",
+        "writing": units.hours(now.checkpoint_stall_s, 2),
+        "writing_detail": f"{units.percent(now.checkpoint_stall_s / window, 2)} of the window, at {units.duration(pause, 2)} a save",
+    }
+    rows = {"failures": [], "zoom": [], "curve": [], "marks": []}
+    if n and pause:
+        mtbf = estimators.mtbf_seconds(n, window)
+        daly = estimators.optimal_checkpoint_interval(pause, mtbf)
+        young = estimators.optimal_checkpoint_interval(pause, mtbf, "young")
+        best = _overhead(window, n, daly, pause)
+        outputs |= {
+            "optimal": units.duration(daly),
+            "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.hours(mtbf)}",
+            "at_optimal": units.hours(best, 2),
+            "now": f"against {units.hours(now.lost_work_s + now.checkpoint_stall_s, 2)} at your interval",
+        }
+        low, high = min(daly, interval) / CURVE_REACH, min(max(daly, interval) * CURVE_REACH, window)
+        for i in range(CURVE_POINTS):
+            tau = low * (high / low) ** (i / (CURVE_POINTS - 1))
+            rows["curve"].append({"interval_min": tau / MINUTE, "overhead_h": _overhead(window, n, tau, pause) / 3600})
+        rows["marks"] = [
+            {"interval_min": interval / MINUTE, "overhead_h": (now.lost_work_s + now.checkpoint_stall_s) / 3600,
+             "label": f"yours: {units.duration(interval)}", "kind": "yours"},
+            {"interval_min": daly / MINUTE, "overhead_h": best / 3600, "label": f"optimal: {units.duration(daly)}",
+             "kind": "optimal"},
+        ]
+    else:
+        why = "no interruptions: nothing to balance" if not n else "a free checkpoint: save as often as you like"
+        outputs |= {"optimal": "none", "young": why, "at_optimal": units.hours(0), "now": why}
+    for event in estimators.interruption_timeline(window, n, interval):
+        day = event.at_s / DAY
+        rows["failures"].append({"day": day, "label": f"day {units.fixed(day, 1)}: {units.duration(event.lost_s)} lost"})
+        if event.at_s <= DAY:
+            start = max(event.at_s - event.lost_s, 0) / 3600
+            rows["zoom"].append({"start_h": start, "end_h": event.at_s / 3600,
+                                 "label": f"{units.duration(event.lost_s)} of work redone"})
+    outputs["summary"] = (
+        f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
+        f"{outputs['lost']}, {units.percent(now.lost_work_s / window, 1)} of the window; optimal interval {outputs['optimal']}."
+    )
+    return {"outputs": outputs, "data": rows}
