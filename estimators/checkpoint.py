@@ -31,6 +31,11 @@ from .validate import finite_result, flag, non_negative, non_negative_int, one_o
 
 SHIPPED_WEIGHT_BYTES = 2  # BF16 weights, what a release ships
 INTERVAL_METHODS = ("young", "daly")
+# How a save pauses the GPUs, as a reader picks it.
+CHECKPOINT_MODES = {
+    "sync": "Synchronous: the GPUs wait for storage",
+    "async": "Asynchronous: the GPUs wait for host memory",
+}
 
 
 def resume_bytes_per_param(optimizer: str = "adam") -> float:
