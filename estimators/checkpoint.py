@@ -185,3 +185,22 @@ def interruption_timeline(window_s: float, interruptions: int, checkpoint_interv
     n = non_negative_int("interruptions", interruptions)
     lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
     return tuple(Interruption((i + 0.5) * window / n, lost) for i in range(n))
+
+
+@dataclass(frozen=True)
+class CheckpointOverhead:
+    lost_s: float  # n·τ/2, work thrown away by the interruptions
+    saving_s: float  # (W/τ)·δ, the GPUs paused for saves
+    total_s: float  # what Young's and Daly's interval minimises
+
+
+def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval_s: float,
+                        checkpoint_stall_s: float) -> CheckpointOverhead:
+    """Time a window loses to interruptions and to saves at interval τ: n·τ/2 + (W/τ)·δ.
+
+    Unlike effective_training_time it does not require the sum to fit in the
+    window, so it can chart the cost of any interval.
+    """
+    lost = lost_work_seconds(interruptions, checkpoint_interval_s)
+    saving = positive("window_s", window_s) / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
+    return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving))

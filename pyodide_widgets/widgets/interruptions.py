@@ -36,9 +36,9 @@ def _sync_pause(failures_key: str = "llama3-405b") -> float:
 
 FIELDS = (
     number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
-    whole("interruptions", "Interruptions", unit="in the window", min=0, max=1e7),
+    whole("interruptions", "Interruptions", unit="in the window", max=1e7),
     number("window", "Length of the window", unit="days", scale=DAY, max=1e5),
-    number("pause", "Pause per checkpoint", unit="seconds", scale=1, min=0, max=1e6,
+    number("pause", "Pause per checkpoint", unit="seconds", max=1e6,
            note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
 )
 
@@ -63,58 +63,52 @@ def presets() -> dict:
     }
 
 
-def _overhead(window: float, n: int, interval: float, pause: float) -> float:
-    e = estimators.effective_training_time(window, n, interval, checkpoint_stall_s=pause)
-    return e.lost_work_s + e.checkpoint_stall_s
-
-
 def update(state: dict) -> dict:
     """Outputs (text) and the chart's rows for one state of the form."""
     s = read(FIELDS, state)
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
     if interval > window:
         raise estimators.EstimatorError("interval", state["interval"], "an interval no longer than the window")
-    now = estimators.effective_training_time(window, n, interval, checkpoint_stall_s=pause)
+    now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
-        "lost": units.hours(now.lost_work_s),
-        "lost_share": f"{units.percent(now.lost_work_s / window, 1)} of the window, redone by every GPU of the job",
-        "writing": units.hours(now.checkpoint_stall_s, 2),
-        "writing_detail": f"{units.percent(now.checkpoint_stall_s / window, 2)} of the window, at {units.duration(pause, 2)} a save",
+        "lost": units.hours(now.lost_s),
+        "lost_share": f"{units.percent(now.lost_s / window, 1)} of the window, redone by every GPU of the job",
+        "writing": units.hours(now.saving_s, 2),
+        "writing_detail": f"{units.percent(now.saving_s / window, 2)} of the window, at {units.duration(pause, 2)} a save",
     }
-    rows = {"failures": [], "zoom": [], "curve": [], "marks": []}
-    if n and pause:
-        mtbf = estimators.mtbf_seconds(n, window)
-        daly = estimators.optimal_checkpoint_interval(pause, mtbf)
-        young = estimators.optimal_checkpoint_interval(pause, mtbf, "young")
-        best = _overhead(window, n, daly, pause)
-        outputs |= {
-            "optimal": units.duration(daly),
-            "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.hours(mtbf)}",
-            "at_optimal": units.hours(best, 2),
-            "now": f"against {units.hours(now.lost_work_s + now.checkpoint_stall_s, 2)} at your interval",
-        }
-        low, high = min(daly, interval) / CURVE_REACH, min(max(daly, interval) * CURVE_REACH, window)
-        for i in range(CURVE_POINTS):
-            tau = low * (high / low) ** (i / (CURVE_POINTS - 1))
-            rows["curve"].append({"interval_min": tau / MINUTE, "overhead_h": _overhead(window, n, tau, pause) / 3600})
-        rows["marks"] = [
-            {"interval_min": interval / MINUTE, "overhead_h": (now.lost_work_s + now.checkpoint_stall_s) / 3600,
-             "label": f"yours: {units.duration(interval)}", "kind": "yours"},
-            {"interval_min": daly / MINUTE, "overhead_h": best / 3600, "label": f"optimal: {units.duration(daly)}",
-             "kind": "optimal"},
-        ]
-    else:
-        why = "no interruptions: nothing to balance" if not n else "a free checkpoint: save as often as you like"
-        outputs |= {"optimal": "none", "young": why, "at_optimal": units.hours(0), "now": why}
+    mtbf = estimators.mtbf_seconds(n, window)
+    daly = estimators.optimal_checkpoint_interval(pause, mtbf)
+    young = estimators.optimal_checkpoint_interval(pause, mtbf, "young")
+    best = estimators.checkpoint_overhead(window, n, daly, pause)
+    outputs |= {
+        "optimal": units.duration(daly),
+        "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.hours(mtbf)}",
+        "at_optimal": units.hours(best.total_s, 2),
+        "now": f"against {units.hours(now.total_s, 2)} at your interval",
+    }
+
+    def hours(seconds: float) -> float:
+        return seconds / units.SECONDS_PER_HOUR
+
+    low, high = min(daly, interval) / CURVE_REACH, min(max(daly, interval) * CURVE_REACH, window)
+    rows = {"failures": [], "zoom": [], "marks": [
+        {"interval_min": interval / MINUTE, "overhead_h": hours(now.total_s), "label": f"yours: {units.duration(interval)}",
+         "kind": "yours"},
+        {"interval_min": daly / MINUTE, "overhead_h": hours(best.total_s), "label": f"optimal: {units.duration(daly)}",
+         "kind": "optimal"},
+    ]}
+    rows["curve"] = [
+        {"interval_min": tau / MINUTE, "overhead_h": hours(estimators.checkpoint_overhead(window, n, tau, pause).total_s)}
+        for tau in (low * (high / low) ** (i / (CURVE_POINTS - 1)) for i in range(CURVE_POINTS))
+    ]
     for event in estimators.interruption_timeline(window, n, interval):
         day = event.at_s / DAY
         rows["failures"].append({"day": day, "label": f"day {units.fixed(day, 1)}: {units.duration(event.lost_s)} lost"})
         if event.at_s <= DAY:
-            start = max(event.at_s - event.lost_s, 0) / 3600
-            rows["zoom"].append({"start_h": start, "end_h": event.at_s / 3600,
+            rows["zoom"].append({"start_h": hours(max(event.at_s - event.lost_s, 0)), "end_h": hours(event.at_s),
                                  "label": f"{units.duration(event.lost_s)} of work redone"})
     outputs["summary"] = (
         f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
-        f"{outputs['lost']}, {units.percent(now.lost_work_s / window, 1)} of the window; optimal interval {outputs['optimal']}."
+        f"{outputs['lost']}, {units.percent(now.lost_s / window, 1)} of the window; optimal interval {outputs['optimal']}."
     )
     return {"outputs": outputs, "data": rows}

@@ -81,6 +81,8 @@ def update(state: dict) -> dict:
     model, gpu = _PRESETS.model(s["model"]), _PRESETS.gpu(s["gpu"])
     if "bf16" not in gpu.peak_flops:
         raise estimators.EstimatorError("gpu", s["gpu"], "a GPU with a BF16 peak")
+    if s["cut"] == "ep" and s["gpus"] > 1 and isinstance(model.config, estimators.DecoderConfig):
+        raise estimators.EstimatorError("model", state["model"], "a mixture-of-experts model: a dense one has no experts")
     layout = estimators.single_cut_layout(s["cut"], s["gpus"])
     up, out = _PRESETS.interconnect(s["scale_up"]), _PRESETS.interconnect(s["scale_out"])
     try:

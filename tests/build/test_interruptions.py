@@ -37,7 +37,7 @@ def test_w10_figures_are_the_estimators(preset):
     assert result["outputs"]["optimal"] == units.duration(daly)
     assert len(result["data"]["failures"]) == n
     assert sum(r["end_h"] - r["start_h"] for r in result["data"]["zoom"]) == pytest.approx(
-        len(result["data"]["zoom"]) * interval / 2 / 3600)
+        len(result["data"]["zoom"]) * interval / 2 / units.SECONDS_PER_HOUR)
 
 
 def test_the_optimum_costs_less_than_any_interval_on_the_curve():

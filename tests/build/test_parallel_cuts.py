@@ -59,3 +59,10 @@ def test_the_diagram_has_one_panel_per_cut_with_four_gpus():
     rows = parallel_cuts.update(next(iter(parallel_cuts.presets().values()))["state"])["data"]["slices"]
     assert {r["cut"] for r in rows} == set(estimators.parallelism.CUTS)
     assert all(sum(r["cut"] == cut for r in rows) == parallel_cuts.DIAGRAM_GPUS for cut in estimators.parallelism.CUTS)
+
+
+def test_expert_parallelism_on_a_dense_model_is_refused_at_the_model_field():
+    state = {**parallel_cuts.presets()["ep-deepseek-v3"]["state"], "model": "llama3-8b"}
+    with pytest.raises(estimators.EstimatorError) as e:
+        parallel_cuts.update(state)
+    assert e.value.argument == "model"
