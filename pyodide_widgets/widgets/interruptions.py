@@ -19,8 +19,9 @@ _PRESETS = estimators.load_presets()
 MINUTE, DAY = 60, 86400
 HOURS_PER_DAY = 24
 PAUSE_DECIMALS = 2  # the default pause as the form shows it: to the hundredth of a second
-CURVE_POINTS = 40
-CURVE_REACH = 4  # the cost curve spans a factor this wide either side of the two intervals it marks
+# The cost curve is drawn at these multiples of the optimum and of the reader's interval: products
+# of exact constants, so CPython and Pyodide draw the same points (a fractional power may differ in its last bit).
+CURVE_FACTORS = (1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 1, 3 / 2, 2, 3, 4, 6, 8)
 
 
 def _sync_pause(failures_key: str = "llama3-405b") -> float:
@@ -90,16 +91,16 @@ def update(state: dict) -> dict:
     def hours(seconds: float) -> float:
         return seconds / units.SECONDS_PER_HOUR
 
-    low, high = min(daly, interval) / CURVE_REACH, min(max(daly, interval) * CURVE_REACH, window)
     rows = {"failures": [], "zoom": [], "marks": [
         {"interval_min": interval / MINUTE, "overhead_h": hours(now.total_s), "label": f"yours: {units.duration(interval)}",
          "kind": "yours"},
         {"interval_min": daly / MINUTE, "overhead_h": hours(best.total_s), "label": f"optimal: {units.duration(daly)}",
          "kind": "optimal"},
     ]}
+    taus = sorted({base * f for base in (daly, interval) for f in CURVE_FACTORS if base * f <= window})
     rows["curve"] = [
         {"interval_min": tau / MINUTE, "overhead_h": hours(estimators.checkpoint_overhead(window, n, tau, pause).total_s)}
-        for tau in (low * (high / low) ** (i / (CURVE_POINTS - 1)) for i in range(CURVE_POINTS))
+        for tau in taus
     ]
     for event in estimators.interruption_timeline(window, n, interval):
         day = event.at_s / DAY
