@@ -252,9 +252,10 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
         degree = getattr(layout, dim)
         if dim != "ep":
             span *= degree
-        if degree == 1:
-            continue
+        # Gradients are reduced over dp·cp GPUs: context-parallel GPUs hold the same weights.
         group = layout.dp * layout.cp if dim == "dp" else degree
+        if group == 1:
+            continue
         within = span <= positive_int("scale_up_gpus", scale_up_gpus)
         bandwidth = scale_up_bytes_per_s if within else scale_out_bytes_per_s
         key = "zero" if dim == "dp" and layout.zero_stage == 3 else dim
