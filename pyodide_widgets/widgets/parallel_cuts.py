@@ -27,7 +27,8 @@ def _links(scope: str) -> dict:
 
 
 FIELDS = (
-    choice("cut", "Cut", parallelism.CUTS, play=True),
+    choice("cut", "Cut", parallelism.CUTS, play=True,
+           note="one cut alone over all the GPUs below; the table above nests them as Llama 3 does"),
     choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _PRESETS.models.items()}),
     whole("gpus", "GPUs sharing the cut", unit="GPUs", max=1e6),  # a million: past any fleet built
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
