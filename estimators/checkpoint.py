@@ -175,16 +175,30 @@ class Interruption:
     lost_s: float  # work thrown away: back to the last checkpoint
 
 
-def interruption_timeline(window_s: float, interruptions: int, checkpoint_interval_s: float) -> tuple:
+def _strike_s(i: int, window_s: float, interruptions: int) -> float:
+    """When the i-th of n evenly spread interruptions strikes: the middle of its n-th of the window."""
+    return (i + 0.5) * window_s / interruptions
+
+
+def interruption_timeline(window_s: float, interruptions: int, checkpoint_interval_s: float,
+                          until_s: float | None = None) -> tuple:
     """The window's interruptions spread evenly, each throwing away the average half interval.
 
     A picture of lost_work_seconds, not a record of when failures struck: the
-    sum of lost_s is n·τ/2 exactly.
+    sum of lost_s is n·τ/2 exactly. `until_s` keeps only those up to that time
+    (the first day of a long window, say).
     """
     window = positive("window_s", window_s)
     n = non_negative_int("interruptions", interruptions)
     lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
-    return tuple(Interruption((i + 0.5) * window / n, lost) for i in range(n))
+    end = window if until_s is None else positive("until_s", until_s)
+    events = []
+    for i in range(n):
+        at = _strike_s(i, window, n)
+        if at > end:
+            break
+        events.append(Interruption(at, lost))
+    return tuple(events)
 
 
 @dataclass(frozen=True)
@@ -204,3 +218,22 @@ def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval
     lost = lost_work_seconds(interruptions, checkpoint_interval_s)
     saving = positive("window_s", window_s) / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
     return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving))
+
+
+@dataclass(frozen=True)
+class Period:
+    start_s: float  # from the window's start
+    interruptions: int  # of interruption_timeline's, striking in this period
+    lost_s: float  # the work they throw away
+
+
+def interruptions_by_period(window_s: float, interruptions: int, checkpoint_interval_s: float, period_s: float) -> tuple:
+    """interruption_timeline summed over periods of `period_s` (a day, say): how many strike in each, and the work lost."""
+    window = positive("window_s", window_s)
+    n = non_negative_int("interruptions", interruptions)
+    period = positive("period_s", period_s)
+    lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
+    counts = [0] * math.ceil(window / period)
+    for i in range(n):
+        counts[min(int(_strike_s(i, window, n) // period), len(counts) - 1)] += 1
+    return tuple(Period(k * period, c, c * lost) for k, c in enumerate(counts))

@@ -1,18 +1,20 @@
-"""What interruptions cost a run: a timeline of the window with its failures,
-a zoom on its first day where each failure's thrown-away work shows, and the
+"""What interruptions cost a run: a timeline of the window, day by day, with
+the work its failures throw away, a zoom on its first day where each
+failure's thrown-away work shows, and the
 cost of every checkpoint interval (work lost plus time spent writing) with
 the Young/Daly optimum and the reader's interval marked.
 
 Named datasets, every row from estimators (checkpoint.interruption_timeline,
-effective_training_time, optimal_checkpoint_interval) with its label
-preformatted by units: "failures" {day, label}; "zoom" {start_h, end_h, label}
+interruptions_by_period, checkpoint_overhead, optimal_checkpoint_interval)
+with its label preformatted by units: "days" {start_day, end_day, lost_h,
+label}; "zoom" {start_h, end_h, label}
 (the first day's failures, hours from its start); "curve" {interval_min,
 overhead_h}; "marks" {interval_min, overhead_h, label, kind}.
 """
 
 import altair as alt
 
-DATASETS = ("failures", "zoom", "curve", "marks")
+DATASETS = ("days", "zoom", "curve", "marks")
 WIDTH = 640
 FAILURE_COLOUR = "#e53935"
 LOST_COLOUR = "#ffa726"
@@ -21,11 +23,12 @@ MARK_COLOURS = {"yours": "#e53935", "optimal": "#26a69a"}
 
 
 def chart() -> alt.VConcatChart:
-    failures = (
-        alt.Chart(alt.NamedData(name="failures"), title="The whole window: one tick per interruption")
-        .mark_tick(color=FAILURE_COLOUR, thickness=1, size=24)
-        .encode(x=alt.X("day:Q", title="days into the window"), tooltip=[alt.Tooltip("label:N", title="interruption")])
-        .properties(width=WIDTH, height=30)
+    days = (
+        alt.Chart(alt.NamedData(name="days"), title="The whole window, day by day: work thrown away")
+        .mark_bar(color=FAILURE_COLOUR)
+        .encode(x=alt.X("start_day:Q", title="days into the window"), x2="end_day:Q",
+                y=alt.Y("lost_h:Q", title="hours"), tooltip=[alt.Tooltip("label:N", title="that day")])
+        .properties(width=WIDTH, height=60)
     )
     zoom = (
         alt.Chart(alt.NamedData(name="zoom"), title="Its first day: the work each interruption throws away")
@@ -46,7 +49,7 @@ def chart() -> alt.VConcatChart:
     labels = marks.mark_text(align="left", dx=8, dy=-8).encode(x=x, y=y, text="label:N")
     cost = alt.layer(curve, points, labels, title="What each interval costs over the window").properties(width=WIDTH, height=200)
     return (
-        alt.vconcat(failures, zoom, cost)
+        alt.vconcat(days, zoom, cost)
         .configure(background="transparent")
         .configure_view(stroke=None)
     )

@@ -37,8 +37,8 @@ def _sync_pause(failures_key: str = "llama3-405b") -> float:
 
 FIELDS = (
     number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
-    whole("interruptions", "Interruptions", unit="in the window", max=1e7),
-    number("window", "Length of the window", unit="days", scale=DAY, max=1e5),
+    whole("interruptions", "Interruptions", unit="in the window", max=1e5),  # one a minute for months: past any run
+    number("window", "Length of the window", unit="days", scale=DAY, max=1e4),  # decades: past any run
     number("pause", "Pause per checkpoint", unit="seconds", max=1e6,
            note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
 )
@@ -91,7 +91,7 @@ def update(state: dict) -> dict:
     def hours(seconds: float) -> float:
         return seconds / units.SECONDS_PER_HOUR
 
-    rows = {"failures": [], "zoom": [], "marks": [
+    rows = {"marks": [
         {"interval_min": interval / MINUTE, "overhead_h": hours(now.total_s), "label": f"yours: {units.duration(interval)}",
          "kind": "yours"},
         {"interval_min": daly / MINUTE, "overhead_h": hours(best.total_s), "label": f"optimal: {units.duration(daly)}",
@@ -102,12 +102,15 @@ def update(state: dict) -> dict:
         {"interval_min": tau / MINUTE, "overhead_h": hours(estimators.checkpoint_overhead(window, n, tau, pause).total_s)}
         for tau in taus
     ]
-    for event in estimators.interruption_timeline(window, n, interval):
-        day = event.at_s / DAY
-        rows["failures"].append({"day": day, "label": f"day {units.fixed(day, 1)}: {units.duration(event.lost_s)} lost"})
-        if event.at_s <= DAY:
-            rows["zoom"].append({"start_h": hours(max(event.at_s - event.lost_s, 0)), "end_h": hours(event.at_s),
-                                 "label": f"{units.duration(event.lost_s)} of work redone"})
+    rows["days"] = [
+        {"start_day": p.start_s / DAY, "end_day": p.start_s / DAY + 1, "lost_h": hours(p.lost_s),
+         "label": f"day {units.integer(i + 1)}: {units.integer(p.interruptions)} interruptions, {units.hours(p.lost_s)} lost"}
+        for i, p in enumerate(estimators.interruptions_by_period(window, n, interval, DAY))
+    ]
+    rows["zoom"] = [
+        {"start_h": hours(max(e.at_s - e.lost_s, 0)), "end_h": hours(e.at_s), "label": f"{units.duration(e.lost_s)} of work redone"}
+        for e in estimators.interruption_timeline(window, n, interval, until_s=DAY)
+    ]
     outputs["summary"] = (
         f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
         f"{outputs['lost']}, {units.percent(now.lost_s / window, 1)} of the window; optimal interval {outputs['optimal']}."
