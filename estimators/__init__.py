@@ -6,18 +6,27 @@ Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
 One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
 `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
-(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA); the
+(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `parallelism` (the traffic
+of each way to cut a job); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
 bill, its fit and remedies); `presets`
 loads presets.toml. `python -m estimators --help` lists the command line.
 """
 
 from .checkpoint import (
+    CheckpointOverhead,
+    CheckpointStall,
     EffectiveTime,
+    Interruption,
+    Period,
     checkpoint_bytes,
     checkpoint_bytes_per_param,
+    checkpoint_overhead,
+    checkpoint_stall,
     effective_training_time,
     fleet_mtbf_seconds,
+    interruption_timeline,
+    interruptions_by_period,
     lost_work_seconds,
     mtbf_seconds,
     optimal_checkpoint_interval,
@@ -50,7 +59,7 @@ from .finetune import (
 )
 from .ladder import scale_rung
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
-from .memory_bill import MemoryBill, Remedy, memory_bill
+from .memory_bill import MemoryBill, Remedy, first_stage_params, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
     ActivationCoefficients,
@@ -70,6 +79,25 @@ from .memory import (
     zero_breakdown,
     zero_bytes_per_gpu,
 )
+from .parallelism import (
+    CutTraffic,
+    GpuShare,
+    Layout,
+    LayoutTraffic,
+    Slice,
+    context_parallel_traffic_bytes,
+    cut_slices,
+    data_parallel_traffic_bytes,
+    expert_parallel_traffic_bytes,
+    gpu_share,
+    layout_preset_traffic,
+    layout_traffic,
+    link_seconds,
+    pipeline_traffic_bytes,
+    single_cut_layout,
+    step_compute_seconds,
+    tensor_parallel_traffic_bytes,
+)
 from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
 from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
 from .presets import load_presets
@@ -78,13 +106,20 @@ from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_fo
 
 __all__ = [
     "ActivationCoefficients",
+    "CheckpointOverhead",
+    "CheckpointStall",
     "ComputeConstants",
+    "CutTraffic",
     "DecoderConfig",
     "EffectiveTime",
     "EstimatorError",
     "FinetuneBreakdown",
     "FinetuneMemory",
     "GpuMemory",
+    "GpuShare",
+    "Interruption",
+    "Layout",
+    "LayoutTraffic",
     "LossFit",
     "MemoryBill",
     "MemoryFit",
@@ -93,9 +128,11 @@ __all__ = [
     "MoeConfig",
     "MoeParams",
     "ParamBreakdown",
+    "Period",
+    "QuantizationLayout",
     "Remedy",
     "RunEstimate",
-    "QuantizationLayout",
+    "Slice",
     "StorageBreakdown",
     "activation_bytes",
     "activation_bytes_per_layer",
@@ -106,25 +143,38 @@ __all__ = [
     "bytes_per_param",
     "checkpoint_bytes",
     "checkpoint_bytes_per_param",
+    "checkpoint_overhead",
+    "checkpoint_stall",
     "chinchilla_loss",
     "chinchilla_optimal",
     "compute_constants",
     "compute_multiple",
     "compute_optimal",
+    "context_parallel_traffic_bytes",
+    "cut_slices",
+    "data_parallel_traffic_bytes",
     "dataset_bytes",
     "decoder_params",
     "delivered_flops",
     "effective_training_time",
+    "expert_parallel_traffic_bytes",
     "finetune_breakdown",
     "finetune_memory",
+    "first_stage_params",
     "fleet_peak_flops",
     "forward_flops_per_token",
     "gpu_hours",
+    "gpu_share",
+    "interruption_timeline",
+    "interruptions_by_period",
+    "layout_preset_traffic",
+    "layout_traffic",
+    "link_seconds",
     "load_presets",
-    "loss_fits",
     "lora_decoder_params",
     "lora_matrix_params",
     "lora_trainable_params",
+    "loss_fits",
     "lost_work_seconds",
     "memory_bill",
     "memory_fit",
@@ -137,13 +187,17 @@ __all__ = [
     "optimal_checkpoint_interval",
     "optimal_exponents",
     "param_count",
+    "pipeline_traffic_bytes",
     "quantization_layout",
     "raw_text_bytes",
     "resume_bytes_per_param",
     "run_estimate",
     "run_preset_estimate",
     "scale_rung",
+    "single_cut_layout",
+    "step_compute_seconds",
     "storage_footprint",
+    "tensor_parallel_traffic_bytes",
     "token_id_bytes",
     "tokens_per_param",
     "training_flops",

@@ -31,6 +31,11 @@ from .validate import finite_result, flag, non_negative, non_negative_int, one_o
 
 SHIPPED_WEIGHT_BYTES = 2  # BF16 weights, what a release ships
 INTERVAL_METHODS = ("young", "daly")
+# How a save pauses the GPUs, as a reader picks it.
+CHECKPOINT_MODES = {
+    "sync": "Synchronous: the GPUs wait for storage",
+    "async": "Asynchronous: the GPUs wait for host memory",
+}
 
 
 def resume_bytes_per_param(optimizer: str = "adam") -> float:
@@ -137,3 +142,111 @@ def effective_training_time(
             "checkpoint_interval_s", checkpoint_interval_s, "an interval whose lost work, restarts and stalls fit in the window"
         )
     return EffectiveTime(window, lost, restarts, stalls, effective, effective / window)
+
+
+@dataclass(frozen=True)
+class CheckpointStall:
+    """How long the GPUs stop for checkpoints, written synchronously or asynchronously."""
+
+    shard_bytes: float  # what each GPU saves: checkpoint bytes / GPUs
+    sync_s: float  # per checkpoint: the whole checkpoint through the storage's aggregate write bandwidth
+    async_s: float  # per checkpoint: one shard copied to host memory; the write goes on in the background
+    checkpoints: int  # checkpoints written in the window: ⌊window / interval⌋
+    sync_run_s: float  # per window, synchronous
+    async_run_s: float  # per window, asynchronous
+    background_fits: bool  # the background write ends before the next checkpoint is due
+
+
+def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: float,
+                     storage_write_bytes_per_s: float, window_s: float, checkpoint_interval_s: float) -> CheckpointStall:
+    """Stall per checkpoint and per window, synchronous against asynchronous.
+
+    Every GPU saves its shard at once. Synchronously the GPUs wait until the
+    whole checkpoint has reached storage: bytes / the storage's aggregate write
+    bandwidth (the per-GPU links are far faster in sum). Asynchronously (as
+    PyTorch Distributed Checkpoint's async_save and Megatron-LM's async
+    checkpointing do) they wait only while their shard is copied to host
+    memory: shard / the GPU-to-host bandwidth; the write to storage then
+    overlaps training. When that write outlasts the interval, the next
+    checkpoint waits for it, and asynchronous saving stalls as the synchronous
+    kind does.
+    """
+    total = positive("checkpoint_bytes", checkpoint_bytes)
+    shard = total / positive_int("gpus", gpus)
+    sync = total / positive("storage_write_bytes_per_s", storage_write_bytes_per_s)
+    copy = shard / positive("host_copy_bytes_per_s", host_copy_bytes_per_s)
+    interval = positive("checkpoint_interval_s", checkpoint_interval_s)
+    count = int(positive("window_s", window_s) // interval)
+    fits = sync <= interval
+    per_async = copy if fits else copy + sync - interval
+    return CheckpointStall(shard, sync, per_async, count, count * sync, count * per_async, fits)
+
+
+@dataclass(frozen=True)
+class Interruption:
+    at_s: float  # when it strikes, from the window's start
+    lost_s: float  # work thrown away: back to the last checkpoint
+
+
+def _strike_s(i: int, window_s: float, interruptions: int) -> float:
+    """When the i-th of n evenly spread interruptions strikes: the middle of its n-th of the window."""
+    return (i + 0.5) * window_s / interruptions
+
+
+def interruption_timeline(window_s: float, interruptions: int, checkpoint_interval_s: float,
+                          until_s: float | None = None) -> tuple:
+    """The window's interruptions spread evenly, each throwing away the average half interval.
+
+    A picture of lost_work_seconds, not a record of when failures struck: the
+    sum of lost_s is n·τ/2 exactly. `until_s` keeps only those up to that time
+    (the first day of a long window, say).
+    """
+    window = positive("window_s", window_s)
+    n = non_negative_int("interruptions", interruptions)
+    lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
+    end = window if until_s is None else positive("until_s", until_s)
+    events = []
+    for i in range(n):
+        at = _strike_s(i, window, n)
+        if at > end:
+            break
+        events.append(Interruption(at, lost))
+    return tuple(events)
+
+
+@dataclass(frozen=True)
+class CheckpointOverhead:
+    lost_s: float  # n·τ/2, work thrown away by the interruptions
+    saving_s: float  # (W/τ)·δ, the GPUs paused for saves
+    total_s: float  # what Young's and Daly's interval minimises
+
+
+def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval_s: float,
+                        checkpoint_stall_s: float) -> CheckpointOverhead:
+    """Time a window loses to interruptions and to saves at interval τ: n·τ/2 + (W/τ)·δ.
+
+    Unlike effective_training_time it does not require the sum to fit in the
+    window, so it can chart the cost of any interval.
+    """
+    lost = lost_work_seconds(interruptions, checkpoint_interval_s)
+    saving = positive("window_s", window_s) / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
+    return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving))
+
+
+@dataclass(frozen=True)
+class Period:
+    start_s: float  # from the window's start
+    interruptions: int  # of interruption_timeline's, striking in this period
+    lost_s: float  # the work they throw away
+
+
+def interruptions_by_period(window_s: float, interruptions: int, checkpoint_interval_s: float, period_s: float) -> tuple:
+    """interruption_timeline summed over periods of `period_s` (a day, say): how many strike in each, and the work lost."""
+    window = positive("window_s", window_s)
+    n = non_negative_int("interruptions", interruptions)
+    period = positive("period_s", period_s)
+    lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
+    counts = [0] * math.ceil(window / period)
+    for i in range(n):
+        counts[min(int(_strike_s(i, window, n) // period), len(counts) - 1)] += 1
+    return tuple(Period(k * period, c, c * lost) for k, c in enumerate(counts))

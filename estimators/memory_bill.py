@@ -7,6 +7,16 @@ sequence parallelism wherever tensor parallelism is used, as Megatron-LM
 recommends, their §4.2.2), against the memory of the GPU. When the
 bill does not fit, each remedy is computed: the top ZeRO stage, full
 recomputation, and the fewest data-parallel GPUs that fit.
+
+With p pipeline stages the bill is the first stage's, the fullest, as
+Megatron-LM's theoretical memory estimate counts it
+(megatron/training/theoretical_memory_usage.py; Narayanan et al. 2021, §2.2):
+it keeps L/p of the transformer layers plus the token embedding (the output
+layer lives on the last stage), and under the 1F1B schedule it holds the
+activations of p micro-batches in flight, each through its L/p layers: L
+layers' worth in all, whatever p, and no output-layer term once p > 1. The
+layers are split evenly (L/p, a fraction when p does not divide L: Llama 3
+gives its first and last stages one layer fewer, §3.3.2).
 """
 
 from dataclasses import dataclass
@@ -49,22 +59,37 @@ class MemoryBill:
     remedies: tuple  # Remedy, in the order worth trying; empty when the bill fits
 
 
-def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str) -> float:
-    return model_activation_bytes(config, seq_len, micro_batch, tp, sequence_parallel=True, recompute=recompute)
+def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int) -> float:
+    # 1F1B: p micro-batches in flight on the first stage, L/p layers each; the output layer is the last stage's.
+    return model_activation_bytes(config, seq_len, micro_batch, tp, sequence_parallel=True, recompute=recompute,
+                                  include_output=pp == 1)
+
+
+def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
+    """Parameters on the first of p pipeline stages: the blocks' (and final norm's) share L/p, plus the embedding.
+
+    With one stage it is the whole model, its output layer included.
+    """
+    pp = validate.positive_int("pp", pp)
+    if pp > config.layers:
+        raise EstimatorError("pp", pp, f"at most the model's {config.layers} layers")
+    b = decoder_params(config)
+    return (b.attention + b.mlp + b.norms) / pp + b.embeddings + (b.head if pp == 1 else 0)
 
 
 def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: str, seq_len: int,
-                micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float) -> MemoryBill:
-    """The bill of one GPU training the dense decoder `config` (its exact parameter count from the config)."""
+                micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1) -> MemoryBill:
+    """The bill of one GPU training the dense decoder `config` (its exact parameter count from the config),
+    on the first of `pp` pipeline stages."""
     if not isinstance(config, DecoderConfig):
         raise EstimatorError("config", config, "a dense decoder configuration (DecoderConfig)")
     tp = validate.positive_int("tp", tp)
     if config.heads % tp:
         raise EstimatorError("tp", tp, f"a divisor of the model's {config.heads} attention heads")
-    params = decoder_params(config).total
+    params = first_stage_params(config, pp)
 
     def bill(stage: int, mode: str, count: int = gpus) -> GpuMemory:
-        act = _activations(config, seq_len, micro_batch, tp, mode)
+        act = _activations(config, seq_len, micro_batch, tp, mode, pp)
         return training_memory_per_gpu(params, count, stage, optimizer, act, tp)
 
     memory = bill(zero_stage, recompute)
@@ -72,7 +97,7 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     remedies = ()
     if not fit.fits:
         remedies = _remedies(bill, params, zero_stage, optimizer, recompute, tp, gpu_memory_bytes,
-                             _activations(config, seq_len, micro_batch, tp, recompute))
+                             _activations(config, seq_len, micro_batch, tp, recompute, pp))
     return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies)
 
 

@@ -8,9 +8,11 @@ Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
 ``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
 ladder, in order, their GPU ranges neither overlapping nor out of order),
 ``setups`` (training layouts for the memory bill), ``finetunes`` (LoRA and
-QLoRA adapters on a base model, and the GPU they should fit) and ``examples``
+QLoRA adapters on a base model, and the GPU they should fit), ``examples``
 (the round model sizes a source works its examples at: the seed's 7B, the
-ZeRO paper's 7.5B).
+ZeRO paper's 7.5B), ``interconnects`` (the links GPUs talk over, inside a
+server, between servers and to host memory), ``layouts`` (how published runs
+nest their parallelism) and ``storage_systems`` (where checkpoints are written).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -133,6 +135,48 @@ class TrainingSetup:
     recompute: str  # one of memory.RECOMPUTE
     tp: int  # tensor-parallel size
     source: str
+    pp: int = 1  # pipeline stages; the bill is the first stage's, the fullest under 1F1B
+
+
+@dataclass(frozen=True)
+class Interconnect:
+    """A link GPUs exchange data over."""
+
+    name: str
+    scope: str  # "scale-up" (inside a server or rack, NVLink), "scale-out" (between them) or "host" (GPU to CPU memory)
+    bandwidth_bytes_per_s: float  # per GPU, in one direction
+    source: str
+
+
+@dataclass(frozen=True)
+class StorageSystem:
+    """Where a run writes its checkpoints."""
+
+    name: str
+    write_bytes_per_s: float  # sustained aggregate throughput, the whole cluster writing at once
+    peak_write_bytes_per_s: float  # the short-burst peak
+    capacity_bytes: float
+    source: str
+
+
+@dataclass(frozen=True)
+class ParallelLayout:
+    """How a published run cut its job: the degree of each nested dimension and the step it ran."""
+
+    name: str
+    model: str  # key into Presets.models
+    gpu: str  # key into Presets.gpus
+    tp: int  # tensor-parallel GPUs per layer
+    cp: int  # context-parallel GPUs per sequence
+    pp: int  # pipeline stages
+    dp: int  # data-parallel replicas
+    seq_len: int  # tokens per sequence
+    micro_batch: int  # sequences per micro-batch
+    global_batch: int  # sequences per step, over all replicas
+    mfu: float  # reported model FLOPs utilisation, fraction of peak
+    scale_up: str  # key into Presets.interconnects: the link inside a server
+    scale_out: str  # key into Presets.interconnects: the network between servers
+    source: str
 
 
 @dataclass(frozen=True)
@@ -159,6 +203,9 @@ class Presets:
     setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
     finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
     examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
+    interconnects: dict = dataclasses.field(default_factory=dict)  # links inside and between servers
+    layouts: dict = dataclasses.field(default_factory=dict)  # published parallel layouts
+    storage_systems: dict = dataclasses.field(default_factory=dict)  # where checkpoints are written
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -186,6 +233,15 @@ class Presets:
 
     def example(self, key: str) -> Example:
         return self.examples[validate.one_of("example", key, self.examples)]
+
+    def interconnect(self, key: str) -> Interconnect:
+        return self.interconnects[validate.one_of("interconnect", key, self.interconnects)]
+
+    def layout(self, key: str) -> ParallelLayout:
+        return self.layouts[validate.one_of("layout", key, self.layouts)]
+
+    def storage_system(self, key: str) -> StorageSystem:
+        return self.storage_systems[validate.one_of("storage_system", key, self.storage_systems)]
 
 
 def _source(argument: str, value: str) -> str:
@@ -221,10 +277,20 @@ _CHECKS = {
     "tp": validate.positive_int,
     "rank": validate.positive_int,
     "nvlink_domain_gpus": validate.positive_int,
+    "pp": validate.positive_int,
+    "cp": validate.positive_int,
+    "dp": validate.positive_int,
+    "global_batch": validate.positive_int,
+    "bandwidth_bytes_per_s": validate.positive,
+    "write_bytes_per_s": validate.positive,
+    "peak_write_bytes_per_s": validate.positive,
+    "capacity_bytes": validate.positive,
 }
+INTERCONNECT_SCOPES = ("scale-up", "scale-out", "host")
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples",
+           "interconnects", "layouts", "storage_systems")
 
 
 def _accepted(annotation) -> tuple:
@@ -320,9 +386,20 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
     finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
     examples = {k: _build(Example, f"examples.{k}", v) for k, v in data.get("examples", {}).items()}
+    interconnects = {k: _build(Interconnect, f"interconnects.{k}", v) for k, v in data.get("interconnects", {}).items()}
+    for key, link in interconnects.items():
+        validate.one_of(f"interconnects.{key}.scope", link.scope, INTERCONNECT_SCOPES)
+    layouts = {k: _build(ParallelLayout, f"layouts.{k}", v) for k, v in data.get("layouts", {}).items()}
+    for key, layout in layouts.items():
+        validate.one_of(f"layouts.{key}.model", layout.model, models)
+        validate.one_of(f"layouts.{key}.gpu", layout.gpu, gpus)
+        for field, scope in (("scale_up", "scale-up"), ("scale_out", "scale-out")):
+            links = [k for k, i in interconnects.items() if i.scope == scope]
+            validate.one_of(f"layouts.{key}.{field}", getattr(layout, field), links)
+    storage = {k: _build(StorageSystem, f"storage_systems.{k}", v) for k, v in data.get("storage_systems", {}).items()}
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes, examples=examples,
+        finetunes=finetunes, examples=examples, interconnects=interconnects, layouts=layouts, storage_systems=storage,
     )
 
 

@@ -3,7 +3,8 @@
 Model state (weights, gradients, FP32 master weights, the optimizer's moments)
 under ZeRO stage 0–3, plus the activations the backward pass keeps, against
 the memory of the GPU; and, when the bill does not fit, what each remedy
-would bring it to (estimators.memory_bill).
+would bring it to (estimators.memory_bill). With pipeline stages, the bill is
+the first stage's.
 """
 
 import estimators
@@ -42,6 +43,8 @@ FIELDS = (
     whole("micro_batch", "Micro-batch", unit="sequences per GPU", max=1e5),
     choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
     whole("tp", "Tensor-parallel size", unit="GPUs per layer", max=1024),
+    whole("pp", "Pipeline stages", unit="stages", max=1024,
+          note="the bill of the first stage, the fullest under the 1F1B schedule"),
 )
 
 OUTPUTS = (
@@ -72,6 +75,7 @@ def presets() -> dict:
                 "micro_batch": setup.micro_batch,
                 "recompute": setup.recompute,
                 "tp": setup.tp,
+                "pp": setup.pp,
             },
         }
         for key, setup in _PRESETS.setups.items()
@@ -98,7 +102,7 @@ def update(state: dict) -> dict:
     s = read(FIELDS, state)
     model, gpu = _MODELS[s["model"]], _PRESETS.gpu(s["gpu"])
     bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], s["seq_len"],
-                                  s["micro_batch"], s["recompute"], s["tp"], gpu.memory_bytes)
+                                  s["micro_batch"], s["recompute"], s["tp"], gpu.memory_bytes, s["pp"])
     parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]
     outputs = {key: units.bytes_(value) for key, _, value in parts}
     outputs["total"] = units.bytes_(bill.memory.total)

@@ -17,7 +17,7 @@ def bill_of(state: dict) -> estimators.MemoryBill:
     return estimators.memory_bill(
         PRESETS.model(state["model"]).config, int(state["gpus"]), int(state["stage"]), state["optimizer"],
         int(state["seq_len"]), int(state["micro_batch"]), state["recompute"], int(state["tp"]),
-        PRESETS.gpu(state["gpu"]).memory_bytes,
+        PRESETS.gpu(state["gpu"]).memory_bytes, int(state["pp"]),
     )
 
 

@@ -169,13 +169,14 @@ def test_mean_time_between_failures_counts_the_unexpected_interruptions(text):
     mtbf = estimators.mtbf_seconds(FAILURES.unexpected, FAILURES.window_seconds)  # 4,665,600 s / 419
     assert units.hours(mtbf, 1) == "3.1 h"
     assert f"counts the unexpected ones alone: one every {units.hours(mtbf, 1)}" in text
-    assert f"failures, here the {units.hours(mtbf, 1)} of the unexpected interruptions" in text
+    assert f"the {units.hours(mtbf, 1)} between unexpected interruptions, Daly's interval" in text
 
 
 def test_work_thrown_away_all_and_unexpected_only(text):
     interval, window = FAILURES.checkpoint_interval_seconds, FAILURES.window_seconds
     lost = estimators.lost_work_seconds(FAILURES.interruptions, interval)  # 466 × 1800 / 2 = 419,400 s
-    assert f"all of them {units.integer(FAILURES.interruptions)} {units.hours(lost)} {units.percent(lost / window, 1)}" in text
+    assert (f"the {units.integer(FAILURES.interruptions)} interruptions throw away {units.hours(lost)} of work, "
+            f"{units.percent(lost / window, 1)} of the window") in text
     # source article: ≈ 117 h, ≈ 9.0%, same inputs. The exact figure is 116.5 h, which the page prints;
     # the seed rounded the half up (one decimal fewer, units.hours rounds half to even: "116 h").
     assert units.hours(lost) == "116.5 h"
@@ -183,10 +184,10 @@ def test_work_thrown_away_all_and_unexpected_only(text):
     assert units.percent(lost / window, 1) == "9.0%"
     unexpected = estimators.lost_work_seconds(FAILURES.unexpected, interval)  # 419 × 1800 / 2
     assert (
-        f"unexpected ones only {units.integer(FAILURES.unexpected)} {units.hours(unexpected)} "
-        f"{units.percent(unexpected / window, 1)}"
+        f"only the {units.integer(FAILURES.unexpected)} unexpected ones, which gives {units.hours(unexpected)} "
+        f"({units.percent(unexpected / window, 1)})"
     ) in text
-    assert f"comes to {units.count(estimators.gpu_hours(lost, LLAMA3.gpus), 2)} GPU-hours" in text
+    assert f"first figure comes to {units.count(estimators.gpu_hours(lost, LLAMA3.gpus), 2)} GPU-hours" in text
     share = estimators.effective_training_time(window, FAILURES.interruptions, interval).effective_share
     assert f"keeps {units.percent(share, 0)} of its time" in text
     assert f"more than {units.percent(FAILURES.effective_share, 0)}" in text

@@ -1,0 +1,86 @@
+"""W9: synchronous against asynchronous checkpoints.
+
+A synchronous save pauses every GPU until the checkpoint is on storage; an
+asynchronous one pauses them only while each copies its shard to host memory,
+and the write to storage goes on behind training (estimators.checkpoint_stall,
+from the checkpoint's bytes, the GPUs, the host-copy bandwidth and the
+storage's aggregate write rate).
+"""
+
+import estimators
+from estimators import units
+from estimators.checkpoint import CHECKPOINT_MODES
+
+from ..contract import Output, choice, number, read
+
+TITLE = "Synchronous against asynchronous checkpoints"
+CHART = "checkpoint_modes"
+
+_PRESETS = estimators.load_presets()
+MINUTE, DAY = 60, 86400
+
+FIELDS = (
+    choice("mode", "How the GPUs save", CHECKPOINT_MODES, play=True),
+    choice("run", "Training run", {key: f"{run.name} · {units.integer(run.gpus)} GPU{'s' if run.gpus > 1 else ''}"
+                                   for key, run in _PRESETS.runs.items()}),
+    choice("storage", "Storage", {key: s.name for key, s in _PRESETS.storage_systems.items()}),
+    choice("host", "GPU to host memory",
+           {key: f"{i.name} · {units.si(i.bandwidth_bytes_per_s, 'B/s', 0)}" for key, i in _PRESETS.interconnects.items()
+            if i.scope == "host"}),
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
+    number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
+)
+
+OUTPUTS = (
+    Output("shard", "Each GPU saves", detail="checkpoint"),
+    Output("pause", "The GPUs pause, per save", detail="other"),
+    Output("run_pause", "Paused over the run", detail="run_share"),
+    Output("background", "The write to storage", detail="background_note"),
+)
+
+
+def presets() -> dict:
+    """The Llama 3 405B run on its cluster's storage, saved each way."""
+    f = _PRESETS.failure("llama3-405b")
+    base = {"run": "llama3-405b", "storage": "llama3-tectonic", "host": "pcie5-h100",
+            "interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY}
+    return {mode: {"label": label, "state": {**base, "mode": mode}} for mode, label in CHECKPOINT_MODES.items()}
+
+
+def _short(seconds: float) -> str:
+    """A pause to the millisecond: "0.005 s", "2.841 s"."""
+    return units.duration(seconds, 3)
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and the diagram's rows for one state of the form."""
+    s = read(FIELDS, state)
+    run = _PRESETS.run(s["run"])
+    total = estimators.checkpoint_bytes(_PRESETS.model(run.model).params)
+    st = estimators.checkpoint_stall(total, run.gpus, _PRESETS.interconnect(s["host"]).bandwidth_bytes_per_s,
+                                     _PRESETS.storage_system(s["storage"]).write_bytes_per_s, s["window"], s["interval"])
+    pause = {"sync": (st.sync_s, st.sync_run_s), "async": (st.async_s, st.async_run_s)}
+    mine, theirs = pause[s["mode"]], pause["async" if s["mode"] == "sync" else "sync"]
+    other_label = "asynchronously" if s["mode"] == "sync" else "synchronously"
+    outputs = {
+        "shard": units.bytes_(st.shard_bytes, 1),
+        "checkpoint": f"of a {units.bytes_(total, 2)} checkpoint over {units.integer(run.gpus)} GPUs",
+        "pause": _short(mine[0]),
+        "other": f"{_short(theirs[0])} {other_label}",
+        "run_pause": units.duration(mine[1], 1),
+        "run_share": f"{units.percent(mine[1] / s['window'], 3)} of the run, over {units.integer(st.checkpoints)} saves",
+        "background": _short(st.sync_s),
+        "background_note": ("done well before the next save is due" if st.background_fits
+                            else "longer than the interval: the next save waits for it"),
+    }
+    outputs["summary"] = (
+        f"{CHECKPOINT_MODES[s['mode']]}: {outputs['pause']} per save, {outputs['run_pause']} over the run "
+        f"({outputs['other']})."
+    )
+    rows = [
+        {"mode": mode, "title": label, "pause_s": pause[mode][0], "interval_s": s["interval"], "write_s": st.sync_s,
+         "alt": f"{label}: the GPUs pause {_short(pause[mode][0])} per save; "
+                f"the write to storage takes {_short(st.sync_s)}."}
+        for mode, label in CHECKPOINT_MODES.items()
+    ]
+    return {"outputs": outputs, "data": {"modes": rows}}

@@ -1,0 +1,118 @@
+"""W10: what each interruption costs.
+
+Each interruption sends the run back to its last checkpoint, on average half
+an interval of work (estimators.lost_work_seconds); each checkpoint pauses the
+GPUs while it is saved. The interval that balances the two is Young's and
+Daly's (estimators.optimal_checkpoint_interval), from the pause and the mean
+time between interruptions (estimators.mtbf_seconds).
+"""
+
+import estimators
+from estimators import units
+
+from ..contract import Output, number, read, whole
+
+TITLE = "What each interruption costs"
+CHART = "interruptions"
+
+_PRESETS = estimators.load_presets()
+MINUTE, DAY = 60, 86400
+HOURS_PER_DAY = 24
+PAUSE_DECIMALS = 2  # the default pause as the form shows it: to the hundredth of a second
+# The cost curve is drawn at these multiples of the optimum and of the reader's interval: products
+# of exact constants, so CPython and Pyodide draw the same points (a fractional power may differ in its last bit).
+CURVE_FACTORS = (1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 1, 3 / 2, 2, 3, 4, 6, 8)
+
+
+def _sync_pause(failures_key: str = "llama3-405b") -> float:
+    """The default pause: the run's checkpoint written synchronously to its cluster's storage."""
+    run = _PRESETS.run(failures_key)
+    storage = _PRESETS.storage_system("llama3-tectonic")
+    stall = estimators.checkpoint_stall(estimators.checkpoint_bytes(_PRESETS.model(run.model).params), run.gpus,
+                                        _PRESETS.interconnect("pcie5-h100").bandwidth_bytes_per_s,
+                                        storage.write_bytes_per_s, _PRESETS.failure(failures_key).window_seconds,
+                                        _PRESETS.failure(failures_key).checkpoint_interval_seconds)
+    return stall.sync_s
+
+
+FIELDS = (
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
+    whole("interruptions", "Interruptions", unit="in the window", max=1e5),  # one a minute for months: past any run
+    number("window", "Length of the window", unit="days", scale=DAY, max=1e4),  # decades: past any run
+    number("pause", "Pause per checkpoint", unit="seconds", max=1e6,
+           note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
+)
+
+OUTPUTS = (
+    Output("lost", "Work thrown away", detail="lost_share"),
+    Output("writing", "Time spent saving", detail="writing_detail"),
+    Output("optimal", "Optimal interval (Daly)", detail="young"),
+    Output("at_optimal", "Lost + saving, at the optimum", detail="now"),
+)
+
+
+def presets() -> dict:
+    """All interruptions (the seed's count), then the unexpected ones only."""
+    f = _PRESETS.failure("llama3-405b")
+    base = {"interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY,
+            "pause": round(_sync_pause(), PAUSE_DECIMALS)}
+    return {
+        "all": {"label": f"All {units.integer(f.interruptions)} interruptions",
+                "state": {**base, "interruptions": f.interruptions}},
+        "unexpected": {"label": f"Only the {units.integer(f.unexpected)} unexpected ones",
+                       "state": {**base, "interruptions": f.unexpected}},
+    }
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and the chart's rows for one state of the form."""
+    s = read(FIELDS, state)
+    window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
+    if interval > window:
+        raise estimators.EstimatorError("interval", state["interval"], "an interval no longer than the window")
+    now = estimators.checkpoint_overhead(window, n, interval, pause)
+    outputs = {
+        "lost": units.hours(now.lost_s),
+        "lost_share": f"{units.percent(now.lost_s / window, 1)} of the window, redone by every GPU of the job",
+        "writing": units.hours(now.saving_s, 2),
+        "writing_detail": f"{units.percent(now.saving_s / window, 2)} of the window, at {units.duration(pause, 2)} a save",
+    }
+    mtbf = estimators.mtbf_seconds(n, window)
+    daly = estimators.optimal_checkpoint_interval(pause, mtbf)
+    young = estimators.optimal_checkpoint_interval(pause, mtbf, "young")
+    best = estimators.checkpoint_overhead(window, n, daly, pause)
+    outputs |= {
+        "optimal": units.duration(daly),
+        "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.hours(mtbf)}",
+        "at_optimal": units.hours(best.total_s, 2),
+        "now": f"against {units.hours(now.total_s, 2)} at your interval",
+    }
+
+    def hours(seconds: float) -> float:
+        return seconds / units.SECONDS_PER_HOUR
+
+    rows = {"marks": [
+        {"interval_min": interval / MINUTE, "overhead_h": hours(now.total_s), "label": f"yours: {units.duration(interval)}",
+         "kind": "yours"},
+        {"interval_min": daly / MINUTE, "overhead_h": hours(best.total_s), "label": f"optimal: {units.duration(daly)}",
+         "kind": "optimal"},
+    ]}
+    taus = sorted({base * f for base in (daly, interval) for f in CURVE_FACTORS if base * f <= window})
+    rows["curve"] = [
+        {"interval_min": tau / MINUTE, "overhead_h": hours(estimators.checkpoint_overhead(window, n, tau, pause).total_s)}
+        for tau in taus
+    ]
+    rows["days"] = [
+        {"start_day": p.start_s / DAY, "end_day": p.start_s / DAY + 1, "lost_h": hours(p.lost_s),
+         "label": f"day {units.integer(i + 1)}: {units.integer(p.interruptions)} interruptions, {units.hours(p.lost_s)} lost"}
+        for i, p in enumerate(estimators.interruptions_by_period(window, n, interval, DAY))
+    ]
+    rows["zoom"] = [
+        {"start_h": hours(max(e.at_s - e.lost_s, 0)), "end_h": hours(e.at_s), "label": f"{units.duration(e.lost_s)} of work redone"}
+        for e in estimators.interruption_timeline(window, n, interval, until_s=DAY)
+    ]
+    outputs["summary"] = (
+        f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
+        f"{outputs['lost']}, {units.percent(now.lost_s / window, 1)} of the window; optimal interval {outputs['optimal']}."
+    )
+    return {"outputs": outputs, "data": rows}

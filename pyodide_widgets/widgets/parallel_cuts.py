@@ -1,0 +1,141 @@
+"""W7: six ways to cut one training job, and the traffic each cut creates.
+
+Pick a cut, a model and how many GPUs share it: what each GPU holds
+(estimators.gpu_share), the collective the cut runs every step, the bytes each
+GPU sends, and their time on the link they cross (NVLink when the group fits in
+one server's NVLink domain, the network otherwise) next to the step's
+arithmetic (estimators.layout_traffic). The diagram shows four GPUs under each
+cut (estimators.cut_slices).
+"""
+
+import estimators
+from estimators import parallelism, units
+
+from ..contract import Output, choice, number, read, whole
+
+TITLE = "Six ways to cut one training job"
+CHART = "parallel_cuts"
+
+_PRESETS = estimators.load_presets()
+PER_CENT = 1e-2
+DIAGRAM_GPUS = 4  # the seed's picture: four GPUs under each cut
+
+
+def _links(scope: str) -> dict:
+    return {key: f"{link.name} · {units.si(link.bandwidth_bytes_per_s, 'B/s', 1)}"
+            for key, link in _PRESETS.interconnects.items() if link.scope == scope}
+
+
+FIELDS = (
+    choice("cut", "Cut", parallelism.CUTS, play=True,
+           note="one cut alone over all the GPUs below; the table above nests them as Llama 3 does"),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _PRESETS.models.items()}),
+    whole("gpus", "GPUs sharing the cut", unit="GPUs", max=1e6),  # a million: past any fleet built
+    choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
+    choice("scale_up", "Link inside a server", _links("scale-up")),
+    choice("scale_out", "Network between servers", _links("scale-out")),
+    whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
+    whole("global_batch", "Batch", unit="sequences per step", max=1e7),
+    whole("micro_batch", "Micro-batch", unit="sequences", max=1e5),
+    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
+)
+
+OUTPUTS = (
+    Output("holds", "Each GPU holds", detail="holds_detail"),
+    Output("collective", "Traffic it creates", detail="group"),
+    Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch"),
+    Output("link_time", "Time on the link", detail="link"),
+    Output("compute", "The step's arithmetic", detail="compute_detail"),
+    Output("verdict", sentence=True),
+)
+
+
+def presets() -> dict:
+    """Each cut at the degree Llama 3 405B gives it (its 8K stage; context parallelism from its 128K stage),
+    then cuts the paper does not use, at the degree of one server. A cut inside one data-parallel replica
+    works on that replica's share of the batch; data parallelism on the whole batch."""
+    short, long = _PRESETS.layout("llama3-405b-8k"), _PRESETS.layout("llama3-405b-128k")
+
+    def state(cut: str, gpus: int, layout, model: str | None = None) -> dict:
+        batch = layout.global_batch if cut == "dp" else layout.global_batch // layout.dp
+        return {
+            "cut": cut, "model": model or layout.model, "gpus": gpus, "gpu": layout.gpu, "scale_up": layout.scale_up,
+            "scale_out": layout.scale_out, "seq_len": layout.seq_len, "global_batch": batch,
+            "micro_batch": layout.micro_batch, "mfu": layout.mfu / PER_CENT,
+        }
+
+    server = _PRESETS.gpu(short.gpu).nvlink_domain_gpus
+    return {
+        "llama3-405b-tp": {"label": f"Llama 3 405B: TP {short.tp}", "state": state("tp", short.tp, short)},
+        "llama3-405b-pp": {"label": f"Llama 3 405B: PP {short.pp}", "state": state("pp", short.pp, short)},
+        "llama3-405b-dp": {"label": f"Llama 3 405B: DP {short.dp}", "state": state("dp", short.dp, short)},
+        "llama3-405b-cp": {"label": f"Llama 3 405B, 128K: CP {long.cp}", "state": state("cp", long.cp, long)},
+        "zero-8b": {"label": "Llama 3 8B: FSDP over one server", "state": state("zero", server, short, "llama3-8b")},
+        "ep-deepseek-v3": {"label": "DeepSeek-V3: experts over one server",
+                           "state": state("ep", server, short, "deepseek-v3")},
+    }
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and the diagram's rows for one state of the form."""
+    s = read(FIELDS, state)
+    model, gpu = _PRESETS.model(s["model"]), _PRESETS.gpu(s["gpu"])
+    if "bf16" not in gpu.peak_flops:
+        raise estimators.EstimatorError("gpu", s["gpu"], "a GPU with a BF16 peak")
+    if s["cut"] == "ep" and s["gpus"] > 1 and isinstance(model.config, estimators.DecoderConfig):
+        raise estimators.EstimatorError("model", state["model"], "a mixture-of-experts model: a dense one has no experts")
+    layout = estimators.single_cut_layout(s["cut"], s["gpus"])
+    up, out = _PRESETS.interconnect(s["scale_up"]), _PRESETS.interconnect(s["scale_out"])
+    try:
+        t = estimators.layout_traffic(model.config, layout, s["seq_len"], s["micro_batch"], s["global_batch"],
+                                      gpu.peak_flops["bf16"], s["mfu"], gpu.nvlink_domain_gpus,
+                                      up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s)
+    except estimators.EstimatorError as error:
+        # The layout's own degrees (tp, pp, cp, ep) are the GPU count the reader typed.
+        if error.argument in ("tp", "pp", "cp", "ep", "dp"):
+            raise estimators.EstimatorError("gpus", state["gpus"], error.allowed) from None
+        raise
+    share = estimators.gpu_share(model.config, layout, s["seq_len"], s["global_batch"])
+    cut = next(c for c in t.cuts if c.cut == s["cut"]) if s["gpus"] > 1 else None
+    link = (up if cut.scale_up else out) if cut else None
+    traffic = cut.traffic_bytes if cut else 0.0
+    seconds = cut.link_seconds if cut else 0.0
+    ratio = seconds / t.compute_seconds
+    outputs = {
+        "holds": f"{units.count(share.params, 2)} parameters, {units.bytes_(share.state_bytes, 1)} of training state",
+        "holds_detail": (
+            f"{units.fixed(share.layers, 1)} of {units.integer(model.config.layers)} layers · "
+            f"{units.fixed(share.sequences, 1)} of {units.integer(s['global_batch'])} sequences · "
+            f"{units.integer(share.tokens_per_sequence)} tokens of each"
+        ),
+        "collective": parallelism.COLLECTIVES[s["cut"]],
+        "group": f"among {units.integer(cut.group_gpus)} GPUs" if cut else "none: one GPU talks to no one",
+        "traffic": units.bytes_(traffic, 1),
+        "per_micro_batch": f"over {units.integer(t.micro_batches)} micro-batches of {units.integer(s['micro_batch'])}",
+        "link_time": units.duration(seconds),
+        "link": f"on {link.name}, {units.si(link.bandwidth_bytes_per_s, 'B/s', 1)} each way" if link else "no link crossed",
+        "compute": units.duration(t.compute_seconds),
+        "compute_detail": (
+            f"6 × {units.count(model.active_params, 2)} active parameters × "
+            f"{units.count(s['global_batch'] * s['seq_len'], 2)} tokens on {units.integer(layout.gpus)} × {gpu.name} at "
+            f"{units.percent(s['mfu'])} MFU"
+        ),
+    }
+    if ratio > 1:
+        outputs["verdict"] = (
+            f"Communication-bound: the link needs {units.times(ratio, 1)} the step's arithmetic, "
+            "unless the traffic is hidden behind it."
+        )
+    else:
+        outputs["verdict"] = f"Compute-bound: the traffic takes {units.percent(ratio, 1)} of the step's arithmetic time."
+    outputs["summary"] = (
+        f"{parallelism.CUTS[s['cut']]} over {units.integer(s['gpus'])} GPUs: each sends {outputs['traffic']} per step, "
+        f"{outputs['link_time']} on its link against {outputs['compute']} of arithmetic. {outputs['verdict']}"
+    )
+    rows = [
+        {"cut": key, "title": title, "gpu": i, **{f: list(getattr(sl, f)) for f in
+                                                   ("layers", "width", "state", "batch", "tokens", "experts")}}
+        for key, title in parallelism.CUTS.items()
+        for i, sl in enumerate(estimators.cut_slices(key, DIAGRAM_GPUS))
+    ]
+    return {"outputs": outputs, "data": {"slices": rows}}

@@ -1,0 +1,62 @@
+"""W10 and the prose around it: every figure is the checkpoint estimators', at the seed's inputs by default."""
+
+import pytest
+
+import estimators
+from estimators import units
+from pyodide_widgets.widgets import interruptions
+from tests.build.test_build import page_text
+
+PRESETS = estimators.load_presets()
+FAILURES = PRESETS.failure("llama3-405b")  # 466 interruptions (419 unexpected) in 54 days, 30-minute checkpoints
+
+
+@pytest.fixture(scope="module")
+def text(built_site) -> str:
+    return " ".join(page_text(built_site, "training").split())
+
+
+def test_default_is_the_seeds_466_interruptions_and_the_unexpected_419_one_click_away():
+    states = interruptions.presets()
+    assert list(states) == ["all", "unexpected"]
+    assert states["all"]["state"]["interruptions"] == FAILURES.interruptions
+    assert states["unexpected"]["state"]["interruptions"] == FAILURES.unexpected
+    out = interruptions.update(states["all"]["state"])["outputs"]
+    # Seed: ≈ 117 h, ≈ 9.0% (466 × 30 min / 2 = 116.5 h, printed unrounded as the page prints it).
+    assert out["lost"] == "116.5 h" and out["lost_share"].startswith("9.0%")
+
+
+@pytest.mark.parametrize("preset", list(interruptions.presets()))
+def test_w10_figures_are_the_estimators(preset):
+    state = interruptions.presets()[preset]["state"]
+    result = interruptions.update(state)
+    window, n, interval, pause = state["window"] * 86400, state["interruptions"], state["interval"] * 60, state["pause"]
+    lost = estimators.lost_work_seconds(n, interval)
+    assert result["outputs"]["lost"] == units.hours(lost)
+    daly = estimators.optimal_checkpoint_interval(pause, estimators.mtbf_seconds(n, window))
+    assert result["outputs"]["optimal"] == units.duration(daly)
+    assert sum(round(row["lost_h"] * 7200 / interval) for row in result["data"]["days"]) == n  # τ/2 lost each
+    assert sum(r["end_h"] - r["start_h"] for r in result["data"]["zoom"]) == pytest.approx(
+        len(result["data"]["zoom"]) * interval / 2 / units.SECONDS_PER_HOUR)
+
+
+def test_the_optimum_costs_less_than_any_interval_on_the_curve():
+    data = interruptions.update(interruptions.presets()["all"]["state"])["data"]
+    best = next(m for m in data["marks"] if m["kind"] == "optimal")["overhead_h"]
+    assert best <= min(row["overhead_h"] for row in data["curve"]) * (1 + 1e-3)
+
+
+def test_the_prose_states_the_synchronous_pause_and_dalys_interval(text):
+    run, storage = PRESETS.run("llama3-405b"), PRESETS.storage_system("llama3-tectonic")
+    ckpt = estimators.checkpoint_bytes(PRESETS.model(run.model).params)
+    pause = ckpt / storage.write_bytes_per_s
+    assert f"pauses the run for {units.duration(pause, 1)}" in text
+    mtbf = estimators.mtbf_seconds(FAILURES.unexpected, FAILURES.window_seconds)
+    assert f"Daly's interval is {units.duration(estimators.optimal_checkpoint_interval(pause, mtbf), 1)}" in text
+
+
+def test_bad_input_is_named():
+    state = {**interruptions.presets()["all"]["state"], "interval": 1e5}  # 69 days: longer than the 54-day window
+    with pytest.raises(estimators.EstimatorError) as e:
+        interruptions.update(state)
+    assert e.value.argument == "interval"

@@ -1,0 +1,68 @@
+"""The section on cutting a job and W7: every figure is the parallelism estimators', formatted by units."""
+
+import pytest
+
+import estimators
+from estimators import units
+from pyodide_widgets.widgets import parallel_cuts
+from tests.build.test_build import page_text
+
+PRESETS = estimators.load_presets()
+
+
+@pytest.fixture(scope="module")
+def text(built_site) -> str:
+    return " ".join(page_text(built_site, "training").split())
+
+
+def test_the_section_comes_before_the_training_time_section(text):
+    body = text[text.index("Training builds a model from nothing but text"):]
+    # Others may insert sections between them; this one must precede "How long".
+    assert body.index("Six ways to cut one training job ¶") < body.index("How long does a training run take? ¶")
+
+
+@pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])
+def test_llama3_layout_table_is_the_estimators(text, key):
+    layout = PRESETS.layout(key)
+    t = estimators.layout_preset_traffic(key)
+    for cut in t.cuts:
+        link = PRESETS.interconnect(layout.scale_up if cut.scale_up else layout.scale_out)
+        row = (f"{units.integer(layout.seq_len)}-token sequences {cut.cut.upper()} {units.integer(cut.group_gpus)} "
+               f"{units.bytes_(cut.traffic_bytes, 1)} {link.name} {units.duration(cut.link_seconds, 2)}")
+        assert row in text
+
+
+@pytest.mark.parametrize("preset", list(parallel_cuts.presets()))
+def test_w7_figures_are_the_estimators(preset):
+    state = parallel_cuts.presets()[preset]["state"]
+    out = parallel_cuts.update(state)["outputs"]
+    model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
+    layout = estimators.single_cut_layout(state["cut"], state["gpus"])
+    t = estimators.layout_traffic(
+        model.config, layout, state["seq_len"], state["micro_batch"], state["global_batch"], gpu.peak_flops["bf16"],
+        state["mfu"] / 100, gpu.nvlink_domain_gpus, PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s,
+        PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
+    cut = next(c for c in t.cuts if c.cut == state["cut"])
+    assert out["traffic"] == units.bytes_(cut.traffic_bytes, 1)
+    assert out["link_time"] == units.duration(cut.link_seconds)
+    assert out["compute"] == units.duration(t.compute_seconds)
+
+
+def test_tensor_parallelism_past_one_server_crosses_the_network_and_becomes_communication_bound():
+    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": 16}
+    out = parallel_cuts.update(state)["outputs"]
+    assert PRESETS.interconnect(state["scale_out"]).name in out["link"]
+    assert out["verdict"].startswith("Communication-bound")
+
+
+def test_the_diagram_has_one_panel_per_cut_with_four_gpus():
+    rows = parallel_cuts.update(next(iter(parallel_cuts.presets().values()))["state"])["data"]["slices"]
+    assert {r["cut"] for r in rows} == set(estimators.parallelism.CUTS)
+    assert all(sum(r["cut"] == cut for r in rows) == parallel_cuts.DIAGRAM_GPUS for cut in estimators.parallelism.CUTS)
+
+
+def test_expert_parallelism_on_a_dense_model_is_refused_at_the_model_field():
+    state = {**parallel_cuts.presets()["ep-deepseek-v3"]["state"], "model": "llama3-8b"}
+    with pytest.raises(estimators.EstimatorError) as e:
+        parallel_cuts.update(state)
+    assert e.value.argument == "model"

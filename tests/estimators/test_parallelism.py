@@ -1,0 +1,88 @@
+"""The traffic of each way to cut a job, against the ZeRO and Megatron-LM papers."""
+
+import math
+
+import pytest
+
+import estimators
+from estimators import EstimatorError
+from estimators.parallelism import Layout
+
+PRESETS = estimators.load_presets()
+LLAMA3_405B = PRESETS.model("llama3-405b")
+
+
+@pytest.mark.parametrize("stage", [0, 1, 2])
+def test_zero_stage_3_sends_one_and_a_half_times_stages_0_to_2(stage):
+    # ZeRO §7.2: stages 1 and 2 move 2Ψ per GPU like plain DP's all-reduce; stage 3 moves 3Ψ, "1.5x".
+    psi, n = 7.5e9, 64
+    assert estimators.data_parallel_traffic_bytes(psi, n, 3) == pytest.approx(
+        1.5 * estimators.data_parallel_traffic_bytes(psi, n, stage))
+    # The all-reduce itself: 2(N−1)/N · Ψ values of 2 bytes, close to 2Ψ values for large N.
+    assert estimators.data_parallel_traffic_bytes(psi, n, stage) == pytest.approx(2 * (n - 1) / n * psi * 2)
+
+
+def test_one_gpu_sends_nothing():
+    assert estimators.data_parallel_traffic_bytes(1e9, 1) == 0
+    assert estimators.tensor_parallel_traffic_bytes(2048, 1, 4096, 32, 1) == 0
+
+
+def test_tensor_parallel_is_four_all_reduces_of_sbh_per_layer():
+    # Megatron-LM §3 and figure 4: g after attention and after the MLP forward, f before each backward:
+    # four all-reduces of s·b·h per layer. GPT-3 175B's layer (h = 12,288), s = 2,048, b = 1, t = 8:
+    s, b, h, t = 2048, 1, 12288, 8
+    one_layer = estimators.tensor_parallel_traffic_bytes(s, b, h, 1, t)
+    assert one_layer == 4 * (2 * (t - 1) / t) * s * b * h * 2
+    assert estimators.tensor_parallel_traffic_bytes(s, b, h, 96, t) == pytest.approx(96 * one_layer)
+
+
+def test_pipeline_sends_the_activations_forward_and_their_gradients_back():
+    assert estimators.pipeline_traffic_bytes(8192, 1, 16384) == 2 * 8192 * 16384 * 2
+
+
+def test_context_parallel_gathers_keys_and_values_and_scatters_their_gradients():
+    # Llama 3 §3.3.2: all-gather K and V; 8 KV heads of 128 = 1,024 values per token for the 405B.
+    one = estimators.context_parallel_traffic_bytes(131072, 1, 1024, 1, 16)
+    assert one == 2 * (15 / 16) * 2 * 131072 * 1024 * 2
+
+
+def test_expert_parallel_all_to_all_counts_only_tokens_leaving_the_gpu():
+    assert estimators.expert_parallel_traffic_bytes(4096, 1, 7168, 1, 8, 1) == 0
+    assert estimators.expert_parallel_traffic_bytes(4096, 1, 7168, 1, 8, 64) == 4 * 8 * 4096 * 7168 * (63 / 64) * 2
+
+
+def test_llama3_405b_layout_keeps_tensor_parallelism_on_nvlink_and_is_not_communication_bound():
+    lay = PRESETS.layout("llama3-405b-8k")
+    r = estimators.layout_traffic(
+        LLAMA3_405B.config, Layout(tp=lay.tp, cp=lay.cp, pp=lay.pp, dp=lay.dp), lay.seq_len, lay.micro_batch,
+        lay.global_batch, PRESETS.gpu(lay.gpu).peak_flops["bf16"], lay.mfu, 8,
+        PRESETS.interconnect(lay.scale_up).bandwidth_bytes_per_s, PRESETS.interconnect(lay.scale_out).bandwidth_bytes_per_s)
+    cuts = {c.cut: c for c in r.cuts}
+    assert list(cuts) == ["tp", "pp", "dp"]
+    assert cuts["tp"].scale_up and not cuts["pp"].scale_up and not cuts["dp"].scale_up
+    assert r.micro_batches == 16  # 2,048 sequences over 128 replicas, one at a time
+    # The step's arithmetic: 6 × N × 16M tokens over 16,384 GPUs at 41% of 989 TFLOP/s.
+    assert r.compute_seconds == pytest.approx(6 * LLAMA3_405B.params * 2048 * 8192 / (16384 * 989e12 * 0.41))
+    # DP: the gradients of one GPU's Ψ/(tp·pp) parameters all-reduced over 128 replicas.
+    assert cuts["dp"].traffic_bytes == pytest.approx(2 * 127 / 128 * LLAMA3_405B.params / 128 * 2)
+    assert r.comm_ratio < 1
+
+
+def test_expert_parallelism_needs_experts_and_bad_input_is_named():
+    with pytest.raises(EstimatorError) as e:
+        estimators.layout_traffic(LLAMA3_405B.config, Layout(dp=4, ep=4), 8192, 1, 4, 989e12, 0.4, 8, 450e9, 50e9)
+    assert e.value.argument == "ep"
+    for call, argument in [
+        (lambda: estimators.data_parallel_traffic_bytes(-1, 8), "params"),
+        (lambda: estimators.data_parallel_traffic_bytes(1e9, 8, 4), "zero_stage"),
+        (lambda: estimators.tensor_parallel_traffic_bytes(2048, 1, 4096, 32, 0), "tp"),
+        (lambda: estimators.pipeline_traffic_bytes(2048, 0, 4096), "micro_batch"),
+        (lambda: estimators.link_seconds(1e9, 0), "bandwidth_bytes_per_s"),
+    ]:
+        with pytest.raises(EstimatorError) as e:
+            call()
+        assert e.value.argument == argument
+
+
+def test_link_time_is_bytes_over_bandwidth():
+    assert math.isclose(estimators.link_seconds(450e9, 450e9), 1.0)
