@@ -5,7 +5,7 @@ Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
 
 One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
-`hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
+`loop` (the four stations of a training step), `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
 (checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
 bill, its fit and remedies); `presets`
@@ -70,7 +70,8 @@ from .memory import (
     zero_bytes_per_gpu,
 )
 from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
-from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
+from .loop import LoopCosts, loop_costs
+from .moe import MlaConfig, MoeConfig, MoeParams, Routing, moe_params, route_tokens
 from .presets import load_presets
 from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, optimal_exponents
 from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
@@ -84,6 +85,7 @@ __all__ = [
     "FinetuneBreakdown",
     "FinetuneMemory",
     "GpuMemory",
+    "LoopCosts",
     "LossFit",
     "MemoryBill",
     "MemoryFit",
@@ -93,6 +95,7 @@ __all__ = [
     "MoeParams",
     "ParamBreakdown",
     "Remedy",
+    "Routing",
     "RunEstimate",
     "QuantizationLayout",
     "StorageBreakdown",
@@ -120,6 +123,7 @@ __all__ = [
     "forward_flops_per_token",
     "gpu_hours",
     "load_presets",
+    "loop_costs",
     "loss_fits",
     "lora_decoder_params",
     "lora_matrix_params",
@@ -138,6 +142,7 @@ __all__ = [
     "quantization_layout",
     "raw_text_bytes",
     "resume_bytes_per_param",
+    "route_tokens",
     "run_estimate",
     "run_preset_estimate",
     "scale_rung",

@@ -19,11 +19,16 @@ part of each head carries rotary positions:
     kv: d × (r_kv + h_rope), norm r_kv, r_kv × H·(h_nope + h_v)
     o: H·h_v × d
 
+`route_tokens` is no trained router: it stands in for one with a fixed hash
+of each token's text, so that a page can show which experts each token of a
+sentence would use, the same in every browser and at build time.
+
 Left out: the router's per-expert bias of DeepSeek-V3 (256 a layer, about
 15K parameters in all) and its multi-token-prediction module (14B, which the
 report counts apart from the 671B).
 """
 
+import zlib
 from dataclasses import dataclass
 
 from .model_size import NORMS_PER_BLOCK, gqa_attention_params, linear_params, mlp_params, norm_params
@@ -114,3 +119,37 @@ def moe_params(config: MoeConfig) -> MoeParams:
         return shared + moe_blocks * (c.shared_experts + routed) * expert
 
     return MoeParams(total=with_experts(c.routed_experts), active=with_experts(c.top_k), embedding=embedding)
+
+
+@dataclass(frozen=True)
+class Routing:
+    """Which experts each token goes to, and how many tokens each expert receives."""
+
+    experts: int  # E, routed experts, numbered 1 to E
+    top_k: int  # k, experts per token
+    choices: tuple  # per token, its k expert numbers, first choice first
+    load: tuple  # per expert (1 to E), the tokens sent to it
+
+
+def route_tokens(tokens, experts: int, top_k: int) -> Routing:
+    """A deterministic stand-in for a router: each token to the k experts of highest score.
+
+    A trained router scores token x for expert e as a learned w_e · x and keeps
+    the top k (Shazeer et al. 2017; Jiang et al. 2024, §2.1). Here the score is
+    the CRC-32 of the token's text and the expert's number: no learning, the
+    same token always goes to the same experts, and the load falls unevenly,
+    as it does before a real router is balanced.
+    """
+    e = positive_int("experts", experts)
+    k = positive_int("top_k", top_k)
+    if k > e:
+        raise EstimatorError("top_k", top_k, f"at most experts ({e})")
+    words = tuple(tokens)
+    if not words or not all(isinstance(w, str) and w for w in words):
+        raise EstimatorError("tokens", tokens, "one or more non-empty strings")
+    choices = tuple(
+        tuple(sorted(range(1, e + 1), key=lambda n, w=w: zlib.crc32(f"{w.lower()}|{n}".encode()), reverse=True)[:k])
+        for w in words
+    )
+    load = tuple(sum(n in c for c in choices) for n in range(1, e + 1))
+    return Routing(experts=e, top_k=k, choices=choices, load=load)

@@ -1,0 +1,47 @@
+"""The training page's first half as built: what training is (W1), what the loop consumes (W2),
+dense against mixture-of-experts (W4) and the five stages (W5), in the source article's order.
+
+Each expected text is computed here with the estimators and `units` formatters the page uses.
+"""
+
+import pytest
+
+import estimators
+from estimators import units
+from tests.build.test_build import page_text
+
+PRESETS = estimators.load_presets()
+SETUP_8B = PRESETS.setup("llama3-8b-node")  # Llama 3 8B at 8,192 tokens a sequence
+SETUP_GPT2 = PRESETS.setup("gpt2-one-gpu")  # GPT-2 124M at its 1,024 tokens
+
+
+@pytest.fixture(scope="module")
+def text(built_site) -> str:
+    return " ".join(page_text(built_site, "training").split())
+
+
+def test_first_half_sections_come_in_the_seeds_order(text):
+    headings = [
+        "What training is",
+        "What the loop consumes",
+        "The memory bill: where the memory goes",
+    ]
+    body = text[text.index("Training builds a model from nothing but text"):]
+    positions = [body.index(heading + " ¶") for heading in headings]
+    assert positions == sorted(positions)
+
+
+def test_loop_costs_in_the_prose_are_the_estimators(text):
+    c = estimators.loop_costs(PRESETS.model(SETUP_8B.model).config, SETUP_8B.seq_len)
+    g = estimators.loop_costs(PRESETS.model(SETUP_GPT2.model).config, SETUP_GPT2.seq_len)
+    assert f"costs {units.count(c.forward_flops, 1)} FLOPs per token for its weights (2 × N)" in text
+    assert f"and {units.count(c.forward_attention_flops, 1)} more for attention" in text
+    assert f"attention is {units.percent(c.attention_share, 0)} of the arithmetic, against {units.percent(g.attention_share, 0)} for GPT-2" in text
+    assert f"{units.bytes_(c.optimizer_bytes, 1)} for Llama 3 8B with Adam" in text
+
+
+def test_training_loop_widget_shows_every_station_without_javascript(built_site):
+    raw = (built_site / "training" / "index.html").read_text("utf-8")
+    for key in estimators.loop.STATIONS:
+        assert f'class="widget__option" data-when="station={key}"' in raw
+        assert f'data-when="station={key}"><rect' in raw  # the diagram's box for the station
