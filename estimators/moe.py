@@ -28,7 +28,7 @@ Left out: the router's per-expert bias of DeepSeek-V3 (256 a layer, about
 report counts apart from the 671B).
 """
 
-import zlib
+import hashlib
 from dataclasses import dataclass
 
 from .model_size import NORMS_PER_BLOCK, gqa_attention_params, linear_params, mlp_params, norm_params
@@ -129,6 +129,14 @@ class Routing:
     top_k: int  # k, experts per token
     choices: tuple  # per token, its k expert numbers, first choice first
     load: tuple  # per expert (1 to E), the tokens sent to it
+    used: int  # experts that receive at least one token
+    busiest: int  # the most tokens any one expert receives
+    even_load: float  # k·T / E, what each expert would receive were the load even
+
+
+def _score(word: str, expert: int) -> bytes:
+    # A hash mixes well: a checksum such as CRC-32 is linear, and sends most words to the same few pairs.
+    return hashlib.sha256(f"{word.lower()}|{expert}".encode()).digest()
 
 
 def route_tokens(tokens, experts: int, top_k: int) -> Routing:
@@ -136,7 +144,7 @@ def route_tokens(tokens, experts: int, top_k: int) -> Routing:
 
     A trained router scores token x for expert e as a learned w_e · x and keeps
     the top k (Shazeer et al. 2017; Jiang et al. 2024, §2.1). Here the score is
-    the CRC-32 of the token's text and the expert's number: no learning, the
+    the SHA-256 of the token's text and the expert's number: no learning, the
     same token always goes to the same experts, and the load falls unevenly,
     as it does before a real router is balanced.
     """
@@ -148,8 +156,9 @@ def route_tokens(tokens, experts: int, top_k: int) -> Routing:
     if not words or not all(isinstance(w, str) and w for w in words):
         raise EstimatorError("tokens", tokens, "one or more non-empty strings")
     choices = tuple(
-        tuple(sorted(range(1, e + 1), key=lambda n, w=w: zlib.crc32(f"{w.lower()}|{n}".encode()), reverse=True)[:k])
+        tuple(sorted(range(1, e + 1), key=lambda n, w=w: _score(w, n), reverse=True)[:k])
         for w in words
     )
     load = tuple(sum(n in c for c in choices) for n in range(1, e + 1))
-    return Routing(experts=e, top_k=k, choices=choices, load=load)
+    return Routing(experts=e, top_k=k, choices=choices, load=load, used=sum(1 for t in load if t),
+                   busiest=max(load), even_load=k * len(words) / e)

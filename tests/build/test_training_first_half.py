@@ -25,6 +25,8 @@ def test_first_half_sections_come_in_the_seeds_order(text):
         "What training is",
         "What the loop consumes",
         "The memory bill: where the memory goes",
+        "Architecture: dense vs mixture-of-experts",
+        "How long does a training run take?",
     ]
     body = text[text.index("Training builds a model from nothing but text"):]
     positions = [body.index(heading + " ¶") for heading in headings]
@@ -45,3 +47,14 @@ def test_training_loop_widget_shows_every_station_without_javascript(built_site)
     for key in estimators.loop.STATIONS:
         assert f'class="widget__option" data-when="station={key}"' in raw
         assert f'data-when="station={key}"><rect' in raw  # the diagram's box for the station
+
+
+def test_moe_figures_in_the_prose_are_computed_from_the_configurations(text):
+    ds = estimators.moe_params(PRESETS.model("deepseek-v3").config)
+    mx = estimators.moe_params(PRESETS.model("mixtral-8x7b").config)
+    assert f"{units.count(mx.total, 1)} parameters stored, {units.count(mx.active, 1)} at work on a token" in text
+    # The report's 37B leaves the input embedding out; the page says so once and gives both.
+    without = ds.active - ds.embedding
+    assert f"the model has {units.count(without, 1)} active, the report's {units.count(without, 0)}; with them, {units.count(ds.active, 1)}" in text
+    assert units.count(without, 0) == "37B" and units.count(ds.total, 0) == "671B"  # DeepSeek-V3 report
+    assert f"training state is {units.bytes_(estimators.model_state_bytes(ds.total), 1)}" in text

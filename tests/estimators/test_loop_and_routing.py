@@ -46,6 +46,7 @@ def test_router_sends_each_token_to_k_distinct_experts_the_same_every_time():
     assert r.choices[0] == r.choices[4]  # "The" and "the": one token text, one route
     assert r == route_tokens(words, 8, 2)
     assert sum(r.load) == 2 * len(words) and len(r.load) == 8
+    assert r.even_load == 2 * 6 / 8 and r.busiest == max(r.load) and r.used == sum(1 for t in r.load if t)
 
 
 def test_router_with_every_expert_picked_uses_them_all():
