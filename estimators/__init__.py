@@ -48,7 +48,7 @@ from .finetune import (
     quantization_layout,
 )
 from .ladder import scale_rung
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, training_seconds
 from .memory_bill import MemoryBill, Remedy, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
@@ -146,6 +146,7 @@ __all__ = [
     "run_estimate",
     "run_preset_estimate",
     "scale_rung",
+    "seconds_for_gpu_hours",
     "storage_footprint",
     "token_id_bytes",
     "tokens_per_param",

@@ -7,7 +7,8 @@ an unknown GPU raises EstimatorError naming the preset and the field.
 Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
 ``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
 ladder, in order, their GPU ranges neither overlapping nor out of order),
-``setups`` (training layouts for the memory bill), ``finetunes`` (LoRA and
+``setups`` (training layouts for the memory bill), ``stages`` (one
+published run of each stage from raw text to a reasoning model), ``finetunes`` (LoRA and
 QLoRA adapters on a base model, and the GPU they should fit) and ``examples``
 (the round model sizes a source works its examples at: the seed's 7B, the
 ZeRO paper's 7.5B).
@@ -148,6 +149,23 @@ class FinetuneSetup:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """One stage from raw text to a reasoning model, sized by one published run of it."""
+
+    name: str
+    objective: str  # what the stage trains the model to do
+    artifact: str  # what the stage hands on
+    example: str  # the published run that sizes it
+    hardware: str  # the GPUs as the report names them
+    gpus: int
+    as_of: str  # the report's date: later runs of the stage may be larger
+    source: str
+    seconds: float | None = None  # wall-clock time, s, where the report gives it
+    gpu_hours: float | None = None  # GPU-hours, where the report gives those instead
+    tokens: float | None = None  # training tokens, where published
+
+
+@dataclass(frozen=True)
 class Presets:
     gpus: dict
     runs: dict
@@ -158,6 +176,7 @@ class Presets:
     setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
     finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
     examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
+    stages: dict = dataclasses.field(default_factory=dict)  # from raw text to a reasoning model, in order
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -186,6 +205,9 @@ class Presets:
     def example(self, key: str) -> Example:
         return self.examples[validate.one_of("example", key, self.examples)]
 
+    def stage(self, key: str) -> Stage:
+        return self.stages[validate.one_of("stage", key, self.stages)]
+
 
 # Range checks per field; a field not named here is checked for type only
 # (model configurations check their own fields).
@@ -212,10 +234,12 @@ _CHECKS = {
     "tp": validate.positive_int,
     "rank": validate.positive_int,
     "nvlink_domain_gpus": validate.positive_int,
+    "seconds": validate.positive,
+    "gpu_hours": validate.positive,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples", "stages")
 
 
 def _accepted(annotation) -> tuple:
@@ -305,9 +329,13 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
     finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
     examples = {k: _build(Example, f"examples.{k}", v) for k, v in data.get("examples", {}).items()}
+    stages = {k: _build(Stage, f"stages.{k}", v) for k, v in data.get("stages", {}).items()}
+    for key, stage in stages.items():
+        if (stage.seconds is None) == (stage.gpu_hours is None):
+            raise EstimatorError(f"stages.{key}.seconds", stage.seconds, "a value, or gpu_hours instead (one of the two)")
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes, examples=examples,
+        finetunes=finetunes, examples=examples, stages=stages,
     )
 
 

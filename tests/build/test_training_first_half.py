@@ -26,6 +26,7 @@ def test_first_half_sections_come_in_the_seeds_order(text):
         "What the loop consumes",
         "The memory bill: where the memory goes",
         "Architecture: dense vs mixture-of-experts",
+        "The five stages",
         "How long does a training run take?",
     ]
     body = text[text.index("Training builds a model from nothing but text"):]
@@ -58,3 +59,19 @@ def test_moe_figures_in_the_prose_are_computed_from_the_configurations(text):
     assert f"the model has {units.count(without, 1)} active, the report's {units.count(without, 0)}; with them, {units.count(ds.active, 1)}" in text
     assert units.count(without, 0) == "37B" and units.count(ds.total, 0) == "671B"  # DeepSeek-V3 report
     assert f"training state is {units.bytes_(estimators.model_state_bytes(ds.total), 1)}" in text
+
+
+def test_stage_budgets_in_the_prose_are_the_presets(text):
+    pre, rl, sft = PRESETS.stage("pretraining"), PRESETS.stage("rl"), PRESETS.stage("sft")
+    seconds = estimators.seconds_for_gpu_hours(pre.gpu_hours, pre.gpus)  # DeepSeek-V3: 2,664K GPU-hours / 2,048 GPUs
+    assert units.duration(seconds) == "54.2 days"  # the report: "less than two months"
+    assert f"took {units.count(pre.gpu_hours, 2)} GPU-hours over {units.count(pre.tokens, 1)} tokens, {units.duration(seconds)} on {units.integer(pre.gpus)} H800 GPUs" in text
+    assert f"one GPU for {units.hours(sft.seconds, 0)}" in text  # QLoRA: 24 hours on a single GPU
+    assert f"took {units.duration(rl.seconds, 1)} on {units.integer(rl.gpus)} H800 GPUs" in text
+
+
+def test_stages_widget_shows_every_stage_without_javascript(built_site):
+    raw = (built_site / "training" / "index.html").read_text("utf-8")
+    for key, stage in PRESETS.stages.items():
+        assert f'class="widget__option" data-when="stage={key}"' in raw
+        assert stage.example.replace("'", "&#39;") in raw

@@ -22,7 +22,8 @@ from site_build import render
 
 WIDGETS = pyodide_widgets.WIDGETS
 # Text a reader must never see in an output.
-GARBAGE = re.compile(r"nan|inf|none|undefined|traceback", re.IGNORECASE)
+# Whole words only: prose outputs hold words such as "reinforce" and "information".
+GARBAGE = re.compile(r"\b(?:nan|inf|none|undefined|traceback)\b", re.IGNORECASE)
 BAD_INPUT = {
     "number": ["", "abc", "-1", "0", "nan", "inf", "1e400", "1,5", "½", None, True],
     "whole": ["", "abc", "-1", "0", "2.5", "nan", "1e400", "1,5", None],
