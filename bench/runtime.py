@@ -359,7 +359,7 @@ def stepped_values(field, raw: str, count: int) -> list[str]:
     """`count` values 1 % to 40 % above the current one, cycling, so each differs from the one before."""
     base = float(raw)
     values = [base * (1 + (k % 40 + 1) / 100) for k in range(count)]
-    return [str(round(v)) if field.step == "1" else f"{v:.6g}" for v in values]
+    return [str(round(v)) if field.kind == "whole" else f"{v:.6g}" for v in values]
 
 
 def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | None]:
