@@ -362,6 +362,15 @@ def stepped_values(field, raw: str, count: int) -> list[str]:
     return [str(round(v)) if field.kind == "whole" else f"{v:.6g}" for v in values]
 
 
+def cycled_options(field, raw: str, count: int) -> list[str]:
+    """`count` options of a choice, starting after the current one and going round, so each differs from the one before."""
+    options = [value for value, _ in field.options]
+    if len(options) < 2:
+        return []
+    start = options.index(raw)
+    return [options[(start + 1 + k) % len(options)] for k in range(count)]
+
+
 def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | None]:
     """(numbers, chart): fields to type into, chosen by running the widget's update() in CPython.
 
@@ -370,11 +379,14 @@ def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | 
     whose change leaves the chart's rows as they are (W8's GPU count), so no
     redraw runs between two measured changes; for the chart, a field each of
     whose changes moves the chart's rows, so each one redraws the SVG.
+    Numeric fields come first; a choice is picked, option after option, only
+    where no numeric field serves (a widget whose only field is a choice, W2's run).
     """
     module = pyodide_widgets.module(widget)
     numbers_only = any_field = chart = None
-    for f in module.FIELDS:
-        values = [] if f.options else stepped_values(f, state[f.name], count)
+    numeric = [f for f in module.FIELDS if f.kind in ("number", "whole")]
+    for f in numeric + [f for f in module.FIELDS if f.kind == "choice"]:
+        values = stepped_values(f, state[f.name], count) if f in numeric else cycled_options(f, state[f.name], count)
         if not values or any(a == b for a, b in zip(values, values[1:])):
             continue
         try:
