@@ -29,6 +29,7 @@ report counts apart from the 671B).
 """
 
 import hashlib
+import heapq
 from dataclasses import dataclass
 
 from .model_size import NORMS_PER_BLOCK, gqa_attention_params, linear_params, mlp_params, norm_params
@@ -134,17 +135,28 @@ class Routing:
     even_load: float  # k·T / E, what each expert would receive were the load even
 
 
-def _score(word: str, expert: int) -> bytes:
-    # A hash mixes well: a checksum such as CRC-32 is linear, and sends most words to the same few pairs.
-    return hashlib.sha256(f"{word.lower()}|{expert}".encode()).digest()
+_MASK64 = (1 << 64) - 1
+
+
+def _score(seed: int, expert: int) -> int:
+    """The expert-th output of SplitMix64 (Steele, Lea and Flood 2014) started from the token's seed.
+
+    One hash per token, then integer mixing per expert: a hash per (token, expert)
+    pair costs too much at DeepSeek-V3's 256 experts, and a checksum such as
+    CRC-32 is linear and sends most words to the same few experts.
+    """
+    x = (seed + expert * 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
 
 
 def route_tokens(tokens, experts: int, top_k: int) -> Routing:
     """A deterministic stand-in for a router: each token to the k experts of highest score.
 
     A trained router scores token x for expert e as a learned w_e · x and keeps
-    the top k (Shazeer et al. 2017; Jiang et al. 2024, §2.1). Here the score is
-    the SHA-256 of the token's text and the expert's number: no learning, the
+    the top k (Shazeer et al. 2017; Jiang et al. 2024, §2.1). Here the score
+    mixes the SHA-256 of the token's text with the expert's number: no learning, the
     same token always goes to the same experts, and the load falls unevenly,
     as it does before a real router is balanced.
     """
@@ -155,10 +167,8 @@ def route_tokens(tokens, experts: int, top_k: int) -> Routing:
     words = tuple(tokens)
     if not words or not all(isinstance(w, str) and w for w in words):
         raise EstimatorError("tokens", tokens, "one or more non-empty strings")
-    choices = tuple(
-        tuple(sorted(range(1, e + 1), key=lambda n, w=w: _score(w, n), reverse=True)[:k])
-        for w in words
-    )
+    seeds = [int.from_bytes(hashlib.sha256(w.lower().encode()).digest()[:8], "big") for w in words]
+    choices = tuple(tuple(heapq.nlargest(k, range(1, e + 1), key=lambda n, s=s: _score(s, n))) for s in seeds)
     load = tuple(sum(n in c for c in choices) for n in range(1, e + 1))
     return Routing(experts=e, top_k=k, choices=choices, load=load, used=sum(1 for t in load if t),
                    busiest=max(load), even_load=k * len(words) / e)

@@ -25,6 +25,8 @@ COMPARED = ("mixtral-8x7b", "deepseek-v3")
 SHAPE = "mixtral-8x7b"
 # The sentence a reader steps through, one word a token (a real tokenizer would split some words).
 SENTENCE = ("Experts", "share", "the", "work", "but", "each", "token", "meets", "only", "a", "few")
+# The compared models do not change with the form: counted once, at import.
+_COMPARED = {key: estimators.moe_params(_MOE[key].config) for key in COMPARED}
 # As many routed experts as the largest preset has: a count past every model built is a typo.
 _MAX_EXPERTS = max(m.config.routed_experts for m in _MOE.values())
 
@@ -80,7 +82,6 @@ def update(state: dict) -> dict:
     token = int(s["token"])
     shape = _MOE[SHAPE].config
     shaped = estimators.moe_params(dataclasses.replace(shape, routed_experts=s["experts"], top_k=s["top_k"]))
-    compared = {key: estimators.moe_params(_MOE[key].config) for key in COMPARED}
     outputs = {
         "route": f"“{SENTENCE[token]}” → expert{'s' if s['top_k'] > 1 else ''} {_experts(routing.choices[token])}",
         "route_note": f"{units.integer(s['top_k'])} of {units.integer(s['experts'])} experts; the others skip this token",
@@ -92,7 +93,7 @@ def update(state: dict) -> dict:
                 f"{units.fixed(routing.even_load, 1)}",
     }
     for key, out in (("mixtral-8x7b", "mixtral"), ("deepseek-v3", "deepseek")):
-        p, c = compared[key], _MOE[key].config
+        p, c = _COMPARED[key], _MOE[key].config
         outputs[out] = _params(p)
         outputs[f"{out}_note"] = f"{units.integer(c.routed_experts)} routed experts, top-{units.integer(c.top_k)}" + (
             f", plus {units.integer(c.shared_experts)} shared" if c.shared_experts else "")
@@ -104,7 +105,7 @@ def update(state: dict) -> dict:
                  shaped.total, shaped.active, 0)
     # Under each compared model, a dense one of its active size: it stores no more than it uses.
     for i, key in enumerate(COMPARED, start=1):
-        p = compared[key]
+        p = _COMPARED[key]
         rows += _rows(_MOE[key].name, p.total, p.active, 2 * i - 1)
         rows += _rows(f"Dense, {units.count(p.active, 1)}", p.active, p.active, 2 * i)
     return {"outputs": outputs, "data": {"params": rows}}
