@@ -10,7 +10,7 @@ from estimators import units
 
 from ..contract import Output, choice, read
 
-TITLE = "Five stages from raw text to a reasoning model"
+TITLE = "The stages that turn raw text into a reasoning model"
 CHART = "stages"
 TEMPLATE = "stages.html"
 
