@@ -5,7 +5,7 @@ Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
 
 One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
-`hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
+`loop` (the four stations of a training step), `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
 (checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `parallelism` (the traffic
 of each way to cut a job); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
@@ -58,7 +58,7 @@ from .finetune import (
     quantization_layout,
 )
 from .ladder import scale_rung
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, training_seconds
 from .memory_bill import MemoryBill, Remedy, first_stage_params, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
@@ -99,7 +99,8 @@ from .parallelism import (
     tensor_parallel_traffic_bytes,
 )
 from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
-from .moe import MlaConfig, MoeConfig, MoeParams, moe_params
+from .loop import LoopCosts, loop_costs
+from .moe import MlaConfig, MoeConfig, MoeParams, Routing, moe_params, route_tokens
 from .presets import load_presets
 from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, optimal_exponents
 from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
@@ -120,6 +121,7 @@ __all__ = [
     "Interruption",
     "Layout",
     "LayoutTraffic",
+    "LoopCosts",
     "LossFit",
     "MemoryBill",
     "MemoryFit",
@@ -131,6 +133,7 @@ __all__ = [
     "Period",
     "QuantizationLayout",
     "Remedy",
+    "Routing",
     "RunEstimate",
     "Slice",
     "StorageBreakdown",
@@ -171,6 +174,8 @@ __all__ = [
     "layout_traffic",
     "link_seconds",
     "load_presets",
+    "loop_costs",
+    "loss_fits",
     "lora_decoder_params",
     "lora_matrix_params",
     "lora_trainable_params",
@@ -191,11 +196,13 @@ __all__ = [
     "quantization_layout",
     "raw_text_bytes",
     "resume_bytes_per_param",
+    "route_tokens",
     "run_estimate",
     "run_preset_estimate",
     "scale_rung",
     "single_cut_layout",
     "step_compute_seconds",
+    "seconds_for_gpu_hours",
     "storage_footprint",
     "tensor_parallel_traffic_bytes",
     "token_id_bytes",

@@ -35,3 +35,10 @@ def gpu_hours(seconds: float, gpus: int) -> float:
     return finite_result(
         "gpu_hours", positive("seconds", seconds) / SECONDS_PER_HOUR * positive_int("gpus", gpus)
     )
+
+
+def seconds_for_gpu_hours(gpu_hours_: float, gpus: int) -> float:
+    """Wall-clock seconds of a job that spent `gpu_hours_` GPU-hours on `gpus` GPUs at once."""
+    return finite_result(
+        "seconds", positive("gpu_hours", gpu_hours_) * SECONDS_PER_HOUR / positive_int("gpus", gpus)
+    )

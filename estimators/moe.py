@@ -19,11 +19,17 @@ part of each head carries rotary positions:
     kv: d × (r_kv + h_rope), norm r_kv, r_kv × H·(h_nope + h_v)
     o: H·h_v × d
 
+`route_tokens` is no trained router: it stands in for one with a fixed hash
+of each token's text, so that a page can show which experts each token of a
+sentence would use, the same in every browser and at build time.
+
 Left out: the router's per-expert bias of DeepSeek-V3 (256 a layer, about
 15K parameters in all) and its multi-token-prediction module (14B, which the
 report counts apart from the 671B).
 """
 
+import hashlib
+import heapq
 from dataclasses import dataclass
 
 from .model_size import NORMS_PER_BLOCK, gqa_attention_params, linear_params, mlp_params, norm_params
@@ -114,3 +120,55 @@ def moe_params(config: MoeConfig) -> MoeParams:
         return shared + moe_blocks * (c.shared_experts + routed) * expert
 
     return MoeParams(total=with_experts(c.routed_experts), active=with_experts(c.top_k), embedding=embedding)
+
+
+@dataclass(frozen=True)
+class Routing:
+    """Which experts each token goes to, and how many tokens each expert receives."""
+
+    experts: int  # E, routed experts, numbered 1 to E
+    top_k: int  # k, experts per token
+    choices: tuple  # per token, its k expert numbers, first choice first
+    load: tuple  # per expert (1 to E), the tokens sent to it
+    used: int  # experts that receive at least one token
+    busiest: int  # the most tokens any one expert receives
+    even_load: float  # k·T / E, what each expert would receive were the load even
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _score(seed: int, expert: int) -> int:
+    """The expert-th output of SplitMix64 (Steele, Lea and Flood 2014) started from the token's seed.
+
+    One hash per token, then integer mixing per expert: a hash per (token, expert)
+    pair costs too much at DeepSeek-V3's 256 experts, and a checksum such as
+    CRC-32 is linear and sends most words to the same few experts.
+    """
+    x = (seed + expert * 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def route_tokens(tokens, experts: int, top_k: int) -> Routing:
+    """A deterministic stand-in for a router: each token to the k experts of highest score.
+
+    A trained router scores token x for expert e as a learned w_e · x and keeps
+    the top k (Shazeer et al. 2017; Jiang et al. 2024, §2.1). Here the score
+    mixes the SHA-256 of the token's text with the expert's number: no learning, the
+    same token always goes to the same experts, and the load falls unevenly,
+    as it does before a real router is balanced.
+    """
+    e = positive_int("experts", experts)
+    k = positive_int("top_k", top_k)
+    if k > e:
+        raise EstimatorError("top_k", top_k, f"at most experts ({e})")
+    words = tuple(tokens)
+    if not words or not all(isinstance(w, str) and w for w in words):
+        raise EstimatorError("tokens", tokens, "one or more non-empty strings")
+    seeds = [int.from_bytes(hashlib.sha256(w.lower().encode()).digest()[:8], "big") for w in words]
+    choices = tuple(tuple(heapq.nlargest(k, range(1, e + 1), key=lambda n, s=s: _score(s, n))) for s in seeds)
+    load = tuple(sum(n in c for c in choices) for n in range(1, e + 1))
+    return Routing(experts=e, top_k=k, choices=choices, load=load, used=sum(1 for t in load if t),
+                   busiest=max(load), even_load=k * len(words) / e)

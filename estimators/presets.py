@@ -7,7 +7,8 @@ an unknown GPU raises EstimatorError naming the preset and the field.
 Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
 ``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
 ladder, in order, their GPU ranges neither overlapping nor out of order),
-``setups`` (training layouts for the memory bill), ``finetunes`` (LoRA and
+``setups`` (training layouts for the memory bill), ``stages`` (one
+published run of each stage from raw text to a reasoning model), ``finetunes`` (LoRA and
 QLoRA adapters on a base model, and the GPU they should fit), ``examples``
 (the round model sizes a source works its examples at: the seed's 7B, the
 ZeRO paper's 7.5B), ``interconnects`` (the links GPUs talk over, inside a
@@ -193,6 +194,23 @@ class FinetuneSetup:
 
 
 @dataclass(frozen=True)
+class Stage:
+    """One stage from raw text to a reasoning model, sized by one published run of it."""
+
+    name: str
+    objective: str  # what the stage trains the model to do
+    artifact: str  # what the stage hands on
+    example: str  # the published run that sizes it
+    hardware: str  # the GPUs as the report names them
+    gpus: int
+    as_of: str  # the report's date: later runs of the stage may be larger
+    source: str
+    seconds: float | None = None  # wall-clock time, s, where the report gives it
+    gpu_hours: float | None = None  # GPU-hours, where the report gives those instead
+    tokens: float | None = None  # training tokens, where published
+
+
+@dataclass(frozen=True)
 class Presets:
     gpus: dict
     runs: dict
@@ -206,6 +224,7 @@ class Presets:
     interconnects: dict = dataclasses.field(default_factory=dict)  # links inside and between servers
     layouts: dict = dataclasses.field(default_factory=dict)  # published parallel layouts
     storage_systems: dict = dataclasses.field(default_factory=dict)  # where checkpoints are written
+    stages: dict = dataclasses.field(default_factory=dict)  # from raw text to a reasoning model, in order
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -242,6 +261,10 @@ class Presets:
 
     def storage_system(self, key: str) -> StorageSystem:
         return self.storage_systems[validate.one_of("storage_system", key, self.storage_systems)]
+
+
+    def stage(self, key: str) -> Stage:
+        return self.stages[validate.one_of("stage", key, self.stages)]
 
 
 def _source(argument: str, value: str) -> str:
@@ -285,12 +308,14 @@ _CHECKS = {
     "write_bytes_per_s": validate.positive,
     "peak_write_bytes_per_s": validate.positive,
     "capacity_bytes": validate.positive,
+    "seconds": validate.positive,
+    "gpu_hours": validate.positive,
 }
 INTERCONNECT_SCOPES = ("scale-up", "scale-out", "host")
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
 _TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples",
-           "interconnects", "layouts", "storage_systems")
+           "interconnects", "layouts", "storage_systems", "stages")
 
 
 def _accepted(annotation) -> tuple:
@@ -397,9 +422,14 @@ def parse_presets(text: str) -> Presets:
             links = [k for k, i in interconnects.items() if i.scope == scope]
             validate.one_of(f"layouts.{key}.{field}", getattr(layout, field), links)
     storage = {k: _build(StorageSystem, f"storage_systems.{k}", v) for k, v in data.get("storage_systems", {}).items()}
+    stages = {k: _build(Stage, f"stages.{k}", v) for k, v in data.get("stages", {}).items()}
+    for key, stage in stages.items():
+        if (stage.seconds is None) == (stage.gpu_hours is None):
+            raise EstimatorError(f"stages.{key}.seconds", stage.seconds, "a value, or gpu_hours instead (one of the two)")
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
         finetunes=finetunes, examples=examples, interconnects=interconnects, layouts=layouts, storage_systems=storage,
+        stages=stages,
     )
 
 

@@ -1,0 +1,111 @@
+"""W4: dense against mixture-of-experts.
+
+Step through a sentence and see which experts each token goes to, with the
+number of experts and of experts per token adjustable. The router is a
+deterministic stand-in (estimators.route_tokens), not a trained one. Beside
+it, total against active parameters on one scale: Mixtral 8x7B and
+DeepSeek-V3 from their configurations, a Mixtral-shaped model with the
+experts and top-k of the form, and a dense model of each one's active size.
+"""
+
+import dataclasses
+
+import estimators
+from estimators import units
+
+from ..contract import Output, choice, read, whole
+
+TITLE = "Dense against mixture-of-experts: what one token touches"
+CHART = "moe_params"
+
+_PRESETS = estimators.load_presets()
+_MOE = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.MoeConfig)}
+# The two models the article compares, and the one whose shape the form's experts and top-k reshape.
+COMPARED = ("mixtral-8x7b", "deepseek-v3")
+SHAPE = "mixtral-8x7b"
+# The sentence a reader steps through, one word a token (a real tokenizer would split some words).
+SENTENCE = ("Experts", "share", "the", "work", "but", "each", "token", "meets", "only", "a", "few")
+# The compared models do not change with the form: counted once, at import.
+_COMPARED = {key: estimators.moe_params(_MOE[key].config) for key in COMPARED}
+# As many routed experts as the largest preset has: a count past every model built is a typo.
+_MAX_EXPERTS = max(m.config.routed_experts for m in _MOE.values())
+
+FIELDS = (
+    choice("token", "Token", {str(i): word for i, word in enumerate(SENTENCE)}, play=True),
+    whole("experts", "Routed experts", unit="experts", max=_MAX_EXPERTS),
+    whole("top_k", "Experts per token (top-k)", unit="experts", max=_MAX_EXPERTS),
+)
+
+OUTPUTS = (
+    Output("route", "This token goes to", detail="route_note"),
+    Output("shaped", "A Mixtral-shaped model with these experts", detail="shaped_note"),
+    Output("mixtral", _MOE["mixtral-8x7b"].name, detail="mixtral_note"),
+    Output("deepseek", _MOE["deepseek-v3"].name, detail="deepseek_note"),
+    Output("routes", "Every token", sentence=True),
+    Output("load", "The load", sentence=True),
+)
+
+
+def presets() -> dict:
+    """The two compared models' own experts and top-k (the first is the default)."""
+    return {
+        key: {
+            "label": f"{_MOE[key].name}: {units.integer(_MOE[key].config.routed_experts)} experts, "
+                     f"top-{units.integer(_MOE[key].config.top_k)}",
+            "state": {"token": "0", "experts": _MOE[key].config.routed_experts, "top_k": _MOE[key].config.top_k},
+        }
+        for key in COMPARED
+    }
+
+
+def _experts(numbers) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _params(p: estimators.MoeParams) -> str:
+    return f"{units.count(p.total, 1)} stored, {units.count(p.active, 1)} per token"
+
+
+def _rows(name: str, total: float, active: float, order: int) -> list:
+    """Chart rows of one model: what it stores and what one token passes through."""
+    return [
+        {"model": name, "order": order, "part": "stored (total)", "params": total,
+         "label": f"{name}: {units.count(total, 1)} stored"},
+        {"model": name, "order": order, "part": "used per token (active)", "params": active,
+         "label": f"{name}: {units.count(active, 1)} per token"},
+    ]
+
+
+def update(state: dict) -> dict:
+    s = read(FIELDS, state)
+    routing = estimators.route_tokens(SENTENCE, s["experts"], s["top_k"])
+    token = int(s["token"])
+    shape = _MOE[SHAPE].config
+    shaped = estimators.moe_params(dataclasses.replace(shape, routed_experts=s["experts"], top_k=s["top_k"]))
+    outputs = {
+        "route": f"“{SENTENCE[token]}” → expert{'s' if s['top_k'] > 1 else ''} {_experts(routing.choices[token])}",
+        "route_note": f"{units.integer(s['top_k'])} of {units.integer(s['experts'])} experts; the others skip this token",
+        "shaped": _params(shaped),
+        "shaped_note": f"{units.percent(shaped.active / shaped.total, 0)} of the weights work on each token",
+        "routes": " · ".join(f"{word} → {_experts(c)}" for word, c in zip(SENTENCE, routing.choices)),
+        "load": f"{units.integer(routing.used)} of the {units.integer(s['experts'])} experts receive a token; the "
+                f"busiest receives {units.integer(routing.busiest)}, where an even spread would give each "
+                f"{units.fixed(routing.even_load, 1)}",
+    }
+    for key, out in (("mixtral-8x7b", "mixtral"), ("deepseek-v3", "deepseek")):
+        p, c = _COMPARED[key], _MOE[key].config
+        outputs[out] = _params(p)
+        outputs[f"{out}_note"] = f"{units.integer(c.routed_experts)} routed experts, top-{units.integer(c.top_k)}" + (
+            f", plus {units.integer(c.shared_experts)} shared" if c.shared_experts else "")
+    outputs["summary"] = (
+        f"{outputs['route']}. With {units.integer(s['experts'])} experts and top-{units.integer(s['top_k'])}: "
+        f"{outputs['shaped']}."
+    )
+    rows = _rows(f"Mixtral-shaped, {units.integer(s['experts'])} experts, top-{units.integer(s['top_k'])}",
+                 shaped.total, shaped.active, 0)
+    # Under each compared model, a dense one of its active size: it stores no more than it uses.
+    for i, key in enumerate(COMPARED, start=1):
+        p = _COMPARED[key]
+        rows += _rows(_MOE[key].name, p.total, p.active, 2 * i - 1)
+        rows += _rows(f"Dense, {units.count(p.active, 1)}", p.active, p.active, 2 * i)
+    return {"outputs": outputs, "data": {"params": rows}}

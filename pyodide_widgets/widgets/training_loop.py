@@ -1,0 +1,80 @@
+"""W1: the training loop, station by station, for one dense model.
+
+Each station's cost per token (forward 2N, backward 4N, each with its share of
+the attention term) and what the optimizer step touches once per step, from
+estimators.loop_costs. The diagram of the four stations is drawn at build time
+by figures/training_loop.py; the picked station is highlighted in it.
+"""
+
+import estimators
+from estimators import loop, memory, units
+
+from ..contract import Output, choice, read, whole
+
+TITLE = "One step of the training loop"
+TEMPLATE = "training_loop.html"
+
+_PRESETS = estimators.load_presets()
+# Dense decoders only: the attention term needs one head width for queries and keys, which MLA has not.
+_MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.DecoderConfig)}
+
+FIELDS = (
+    choice("station", "Station", loop.STATIONS, play=True),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
+    whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
+    choice("optimizer", "Optimizer", memory.OPTIMIZERS),
+)
+
+OUTPUTS = (
+    Output("forward", "Forward pass, per token", detail="forward_attention"),
+    Output("loss", "Loss, per token", detail="loss_logits"),
+    Output("backward", "Backward pass, per token", detail="backward_attention"),
+    Output("optimizer", "Optimizer step, once per step", detail="optimizer_parts"),
+    Output("per_token", sentence=True),
+)
+
+
+def presets() -> dict:
+    """One starting state per training setup's model and sequence length (the first is the default)."""
+    return {
+        key: {
+            "label": f"{_MODELS[setup.model].name}, {units.integer(setup.seq_len)} tokens",
+            "state": {"station": next(iter(loop.STATIONS)), "model": setup.model, "seq_len": setup.seq_len,
+                      "optimizer": setup.optimizer},
+        }
+        for key, setup in _PRESETS.setups.items()
+    }
+
+
+def _flops(value: float) -> str:
+    return f"{units.count(value, 2)} FLOPs"
+
+
+def update(state: dict) -> dict:
+    s = read(FIELDS, state)
+    model = _MODELS[s["model"]]
+    c = estimators.loop_costs(model.config, s["seq_len"], s["optimizer"])
+    parts = c.optimizer_state
+    k = estimators.compute_constants()
+    outputs = {
+        "forward": _flops(c.forward_flops),
+        "forward_attention": f"{k.forward} × {units.count(c.params, 2)} parameters, plus {_flops(c.forward_attention_flops)} "
+                             f"of attention over {units.integer(c.seq_len)} tokens",
+        "loss": f"{units.integer(c.vocab)} logits",
+        "loss_logits": f"scored against the one true next token; the output layer that makes them costs "
+                       f"{_flops(c.logits_flops)}, part of the forward pass",
+        "backward": _flops(c.backward_flops),
+        "backward_attention": f"{k.backward} × {units.count(c.params, 2)} parameters, plus {_flops(c.backward_attention_flops)} "
+                              f"of attention",
+        "optimizer": f"{units.bytes_(c.optimizer_bytes, 2)} touched",
+        "optimizer_parts": f"{units.fixed(parts.total, 0)} bytes per parameter: weights {units.plain(parts.weights)}, "
+                           f"gradients {units.plain(parts.gradients)}, master weights {units.plain(parts.master)}, "
+                           f"moments {units.plain(parts.momentum)} + {units.plain(parts.variance)}",
+    }
+    outputs["per_token"] = (
+        f"One token of training costs {_flops(c.forward_flops + c.forward_attention_flops + c.backward_flops + c.backward_attention_flops)} "
+        f"for {model.name} at {units.integer(c.seq_len)} tokens a sequence; attention is "
+        f"{units.percent(c.attention_share, 0)} of it."
+    )
+    outputs["summary"] = f"{loop.STATIONS[s['station']]}. {outputs['per_token']}"
+    return {"outputs": outputs, "data": {}}

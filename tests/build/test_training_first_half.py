@@ -1,0 +1,77 @@
+"""The training page's first half as built: what training is (W1), what the loop consumes (W2),
+dense against mixture-of-experts (W4) and the five stages (W5), in the source article's order.
+
+Each expected text is computed here with the estimators and `units` formatters the page uses.
+"""
+
+import pytest
+
+import estimators
+from estimators import units
+from tests.build.test_build import page_text
+
+PRESETS = estimators.load_presets()
+SETUP_8B = PRESETS.setup("llama3-8b-node")  # Llama 3 8B at 8,192 tokens a sequence
+SETUP_GPT2 = PRESETS.setup("gpt2-one-gpu")  # GPT-2 124M at its 1,024 tokens
+
+
+@pytest.fixture(scope="module")
+def text(built_site) -> str:
+    return " ".join(page_text(built_site, "training").split())
+
+
+def test_first_half_sections_come_in_the_seeds_order(text):
+    headings = [
+        "What training is",
+        "What the loop consumes",
+        "The memory bill: where the memory goes",
+        "Architecture: dense vs mixture-of-experts",
+        "The five stages",
+        "How long does a training run take?",
+    ]
+    body = text[text.index("Training builds a model from nothing but text"):]
+    positions = [body.index(heading + " ¶") for heading in headings]
+    assert positions == sorted(positions)
+
+
+def test_loop_costs_in_the_prose_are_the_estimators(text):
+    c = estimators.loop_costs(PRESETS.model(SETUP_8B.model).config, SETUP_8B.seq_len)
+    g = estimators.loop_costs(PRESETS.model(SETUP_GPT2.model).config, SETUP_GPT2.seq_len)
+    assert f"costs {units.count(c.forward_flops, 1)} FLOPs per token for its weights (2 × N)" in text
+    assert f"and {units.count(c.forward_attention_flops, 1)} more for attention" in text
+    assert f"attention is {units.percent(c.attention_share, 0)} of the arithmetic, against {units.percent(g.attention_share, 0)} for GPT-2" in text
+    assert f"{units.bytes_(c.optimizer_bytes, 1)} for Llama 3 8B with Adam" in text
+
+
+def test_training_loop_widget_shows_every_station_without_javascript(built_site):
+    raw = (built_site / "training" / "index.html").read_text("utf-8")
+    for key in estimators.loop.STATIONS:
+        assert f'class="widget__option" data-when="station={key}"' in raw
+        assert f'data-when="station={key}"><rect' in raw  # the diagram's box for the station
+
+
+def test_moe_figures_in_the_prose_are_computed_from_the_configurations(text):
+    ds = estimators.moe_params(PRESETS.model("deepseek-v3").config)
+    mx = estimators.moe_params(PRESETS.model("mixtral-8x7b").config)
+    assert f"{units.count(mx.total, 1)} parameters stored, {units.count(mx.active, 1)} at work on a token" in text
+    # The report's 37B leaves the input embedding out; the page says so once and gives both.
+    without = ds.active - ds.embedding
+    assert f"the model has {units.count(without, 1)} active, the report's {units.count(without, 0)}; with them, {units.count(ds.active, 1)}" in text
+    assert units.count(without, 0) == "37B" and units.count(ds.total, 0) == "671B"  # DeepSeek-V3 report
+    assert f"training state is {units.bytes_(estimators.model_state_bytes(ds.total), 1)}" in text
+
+
+def test_stage_budgets_in_the_prose_are_the_presets(text):
+    pre, rl, sft = PRESETS.stage("pretraining"), PRESETS.stage("rl"), PRESETS.stage("sft")
+    seconds = estimators.seconds_for_gpu_hours(pre.gpu_hours, pre.gpus)  # DeepSeek-V3: 2,664K GPU-hours / 2,048 GPUs
+    assert units.duration(seconds) == "54.2 days"  # the report: "less than two months"
+    assert f"took {units.count(pre.gpu_hours, 2)} GPU-hours over {units.count(pre.tokens, 1)} tokens, {units.duration(seconds)} on {units.integer(pre.gpus)} H800 GPUs" in text
+    assert f"one GPU for {units.hours(sft.seconds, 0)}" in text  # QLoRA: 24 hours on a single GPU
+    assert f"took {units.duration(rl.seconds, 1)} on {units.integer(rl.gpus)} H800 GPUs" in text
+
+
+def test_stages_widget_shows_every_stage_without_javascript(built_site):
+    raw = (built_site / "training" / "index.html").read_text("utf-8")
+    for key, stage in PRESETS.stages.items():
+        assert f'class="widget__option" data-when="stage={key}"' in raw
+        assert stage.example.replace("'", "&#39;") in raw
