@@ -176,7 +176,8 @@ def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: 
     sync = total / positive("storage_write_bytes_per_s", storage_write_bytes_per_s)
     copy = shard / positive("host_copy_bytes_per_s", host_copy_bytes_per_s)
     interval = positive("checkpoint_interval_s", checkpoint_interval_s)
-    count = int(positive("window_s", window_s) // interval)
+    # A tiny interval over a long window is more checkpoints than a float can count: an error, not an overflow.
+    count = int(finite_result("checkpoint_interval_s", positive("window_s", window_s) // interval))
     fits = sync <= interval
     per_async = copy if fits else copy + sync - interval
     return CheckpointStall(shard, sync, per_async, count, count * sync, count * per_async, fits)

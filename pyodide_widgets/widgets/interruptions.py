@@ -69,7 +69,8 @@ def update(state: dict) -> dict:
     s = read(FIELDS, state)
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
     if interval > window:
-        raise estimators.EstimatorError("interval", state["interval"], "an interval no longer than the window")
+        longest = units.plain(window / MINUTE)
+        raise estimators.EstimatorError("interval", state["interval"], f"at most the window, {longest} minutes")
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
         "lost": units.hours(now.lost_s),

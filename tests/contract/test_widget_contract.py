@@ -22,7 +22,9 @@ from site_build import render
 
 WIDGETS = pyodide_widgets.WIDGETS
 # Text a reader must never see in an output.
-GARBAGE = re.compile(r"\b(?:nan|inf|none|undefined|traceback)\b", re.IGNORECASE)  # whole words: "InfiniBand" is no inf
+# What Python or JavaScript print for a value that is no number, as whole words and in their own case:
+# "InfiniBand" is no inf, and "none: one GPU talks to no one" is English.
+GARBAGE = re.compile(r"\b(?:nan|NaN|inf|Infinity|None|undefined|Traceback)\b")
 BAD_INPUT = {
     "number": ["", "abc", "-1", "0", "nan", "inf", "1e400", "1,5", "½", None, True],
     "whole": ["", "abc", "-1", "0", "2.5", "nan", "1e400", "1,5", None],
