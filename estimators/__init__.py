@@ -37,13 +37,16 @@ from .compute import (
 )
 from .errors import EstimatorError
 from .finetune import (
+    FinetuneBill,
     FinetuneBreakdown,
     FinetuneMemory,
     QuantizationLayout,
+    finetune_bill,
     finetune_breakdown,
     finetune_memory,
     lora_decoder_params,
     lora_matrix_params,
+    lora_module_shapes,
     lora_trainable_params,
     quantization_layout,
 )
@@ -81,6 +84,7 @@ __all__ = [
     "DecoderConfig",
     "EffectiveTime",
     "EstimatorError",
+    "FinetuneBill",
     "FinetuneBreakdown",
     "FinetuneMemory",
     "GpuMemory",
@@ -114,6 +118,7 @@ __all__ = [
     "decoder_params",
     "delivered_flops",
     "effective_training_time",
+    "finetune_bill",
     "finetune_breakdown",
     "finetune_memory",
     "fleet_peak_flops",
@@ -123,6 +128,7 @@ __all__ = [
     "loss_fits",
     "lora_decoder_params",
     "lora_matrix_params",
+    "lora_module_shapes",
     "lora_trainable_params",
     "lost_work_seconds",
     "memory_bill",

@@ -144,6 +144,9 @@ class FinetuneSetup:
     rank: int  # r of every adapter
     modules: tuple  # linear layers adapted in each block, names of finetune.LLAMA_MODULES
     quantization: str  # storage of the frozen base under QLoRA, a key of finetune.QUANTIZATION_LAYOUTS
+    seq_len: int  # tokens per sequence, for the activations
+    micro_batch: int  # sequences per GPU per step
+    recompute: str  # one of memory.RECOMPUTE (gradient checkpointing is "full")
     source: str
 
 
@@ -317,6 +320,7 @@ def _finetune(where: str, raw: dict, models: dict, gpus: dict) -> FinetuneSetup:
     validate.one_of(f"{where}.model", setup.model, [k for k, m in models.items() if isinstance(m.config, DecoderConfig)])
     validate.one_of(f"{where}.gpu", setup.gpu, gpus)
     validate.one_of(f"{where}.quantization", setup.quantization, tuple(QUANTIZATION_LAYOUTS))
+    validate.one_of(f"{where}.recompute", setup.recompute, RECOMPUTE)
     if not setup.modules:
         raise EstimatorError(f"{where}.modules", [], "at least one of " + ", ".join(LLAMA_MODULES))
     for module in setup.modules:
