@@ -10,7 +10,8 @@ ladder, in order, their GPU ranges neither overlapping nor out of order),
 ``setups`` (training layouts for the memory bill), ``finetunes`` (LoRA and
 QLoRA adapters on a base model, and the GPU they should fit) and ``examples``
 (the round model sizes a source works its examples at: the seed's 7B, the
-ZeRO paper's 7.5B).
+ZeRO paper's 7.5B) and ``budgets`` (the parameters and training tokens
+of released models, as their papers give them).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -97,6 +98,16 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Budget:
+    """What a released model was trained on, as its paper or model card states it."""
+
+    name: str
+    params: float  # N, parameters, as the source rounds them
+    tokens: float  # D, training tokens
+    source: str
+
+
+@dataclass(frozen=True)
 class Failures:
     name: str
     window_seconds: float  # length of the observed stretch of the run, s
@@ -161,6 +172,7 @@ class Presets:
     setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
     finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
     examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
+    budgets: dict = dataclasses.field(default_factory=dict)  # N and D of released models
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -188,6 +200,9 @@ class Presets:
 
     def example(self, key: str) -> Example:
         return self.examples[validate.one_of("example", key, self.examples)]
+
+    def budget(self, key: str) -> Budget:
+        return self.budgets[validate.one_of("budget", key, self.budgets)]
 
 
 # Range checks per field; a field not named here is checked for type only
@@ -218,7 +233,7 @@ _CHECKS = {
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples")
+_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples", "budgets")
 
 
 def _accepted(annotation) -> tuple:
@@ -308,9 +323,10 @@ def parse_presets(text: str) -> Presets:
         validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
     finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
     examples = {k: _build(Example, f"examples.{k}", v) for k, v in data.get("examples", {}).items()}
+    budgets = {k: _build(Budget, f"budgets.{k}", v) for k, v in data.get("budgets", {}).items()}
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes, examples=examples,
+        finetunes=finetunes, examples=examples, budgets=budgets,
     )
 
 
