@@ -95,6 +95,11 @@ class Example:
     name: str
     params: float  # N, parameters, as the source rounds them
     source: str
+    # The storage example's other inputs, where the source works one (storage.storage_footprint's arguments)
+    tokens_per_param: float | None = None  # D / N
+    token_bytes: int | None = None  # bytes of one stored token id
+    checkpoints_kept: int | None = None
+    checkpoint_gradients: bool | None = None  # whether each checkpoint holds the gradients too
 
 
 @dataclass(frozen=True)
@@ -230,6 +235,9 @@ _CHECKS = {
     "tp": validate.positive_int,
     "rank": validate.positive_int,
     "nvlink_domain_gpus": validate.positive_int,
+    "tokens_per_param": validate.positive,
+    "token_bytes": validate.positive_int,
+    "checkpoints_kept": validate.non_negative_int,
 }
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}

@@ -359,3 +359,14 @@ def test_finetune_widget_prints_each_methods_bill_at_the_seeds_lora_setting(text
     adapters = estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
     assert units.count(adapters) == "16.8M"  # source article: 16.8M, d = 4096, r = 16, 4 modules, 32 layers
     assert f"Trained by LoRA and QLoRA {units.count(adapters)} parameters" in text
+
+
+def test_storage_widget_starts_at_the_seeds_7b_figures(text):
+    seed = PRESETS.example("seed-7b")  # 7B, 20 tokens per parameter, 4 B a token, 5 kept, 16 B/param
+    s = estimators.storage_footprint(seed.params, seed.tokens_per_param, seed.token_bytes, seed.checkpoints_kept,
+                                     seed.checkpoint_gradients)
+    # Source article: 560.0 GB of data, 112.0 GB a checkpoint, 560.0 GB for the five kept; 14 GB of weights.
+    assert [units.bytes_(v) for v in (s.dataset, s.weights, s.checkpoint, s.retained)] == [
+        "560.0 GB", "14.0 GB", "112.0 GB", "560.0 GB"]
+    assert (f"Dataset {units.bytes_(s.dataset)} {units.count(s.tokens, 1)} tokens × {seed.token_bytes} B "
+            f"Shipped weights (BF16) {units.bytes_(s.weights)} One checkpoint {units.bytes_(s.checkpoint)}") in text
