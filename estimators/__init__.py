@@ -51,7 +51,7 @@ from .finetune import (
     quantization_layout,
 )
 from .ladder import scale_rung
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, sparse_peak_flops, training_seconds
 from .memory_bill import MemoryBill, Remedy, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
@@ -147,6 +147,7 @@ __all__ = [
     "run_estimate",
     "run_preset_estimate",
     "scale_rung",
+    "sparse_peak_flops",
     "storage_footprint",
     "token_id_bytes",
     "tokens_per_param",

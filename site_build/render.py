@@ -86,6 +86,7 @@ def render(name: str, preset: str | None = None, element_id: str | None = None) 
     fields = {f.name: f for f in widget.FIELDS}
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
+        module=widget,  # a template of its own may read the widget's declarations (pick_one's OPTIONS)
         id=element_id or name,
         title=widget.TITLE,
         fields=widget.FIELDS,
