@@ -370,3 +370,19 @@ def test_storage_widget_starts_at_the_seeds_7b_figures(text):
         "560.0 GB", "14.0 GB", "112.0 GB", "560.0 GB"]
     assert (f"Dataset {units.bytes_(s.dataset)} {units.count(s.tokens, 1)} tokens × {seed.token_bytes} B "
             f"Shipped weights (BF16) {units.bytes_(s.weights)} One checkpoint {units.bytes_(s.checkpoint)}") in text
+
+
+def test_every_audit_practice_and_stack_layer_reads_without_javascript(text):
+    from pyodide_widgets.widgets import audit_lanes, training_stack
+
+    for widget in (audit_lanes, training_stack):
+        for option in widget.OPTIONS.values():
+            for heading, detail in option["details"]:
+                assert f"{heading} {detail}" in text, (option["name"], heading)
+
+
+def test_closing_footnote_sets_the_sparse_peak_beside_the_dense_one(text):
+    gpu = PRESETS.gpu(LLAMA3.gpu)
+    dense = gpu.peak_flops[LLAMA3.precision]  # H100 BF16: 989 TFLOP/s dense
+    sparse = estimators.sparse_peak_flops(dense)  # 2 × 989 = 1,978: the datasheet's 1,979 with sparsity, rounded
+    assert f"{units.si(sparse, 'FLOP/s', 0)} at BF16 against the dense {units.si(dense, 'FLOP/s', 0)}" in text

@@ -42,3 +42,4 @@ def test_the_widget_prints_the_seeds_lora_count_at_its_inputs():
     outputs = finetune_fit.update(finetune_fit.presets()["lora-7b"]["state"])["outputs"]
     assert outputs["trainable"].startswith("16.8M parameters")  # 2 × 4096 × 16 × 4 modules × 32 layers
     assert outputs["per_module"].count(units.integer(2 * 4096 * 16)) == 4
+

@@ -351,3 +351,11 @@ def test_real_block_arguments_are_checked(kwargs, argument):
     with pytest.raises(EstimatorError) as error:
         activation_bytes_per_layer(2048, 1, 4096, 32, **kwargs)
     assert error.value.argument == argument
+
+
+def test_the_sparse_peak_is_twice_the_dense_one():
+    from estimators import sparse_peak_flops
+
+    h100 = PRESETS.gpu("h100-sxm")
+    # NVIDIA's H100 datasheet: 1,979 TFLOPS BF16 with sparsity, 989 dense (2:4 sparsity doubles the rate).
+    assert sparse_peak_flops(h100.peak_flops["bf16"]) / 1e12 == pytest.approx(1979, abs=1)
