@@ -12,17 +12,15 @@ FONT = "font-family:var(--md-text-font-family, sans-serif)"
 
 
 def root(width: int, height: int, title: str, description: str, body: list) -> str:
-    """The <svg>, its accessible name (<title>) and its text alternative (<desc>) around `body`."""
+    """The <svg> around `body`, its <title> the accessible name and its <desc> the text alternative.
+
+    No ids: a page may hold a widget twice, and the first <title> and <desc>
+    children name and describe an SVG without them.
+    """
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-labelledby="{_id(title)}-t {_id(title)}-d" style="{FONT}">'
-        f'<title id="{_id(title)}-t">{escape(title)}</title><desc id="{_id(title)}-d">{escape(description)}</desc>'
-        + "".join(body) + "</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" style="{FONT}">'
+        f"<title>{escape(title)}</title><desc>{escape(description)}</desc>" + "".join(body) + "</svg>"
     )
-
-
-def _id(title: str) -> str:
-    return "dg-" + "".join(c for c in title.lower() if c.isalnum())[:24]
 
 
 def box(x: float, y: float, width: float, height: float, css: str = "diagram__box") -> str:
