@@ -17,7 +17,8 @@ CHART = "storage_scale"
 _PRESETS = estimators.load_presets()
 BILLION = 1e9
 # The chart's sizes: 1, 2 and 5 of each decade from 100M to 10T parameters.
-GRID = tuple(m * 10.0**e for e in range(8, 13) for m in (1, 2, 5)) + (1e13,)
+# Whole numbers: exact in CPython and in Pyodide alike (a float power may differ in its last bit).
+GRID = tuple(m * 10**e for e in range(8, 13) for m in (1, 2, 5)) + (10**13,)
 # The breakdown's parts, in the order of the outputs, and how each is named on the chart.
 PARTS = {
     "dataset": "dataset",
@@ -101,7 +102,7 @@ def update(state: dict) -> dict:
     outputs["dataset_note"] = f"{units.count(here.tokens, 1)} tokens × {s['token_bytes']} B"
     outputs["dataset_share"] = f"the dataset is {units.percent(here.dataset / here.total, 0)} of it"
     grid = {size: _footprint(s, size) for size in GRID}
-    decades = [size for size in GRID if size in (1e9, 1e10, 1e11, 1e12)]
+    decades = [size for size in GRID if size in (10**9, 10**10, 10**11, 10**12)]
     outputs["across"] = "Total at " + ", ".join(
         f"{units.count(size, 0)} parameters {units.bytes_(grid[size].total)}" for size in decades
     ) + "."

@@ -37,8 +37,8 @@ FIELDS = (choice("model", "Model on the ruler", {key: name for key, (name, _, _)
 OUTPUTS = (
     Output("ratio", "Tokens per parameter", detail="budget"),
     Output("multiple", "Compute over a compute-optimal run of its size", detail="flops"),
-    Output("rule", "The same FLOPs at the rule of thumb"),
-    *(Output(fit, f"The same FLOPs at the loss-law optimum, {label}") for fit, label in FITS.items()),
+    Output("rule", "The same FLOPs at the rule of thumb", detail="rule_ratio"),
+    *(Output(fit, f"The same FLOPs at the loss-law optimum, {label}", detail=f"{fit}_ratio") for fit, label in FITS.items()),
     Output("ruler", "On the ruler", sentence=True),
 )
 
@@ -59,8 +59,12 @@ def _multiple(value: float) -> str:
     return units.times(value, 0 if value >= 10 else 2)
 
 
-def _split(n: float, d: float) -> str:
-    return f"{units.count(n, 0)} parameters on {units.count(d, 1)} tokens ({_ratio(estimators.tokens_per_param(n, d))} per parameter)"
+def _split(key: str, n: float, d: float) -> dict:
+    """The outputs `key` ("77B on 1.5T tokens") and its detail ("20 tokens per parameter")."""
+    return {
+        key: f"{units.count(n, 0)} on {units.count(d, 1)} tokens",
+        f"{key}_ratio": f"{_ratio(estimators.tokens_per_param(n, d))} tokens per parameter",
+    }
 
 
 def update(state: dict) -> dict:
@@ -74,13 +78,14 @@ def update(state: dict) -> dict:
         "budget": f"{units.count(n, 1)} parameters, {units.count(d, 1)} tokens",
         "multiple": _multiple(estimators.compute_multiple(n, d)),
         "flops": f"{units.sci(flops)} FLOPs against {units.sci(optimal)}",
-        "rule": _split(*estimators.compute_optimal(flops)),
-        **{fit: _split(*estimators.chinchilla_optimal(flops, fit)) for fit in FITS},
+        **_split("rule", *estimators.compute_optimal(flops)),
+        **{k: v for fit in FITS for k, v in _split(fit, *estimators.chinchilla_optimal(flops, fit)).items()},
         "ruler": "; ".join(f"{MARKERS[k][0]} {_ratio(r)}" for k, r in ratios.items()) + ".",
     }
     outputs["summary"] = (
         f"{name}: {outputs['ratio']} tokens per parameter, {outputs['multiple']} the compute of a "
-        f"compute-optimal run of its size; spent by the rule, the same FLOPs buy {outputs['rule']}."
+        f"compute-optimal run of its size; spent by the rule, the same FLOPs buy {outputs['rule']}, "
+        f"{outputs['rule_ratio']}."
     )
     rows = [
         {"name": MARKERS[k][0], "ratio": r, "lane": i % 3, "label": f"{MARKERS[k][0]}: {_ratio(r)} tokens per parameter",

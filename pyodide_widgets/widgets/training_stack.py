@@ -26,8 +26,15 @@ DIAGRAM = {
     "as_of": [{"text": _DATA["as_of"]}],
 }
 
-FIELDS, presets, update = pick_one.declare(
-    "layer", "Layer", OPTIONS,
-    lambda key: f"{OPTIONS[key]['name']}: {_DATA['layers'][key]['does']}",
-    DIAGRAM,
-)
+_ORDER = list(_DATA["layers"])
+
+
+def _place(key: str) -> str:
+    """Where the layer sits: "Framework sits on Drivers and collectives, under Parallelism library."."""
+    i = _ORDER.index(key)
+    below = f"on {OPTIONS[_ORDER[i - 1]]['name']}" if i else "at the bottom"
+    above = f"under {OPTIONS[_ORDER[i + 1]]['name']}" if i + 1 < len(_ORDER) else "at the top"
+    return f"{OPTIONS[key]['name']} sits {below}, {above}."
+
+
+FIELDS, presets, update = pick_one.declare("layer", "Layer", OPTIONS, _place, DIAGRAM)

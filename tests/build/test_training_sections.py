@@ -345,7 +345,7 @@ def test_tokens_per_param_widget_prints_the_seeds_multiple_for_llama3_8b(text):
     flops = estimators.training_flops(n, d)
     for fit in ("hoffmann2022", "besiroglu2024"):
         opt_n, opt_d = estimators.chinchilla_optimal(flops, fit)
-        assert f"{units.count(opt_n, 0)} parameters on {units.count(opt_d, 1)} tokens" in text
+        assert f"{units.count(opt_n, 0)} on {units.count(opt_d, 1)} tokens" in text
     assert f"Tokens per parameter {units.fixed(d / n, 0)}" in text
     assert f"Compute over a compute-optimal run of its size {units.times(multiple, 0)}" in text
 
