@@ -359,7 +359,7 @@ def stepped_values(field, raw: str, count: int) -> list[str]:
     """`count` values 1 % to 40 % above the current one, cycling, so each differs from the one before."""
     base = float(raw)
     values = [base * (1 + (k % 40 + 1) / 100) for k in range(count)]
-    return [str(round(v)) if field.step == "1" else f"{v:.6g}" for v in values]
+    return [str(round(v)) if field.kind == "whole" else f"{v:.6g}" for v in values]
 
 
 def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | None]:
@@ -374,7 +374,7 @@ def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | 
     module = pyodide_widgets.module(widget)
     numbers_only = any_field = chart = None
     for f in module.FIELDS:
-        values = [] if f.options else stepped_values(f, state[f.name], count)
+        values = stepped_values(f, state[f.name], count) if f.kind in ("number", "whole") else []
         if not values or any(a == b for a, b in zip(values, values[1:])):
             continue
         try:

@@ -1,9 +1,9 @@
 """A ruler of training tokens per parameter, on a log scale: one marker per model.
 
-The markers are the named dataset "markers" (rows of {name, ratio, lane,
-label, picked, pick}): `lane` staggers the labels so neighbours do not
-overlap, `picked` marks the reader's model, and `pick` ("model=<key>") lets a
-click on a marker pick it (runtime.js). The violet rule is the
+The markers are the named dataset "markers" (rows of {name, ratio, label,
+picked, pick}): `picked` marks the reader's model, and `pick` ("model=<key>")
+lets a click on a marker pick it (runtime.js). Markers take turns over
+LANES rows in the order of their ratios, so neighbours' labels do not overlap. The violet rule is the
 compute-optimal ratio, from estimators.compute.
 """
 
@@ -28,7 +28,12 @@ def chart() -> alt.LayerChart:
         axis=alt.Axis(title="training tokens per parameter (log scale)", values=list(DECADES), labelExpr="format(datum.value, '~s')"),
     )
     y = alt.Y("lane:Q", scale=alt.Scale(domain=[-0.5, LANES]), axis=None)
-    base = alt.Chart(alt.NamedData(name="markers")).encode(x=x, y=y, tooltip=["label:N"])
+    base = (
+        alt.Chart(alt.NamedData(name="markers"))
+        .transform_window(index="row_number()", sort=[alt.SortField("ratio")])
+        .transform_calculate(lane=f"(datum.index - 1) % {LANES}")
+        .encode(x=x, y=y, tooltip=["label:N"])
+    )
     picked = alt.datum.picked
     points = base.mark_point(filled=True, cursor="pointer").encode(
         size=alt.condition(picked, alt.value(200), alt.value(90)),

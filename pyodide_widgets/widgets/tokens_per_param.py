@@ -22,10 +22,8 @@ FITS = {"hoffmann2022": "Hoffmann et al.'s fit", "besiroglu2024": "the refit of 
 def _markers() -> dict:
     """{key: (name, N, D)}: each released model's budget, and the runs' models once each."""
     markers = {}
-    for run in _PRESETS.runs.values():
-        name = _PRESETS.model(run.model).name
-        if run.model not in markers and all(name != m[0] for m in markers.values()):
-            markers[run.model] = (name, run.params, run.tokens)
+    for run in _PRESETS.runs.values():  # a what-if run of the same model (on other GPUs) is not a second marker
+        markers.setdefault(run.model, (_PRESETS.model(run.model).name, run.params, run.tokens))
     markers.update({key: (b.name, b.params, b.tokens) for key, b in _PRESETS.budgets.items()})
     return dict(sorted(markers.items(), key=lambda item: estimators.tokens_per_param(item[1][1], item[1][2])))
 
@@ -71,13 +69,12 @@ def update(state: dict) -> dict:
     s = read(FIELDS, state)
     name, n, d = MARKERS[s["model"]]
     flops = estimators.training_flops(n, d)
-    optimal = estimators.training_flops(n, estimators.compute_constants().chinchilla_tokens_per_param * n)
     ratios = {key: estimators.tokens_per_param(mn, md) for key, (_, mn, md) in MARKERS.items()}
     outputs = {
         "ratio": _ratio(ratios[s["model"]]),
         "budget": f"{units.count(n, 1)} parameters, {units.count(d, 1)} tokens",
         "multiple": _multiple(estimators.compute_multiple(n, d)),
-        "flops": f"{units.sci(flops)} FLOPs against {units.sci(optimal)}",
+        "flops": f"{units.sci(flops)} FLOPs against {units.sci(estimators.optimal_training_flops(n))}",
         **_split("rule", *estimators.compute_optimal(flops)),
         **{k: v for fit in FITS for k, v in _split(fit, *estimators.chinchilla_optimal(flops, fit)).items()},
         "ruler": "; ".join(f"{MARKERS[k][0]} {_ratio(r)}" for k, r in ratios.items()) + ".",
@@ -88,8 +85,8 @@ def update(state: dict) -> dict:
         f"{outputs['rule_ratio']}."
     )
     rows = [
-        {"name": MARKERS[k][0], "ratio": r, "lane": i % 3, "label": f"{MARKERS[k][0]}: {_ratio(r)} tokens per parameter",
+        {"name": MARKERS[k][0], "ratio": r, "label": f"{MARKERS[k][0]}: {_ratio(r)} tokens per parameter",
          "picked": k == s["model"], "pick": f"model={k}"}
-        for i, (k, r) in enumerate(ratios.items())
+        for k, r in ratios.items()
     ]
     return {"outputs": outputs, "data": {"markers": rows}}
