@@ -343,7 +343,17 @@ TIME_CHANGES = """async ({ widget, field, values, chart, timeoutMs }) => {
   return times;
 }"""
 
-FORM_STATE = """form => Object.fromEntries([...form.elements].filter(c => c.name).map(c => [c.name, c.value]))"""
+# The form's state as the runtime reads it: a toggle is "true"/"false", a multi-choice its ticked values joined by ",".
+FORM_STATE = """form => {
+  const state = {};
+  for (const c of form.elements) {
+    if (!c.name) continue;
+    if (c.dataset.kind === "toggle") state[c.name] = String(c.checked);
+    else if (c.dataset.kind === "multi") state[c.name] = [state[c.name], c.checked ? c.value : ""].filter(Boolean).join(",");
+    else state[c.name] = c.value;
+  }
+  return state;
+}"""
 
 
 @dataclass
@@ -362,6 +372,12 @@ def stepped_values(field, raw: str, count: int) -> list[str]:
     return [str(round(v)) if field.kind == "whole" else f"{v:.6g}" for v in values]
 
 
+def option_values(field, raw: str, count: int) -> list[str]:
+    """`count` options in turn, from the one after the current, so each differs from the one before."""
+    options = [value for value, _ in field.options]
+    return [options[(options.index(raw) + 1 + k) % len(options)] for k in range(count)]
+
+
 def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | None]:
     """(numbers, chart): fields to type into, chosen by running the widget's update() in CPython.
 
@@ -369,12 +385,17 @@ def probes(widget: str, state: dict, count: int) -> tuple[Probe | None, Probe | 
     (a small whole number rounds to repeats). For the numbers, prefer a field
     whose change leaves the chart's rows as they are (W8's GPU count), so no
     redraw runs between two measured changes; for the chart, a field each of
-    whose changes moves the chart's rows, so each one redraws the SVG.
+    whose changes moves the chart's rows, so each one redraws the SVG. A widget
+    with no numeric field (a pick-one widget) is measured on its choices.
     """
     module = pyodide_widgets.module(widget)
     numbers_only = any_field = chart = None
+    numeric = any(f.kind in ("number", "whole") for f in module.FIELDS)
     for f in module.FIELDS:
-        values = stepped_values(f, state[f.name], count) if f.kind in ("number", "whole") else []
+        if f.kind in ("number", "whole"):
+            values = stepped_values(f, state[f.name], count)
+        else:
+            values = option_values(f, state[f.name], count) if f.kind == "choice" and not numeric else []
         if not values or any(a == b for a, b in zip(values, values[1:])):
             continue
         try:
@@ -437,7 +458,7 @@ def latency_rows(browser, url: str) -> list[Row]:
             state = page.eval_on_selector(f'[data-widget="{widget}"] form', FORM_STATE)
             numbers, chart = probes(widget, state, WARMUP_CHANGES + CHANGES)
             if numbers is None:
-                raise MeasurementError(f"{widget}: no numeric field takes {CHANGES} stepped values")
+                raise MeasurementError(f"{widget}: no field takes {CHANGES} changes in turn")
             rows.append(numbers_latency_row(page, numbers))
             if chart and page.locator(f'[data-widget="{widget}"] [data-chart]').count():
                 rows.append(chart_latency_row(page, chart))
