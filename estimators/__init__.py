@@ -41,24 +41,28 @@ from .compute import (
     compute_multiple,
     compute_optimal,
     forward_flops_per_token,
+    optimal_training_flops,
     tokens_per_param,
     training_flops,
     training_flops_with_attention,
 )
 from .errors import EstimatorError
 from .finetune import (
+    FinetuneBill,
     FinetuneBreakdown,
     FinetuneMemory,
     QuantizationLayout,
+    finetune_bill,
     finetune_breakdown,
     finetune_memory,
     lora_decoder_params,
     lora_matrix_params,
+    lora_module_shapes,
     lora_trainable_params,
     quantization_layout,
 )
 from .ladder import scale_rung
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, training_seconds
+from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, sparse_peak_flops, training_seconds
 from .memory_bill import MemoryBill, Remedy, first_stage_params, memory_bill
 from .run import RunEstimate, run_estimate, run_preset_estimate
 from .memory import (
@@ -114,6 +118,7 @@ __all__ = [
     "DecoderConfig",
     "EffectiveTime",
     "EstimatorError",
+    "FinetuneBill",
     "FinetuneBreakdown",
     "FinetuneMemory",
     "GpuMemory",
@@ -161,6 +166,7 @@ __all__ = [
     "delivered_flops",
     "effective_training_time",
     "expert_parallel_traffic_bytes",
+    "finetune_bill",
     "finetune_breakdown",
     "finetune_memory",
     "first_stage_params",
@@ -178,6 +184,7 @@ __all__ = [
     "loss_fits",
     "lora_decoder_params",
     "lora_matrix_params",
+    "lora_module_shapes",
     "lora_trainable_params",
     "loss_fits",
     "lost_work_seconds",
@@ -191,6 +198,7 @@ __all__ = [
     "mtbf_seconds",
     "optimal_checkpoint_interval",
     "optimal_exponents",
+    "optimal_training_flops",
     "param_count",
     "pipeline_traffic_bytes",
     "quantization_layout",
@@ -203,6 +211,7 @@ __all__ = [
     "single_cut_layout",
     "step_compute_seconds",
     "seconds_for_gpu_hours",
+    "sparse_peak_flops",
     "storage_footprint",
     "tensor_parallel_traffic_bytes",
     "token_id_bytes",

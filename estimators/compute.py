@@ -102,6 +102,15 @@ def compute_optimal(flops: float, tokens_per_param: float = CHINCHILLA_TOKENS_PE
     return n, r * n
 
 
+def optimal_training_flops(params: float, optimal_tokens_per_param: float = CHINCHILLA_TOKENS_PER_PARAM) -> float:
+    """C_opt = 6·N·(r·N): what a compute-optimal run of N parameters costs (r = 20 by default).
+
+    8B parameters: 6 × 8e9 × 160e9 = 7.68e21 FLOPs.
+    """
+    n = positive("params", params)
+    return training_flops(n, positive("optimal_tokens_per_param", optimal_tokens_per_param) * n)
+
+
 def compute_multiple(
     params: float, tokens: float, optimal_tokens_per_param: float = CHINCHILLA_TOKENS_PER_PARAM
 ) -> float:

@@ -19,7 +19,8 @@ Model-state memory (activations come on top):
 
 from dataclasses import dataclass
 
-from .memory import WEIGHT_BYTES, bytes_per_param, model_state_bytes
+from .errors import EstimatorError
+from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes, model_state_bytes
 from .model_size import DecoderConfig, decoder_params, head_dim
 from .validate import finite_result, one_of, positive, positive_int
 
@@ -66,8 +67,17 @@ ADAPTER_OPTIMIZER_BYTES = 8  # 32-bit Adam: 4 momentum + 4 variance (paged to CP
 # What stays in BF16 when the base is quantized: bitsandbytes quantizes the blocks' linear
 # layers only; the token embedding, the output layer and the norm vectors keep 16 bits.
 UNQUANTIZED_BYTES = 2
-# Linear layers of a Llama-style block that LoRA can adapt.
+# Linear layers of a Llama-style block that LoRA can adapt, and what each one is.
 LLAMA_MODULES = ("q", "k", "v", "o", "gate", "up", "down")
+LLAMA_MODULE_LABELS = {
+    "q": "q (queries)",
+    "k": "k (keys)",
+    "v": "v (values)",
+    "o": "o (attention output)",
+    "gate": "gate (MLP)",
+    "up": "up (MLP)",
+    "down": "down (MLP)",
+}
 
 
 def quantization_layout(quantization: str = "nf4-double-quant") -> QuantizationLayout:
@@ -89,16 +99,15 @@ def lora_trainable_params(d_model: int, rank: int, modules: int, layers: int) ->
     return lora_matrix_params(d, d, rank) * positive_int("modules", modules) * positive_int("layers", layers)
 
 
-def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
-    """LoRA on the named linear layers of every block of a dense decoder, with their true shapes.
+def lora_module_shapes(config: DecoderConfig) -> dict:
+    """{module: (input width, output width)} of each linear layer of a dense decoder's block.
 
-    As (input width, output width): q is d → H·h, o H·h → d, k and v d → G·h,
-    gate and up d → F, down F → d.
-    QLoRA adapts all seven (its §4 "all linear layers").
+    q is d → H·h, o H·h → d, k and v d → G·h (G key/value heads: grouped-query
+    attention makes them narrower than q), gate and up d → F, down F → d.
     """
     c = config
     h = head_dim(c.d_model, c.heads)
-    shapes = {
+    return {
         "q": (c.d_model, c.heads * h),
         "k": (c.d_model, c.kv_heads * h),
         "v": (c.d_model, c.kv_heads * h),
@@ -107,8 +116,24 @@ def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA
         "up": (c.d_model, c.ffn_dim),
         "down": (c.ffn_dim, c.d_model),
     }
-    per_layer = sum(lora_matrix_params(*shapes[one_of("modules", m, LLAMA_MODULES)], rank) for m in modules)
-    return c.layers * per_layer
+
+
+def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
+    """LoRA on the named linear layers of every block of a dense decoder, with their true shapes
+    (lora_module_shapes): layers × Σ r·(d_in + d_out).
+
+    QLoRA adapts all seven (its §4 "all linear layers"). A rank above the
+    narrowest adapted width is refused: B·A could then be any matrix, and a
+    full fine-tune of that layer would be cheaper.
+    """
+    shapes = lora_module_shapes(config)
+    picked = [shapes[one_of("modules", m, LLAMA_MODULES)] for m in modules]
+    if not picked:
+        raise EstimatorError("modules", modules, "at least one of " + ", ".join(LLAMA_MODULES))
+    narrowest = min(min(shape) for shape in picked)
+    if positive_int("rank", rank) > narrowest:
+        raise EstimatorError("rank", rank, f"at most {narrowest}, the narrowest adapted width")
+    return config.layers * sum(lora_matrix_params(d_in, d_out, rank) for d_in, d_out in picked)
 
 
 @dataclass(frozen=True)
@@ -215,3 +240,38 @@ def finetune_breakdown(
         method, trainable, trainable / n, quantized, sixteen_bit, weights, gradients, optimizer_state,
         finite_result("finetune_bytes", total),
     )
+
+
+@dataclass(frozen=True)
+class FinetuneBill:
+    """One method's memory on one GPU: model state by part, activations, and the fit."""
+
+    state: FinetuneBreakdown
+    activations: float  # bytes the backward pass keeps (model_activation_bytes of the base)
+    total: float  # state.total + activations
+    fit: MemoryFit  # against the GPU's memory
+
+
+def finetune_bill(
+    method: str,
+    config: DecoderConfig,
+    rank: int,
+    modules: tuple,
+    quantization: str,
+    seq_len: int,
+    micro_batch: int,
+    recompute: str,
+    budget_bytes: float,
+) -> FinetuneBill:
+    """finetune_breakdown plus activations, against a GPU of `budget_bytes`.
+
+    The activations are the base model's own (memory.model_activation_bytes,
+    after Korthikanti et al. 2022) for every method: the backward pass has to
+    run through the frozen layers to reach the adapters below them, so it keeps
+    the same tensors a full fine-tune keeps. The adapters' own inputs and their
+    r-wide middles are left out (r ≪ d makes them small).
+    """
+    state = finetune_breakdown(method, config, rank, modules, quantization)
+    activations = model_activation_bytes(config, seq_len, micro_batch, recompute=recompute)
+    total = finite_result("finetune_bytes", state.total + activations)
+    return FinetuneBill(state, activations, total, memory_fit(total, budget_bytes))

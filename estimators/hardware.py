@@ -4,11 +4,24 @@ Delivered throughput = GPUs × dense peak FLOP/s × MFU, where MFU (model FLOPs
 utilisation, PaLM, Chowdhery et al. 2022, appendix B) is the share of the peak
 that goes into the model's 6ND arithmetic. Ideal wall-clock = C / delivered:
 no failures, restarts or evaluation pauses.
+
+Datasheets headline a second, larger peak "with sparsity": NVIDIA's 2:4
+structured sparsity (Mishra et al. 2021, "Accelerating Sparse Deep Neural
+Networks") lets the tensor cores skip two of every four weights when they are
+zero, doubling the rate. Training runs are dense, so the site uses the dense
+peak; sparse_peak_flops gives the headline figure it stands beside.
 """
 
 from .units import SECONDS_PER_HOUR
 from .validate import finite_result, fraction, positive, positive_int
 
+# 2:4 structured sparsity: two of every four weights are zero and skipped, so 4/2 = 2× the dense rate.
+SPARSITY_SPEEDUP = 4 / 2
+
+
+def sparse_peak_flops(dense_peak_flops: float) -> float:
+    """The datasheet's "with sparsity" peak: 2 × the dense peak (2:4 structured sparsity)."""
+    return finite_result("sparse_peak_flops", SPARSITY_SPEEDUP * positive("dense_peak_flops", dense_peak_flops))
 
 
 def fleet_peak_flops(gpus: int, peak_flops_per_gpu: float) -> float:

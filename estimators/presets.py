@@ -13,7 +13,8 @@ QLoRA adapters on a base model, and the GPU they should fit), ``examples``
 (the round model sizes a source works its examples at: the seed's 7B, the
 ZeRO paper's 7.5B), ``interconnects`` (the links GPUs talk over, inside a
 server, between servers and to host memory), ``layouts`` (how published runs
-nest their parallelism) and ``storage_systems`` (where checkpoints are written).
+nest their parallelism), ``storage_systems`` (where checkpoints are written) and ``budgets`` (the
+parameters and training tokens of released models, as their papers give them).
 Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
 own checks run at load time.
 """
@@ -97,6 +98,21 @@ class Example:
 
     name: str
     params: float  # N, parameters, as the source rounds them
+    source: str
+    # The storage example's other inputs, where the source works one (storage.storage_footprint's arguments)
+    tokens_per_param: float | None = None  # D / N
+    token_bytes: int | None = None  # bytes of one stored token id
+    checkpoints_kept: int | None = None
+    checkpoint_gradients: bool | None = None  # whether each checkpoint holds the gradients too
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a released model was trained on, as its paper or model card states it."""
+
+    name: str
+    params: float  # N, parameters, as the source rounds them
+    tokens: float  # D, training tokens
     source: str
 
 
@@ -190,6 +206,9 @@ class FinetuneSetup:
     rank: int  # r of every adapter
     modules: tuple  # linear layers adapted in each block, names of finetune.LLAMA_MODULES
     quantization: str  # storage of the frozen base under QLoRA, a key of finetune.QUANTIZATION_LAYOUTS
+    seq_len: int  # tokens per sequence, for the activations
+    micro_batch: int  # sequences per GPU per step
+    recompute: str  # one of memory.RECOMPUTE (gradient checkpointing is "full")
     source: str
 
 
@@ -225,6 +244,7 @@ class Presets:
     layouts: dict = dataclasses.field(default_factory=dict)  # published parallel layouts
     storage_systems: dict = dataclasses.field(default_factory=dict)  # where checkpoints are written
     stages: dict = dataclasses.field(default_factory=dict)  # from raw text to a reasoning model, in order
+    budgets: dict = dataclasses.field(default_factory=dict)  # N and D of released models
 
     def gpu(self, key: str) -> Gpu:
         return self.gpus[validate.one_of("gpu", key, self.gpus)]
@@ -262,9 +282,11 @@ class Presets:
     def storage_system(self, key: str) -> StorageSystem:
         return self.storage_systems[validate.one_of("storage_system", key, self.storage_systems)]
 
-
     def stage(self, key: str) -> Stage:
         return self.stages[validate.one_of("stage", key, self.stages)]
+
+    def budget(self, key: str) -> Budget:
+        return self.budgets[validate.one_of("budget", key, self.budgets)]
 
 
 def _source(argument: str, value: str) -> str:
@@ -310,12 +332,15 @@ _CHECKS = {
     "capacity_bytes": validate.positive,
     "seconds": validate.positive,
     "gpu_hours": validate.positive,
+    "tokens_per_param": validate.positive,
+    "token_bytes": validate.positive_int,
+    "checkpoints_kept": validate.non_negative_int,
 }
 INTERCONNECT_SCOPES = ("scale-up", "scale-out", "host")
 # What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
 _ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
 _TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples",
-           "interconnects", "layouts", "storage_systems", "stages")
+           "interconnects", "layouts", "storage_systems", "stages", "budgets")
 
 
 def _accepted(annotation) -> tuple:
@@ -426,10 +451,11 @@ def parse_presets(text: str) -> Presets:
     for key, stage in stages.items():
         if (stage.seconds is None) == (stage.gpu_hours is None):
             raise EstimatorError(f"stages.{key}.seconds", stage.seconds, "a value, or gpu_hours instead (one of the two)")
+    budgets = {k: _build(Budget, f"budgets.{k}", v) for k, v in data.get("budgets", {}).items()}
     return Presets(
         gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
         finetunes=finetunes, examples=examples, interconnects=interconnects, layouts=layouts, storage_systems=storage,
-        stages=stages,
+        stages=stages, budgets=budgets,
     )
 
 
@@ -439,6 +465,7 @@ def _finetune(where: str, raw: dict, models: dict, gpus: dict) -> FinetuneSetup:
     validate.one_of(f"{where}.model", setup.model, [k for k, m in models.items() if isinstance(m.config, DecoderConfig)])
     validate.one_of(f"{where}.gpu", setup.gpu, gpus)
     validate.one_of(f"{where}.quantization", setup.quantization, tuple(QUANTIZATION_LAYOUTS))
+    validate.one_of(f"{where}.recompute", setup.recompute, RECOMPUTE)
     if not setup.modules:
         raise EstimatorError(f"{where}.modules", [], "at least one of " + ", ".join(LLAMA_MODULES))
     for module in setup.modules:

@@ -278,8 +278,9 @@
     }
   }
 
-  function pick(w, button) {
-    const [field, value] = button.dataset.pick.split("=");
+  // `target` is "field=value": from a [data-pick] button, or from a chart mark whose row carries a `pick`.
+  function pick(w, target) {
+    const [field, value] = target.split("=");
     stopPlay(w);
     setField(w, field, value);
     request(w);
@@ -365,6 +366,9 @@
         w.view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
         w.chart.replaceChildren();
         w.view.initialize(w.chart);
+        w.view.addEventListener("click", (event, item) => {
+          if (item && item.datum && item.datum.pick) pick(w, item.datum.pick);
+        });
       }
       for (const [name, rows] of Object.entries(w.chartData)) w.view.data(name, rows);
       await w.view.runAsync();
@@ -414,7 +418,7 @@
       const play = event.target.closest("[data-play]");
       if (play) togglePlay(w, play);
       const choice = event.target.closest("[data-pick]");
-      if (choice) pick(w, choice);
+      if (choice) pick(w, choice.dataset.pick);
       const button = event.target.closest("[data-preset]");
       if (!button) return;
       stopPlay(w);

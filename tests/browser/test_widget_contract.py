@@ -144,12 +144,13 @@ def test_a_bad_value_from_a_link_is_named_beside_its_field(page, contract_site, 
     assert page.inner_text(f"#{name}-2 [data-error-for='{field.name}']") == ""
 
 
-def _chart(name: str) -> "str | None":
-    return getattr(pyodide_widgets.module(name), "CHART", None)
+def _has_live_chart(name: str) -> bool:
+    """A Vega chart; a diagram (figures' `draw`) stays the build-time SVG, its picked part marked."""
+    chart = getattr(pyodide_widgets.module(name), "CHART", None)
+    return bool(chart) and not figures.is_diagram(chart)
 
 
-# A diagram (figures' draw()) is drawn once at build time and never becomes a Vega view.
-@pytest.mark.parametrize("name", [n for n in WIDGETS if _chart(n) and not figures.is_diagram(_chart(n))])
+@pytest.mark.parametrize("name", [n for n in WIDGETS if _has_live_chart(n)])
 def test_a_chart_becomes_a_live_view_that_redraws(page, contract_site, name):
     page.goto(f"{contract_site}/{name}/")
     wait_live(page, f"#{name}")

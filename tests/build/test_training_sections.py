@@ -49,10 +49,10 @@ def test_llama3_8b_activations_counted_for_its_own_block(text):
 # --- Compute-optimal or over-trained ------------------------------------------------------------
 
 
-def test_sections_follow_the_training_time_section_in_order(text):
+def test_sections_are_in_the_seeds_order(text):
     headings = [
-        "How long does a training run take?",
         "Compute-optimal or over-trained: tokens per parameter",
+        "How long does a training run take?",
         "Checkpoints and what each interruption costs",
         "What a run keeps on disk",
         "Fine-tuning: full, LoRA and QLoRA",
@@ -334,3 +334,56 @@ def test_qlora_65b_on_one_48_gb_gpu(text):
     full = estimators.finetune_breakdown("full", base.config)
     lora = estimators.finetune_breakdown("lora", base.config, QLORA.rank, QLORA.modules)
     assert f"would need {units.bytes_(full.total)} of model state, LoRA on a BF16 base {units.bytes_(lora.total)}" in text
+
+
+# --- The widgets of these sections, as built ---------------------------------------------------
+
+
+def test_tokens_per_param_widget_prints_the_seeds_multiple_for_llama3_8b(text):
+    n, d = LLAMA3_8B.params, LLAMA3_8B.tokens
+    multiple = estimators.compute_multiple(n, d)  # 15e12 / (20 × 8e9) = 93.75
+    assert units.times(multiple, 0) == "94×"  # source article: ≈ 94×, same inputs
+    flops = estimators.training_flops(n, d)
+    for fit in ("hoffmann2022", "besiroglu2024"):
+        opt_n, opt_d = estimators.chinchilla_optimal(flops, fit)
+        assert f"{units.count(opt_n, 0)} on {units.count(opt_d, 1)} tokens" in text
+    assert f"Tokens per parameter {units.fixed(d / n, 0)}" in text
+    assert f"Compute over a compute-optimal run of its size {units.times(multiple, 0)}" in text
+
+
+def test_finetune_widget_prints_each_methods_bill_at_the_seeds_lora_setting(text):
+    config, gpu = LLAMA2_7B.config, PRESETS.gpu(LORA.gpu)
+    for method, label in (("full", "Full fine-tune"), ("lora", "LoRA"), ("qlora", "QLoRA")):
+        bill = estimators.finetune_bill(method, config, LORA.rank, LORA.modules, LORA.quantization,
+                                        LORA.seq_len, LORA.micro_batch, LORA.recompute, gpu.memory_bytes)
+        assert f"{label} {units.bytes_(bill.total)}" in text
+    adapters = estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
+    assert units.count(adapters) == "16.8M"  # source article: 16.8M, d = 4096, r = 16, 4 modules, 32 layers
+    assert f"Trained by LoRA and QLoRA {units.count(adapters)} parameters" in text
+
+
+def test_storage_widget_starts_at_the_seeds_7b_figures(text):
+    seed = PRESETS.example("seed-7b")  # 7B, 20 tokens per parameter, 4 B a token, 5 kept, 16 B/param
+    s = estimators.storage_footprint(seed.params, seed.tokens_per_param, seed.token_bytes, seed.checkpoints_kept,
+                                     seed.checkpoint_gradients)
+    # Source article: 560.0 GB of data, 112.0 GB a checkpoint, 560.0 GB for the five kept; 14 GB of weights.
+    assert [units.bytes_(v) for v in (s.dataset, s.weights, s.checkpoint, s.retained)] == [
+        "560.0 GB", "14.0 GB", "112.0 GB", "560.0 GB"]
+    assert (f"Dataset {units.bytes_(s.dataset)} {units.count(s.tokens, 1)} tokens × {seed.token_bytes} B "
+            f"Shipped weights (BF16) {units.bytes_(s.weights)} One checkpoint {units.bytes_(s.checkpoint)}") in text
+
+
+def test_every_audit_practice_and_stack_layer_reads_without_javascript(text):
+    from pyodide_widgets.widgets import audit_lanes, training_stack
+
+    for widget in (audit_lanes, training_stack):
+        for option in widget.OPTIONS.values():
+            for heading, detail in option["details"]:
+                assert f"{heading} {detail}" in text, (option["name"], heading)
+
+
+def test_closing_footnote_sets_the_sparse_peak_beside_the_dense_one(text):
+    gpu = PRESETS.gpu(LLAMA3.gpu)
+    dense = gpu.peak_flops[LLAMA3.precision]  # H100 BF16: 989 TFLOP/s dense
+    sparse = estimators.sparse_peak_flops(dense)  # 2 × 989 = 1,978: the datasheet's 1,979 with sparsity, rounded
+    assert f"{units.si(sparse, 'FLOP/s', 0)} at BF16 against the dense {units.si(dense, 'FLOP/s', 0)}" in text

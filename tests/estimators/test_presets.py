@@ -236,6 +236,9 @@ gpu = "h100"
 rank = 16
 modules = ["q", "v"]
 quantization = "nf4"
+seq_len = 512
+micro_batch = 1
+recompute = "full"
 source = "a paper"
 """
 
@@ -253,6 +256,7 @@ source = "a paper"
         (('modules = ["q", "v"]', 'modules = ["q", "q"]'), "finetunes.f.modules"),
         (('quantization = "nf4"', 'quantization = "int4"'), "finetunes.f.quantization"),
         (('rank = 16', 'rank = 16\nalpha = 32'), "finetunes.f.alpha"),
+        (('recompute = "full"', 'recompute = "some"'), "finetunes.f.recompute"),
     ],
 )
 def test_finetune_errors_name_the_preset_and_the_field(change, where):

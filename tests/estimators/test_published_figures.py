@@ -361,3 +361,11 @@ def test_fleet_mtbf_scales_llama3_failures_by_gpu_count():
     assert estimators.fleet_mtbf_seconds(419, window, 16384, 16384) == estimators.mtbf_seconds(419, window)
     assert units.hours(estimators.fleet_mtbf_seconds(419, window, 16384, 16384)) == "3.1 h"
     assert units.duration(estimators.fleet_mtbf_seconds(419, window, 16384, 1024)) == "2.1 days"
+
+
+def test_the_sparse_peak_is_twice_the_dense_one():
+    from estimators import sparse_peak_flops
+
+    h100 = PRESETS.gpu("h100-sxm")
+    # NVIDIA's H100 datasheet: 1,979 TFLOPS BF16 with sparsity, 989 dense (2:4 sparsity doubles the rate).
+    assert sparse_peak_flops(h100.peak_flops["bf16"]) / 1e12 == pytest.approx(1979, abs=1)

@@ -1,0 +1,60 @@
+"""What a run keeps on disk across model sizes: one line per part, log-log, and the reader's run.
+
+Named datasets: "lines" (rows of {part, order, params, bytes, label, pick}),
+the parts across a grid of model sizes, and "run" (the same rows for the
+reader's size, with no `pick`). A click on a grid point sets the model size to
+it (runtime.js reads `pick`); the form's field is the keyboard's way.
+"""
+
+import altair as alt
+
+DATASETS = ("lines", "run")
+# One colour per part, in the order of the outputs: data, weights, one checkpoint, kept, total.
+PART_COLOURS = ("#26a69a", "#5c6bc0", "#ab47bc", "#ffa726", "#9e9e9e")
+RUN_COLOUR = "#e65100"
+WIDTH, HEIGHT = 640, 300
+# Ticks at every decade a run's sizes and bytes can reach (a tick outside the drawn range is not shown).
+DECADES = [10.0**k for k in range(3, 22)]
+
+
+def _log(field: str, title: str, label: str) -> dict:
+    return {
+        "field": field,
+        "type": "quantitative",
+        "scale": alt.Scale(type="log"),
+        "axis": alt.Axis(title=title, labelExpr=label, values=DECADES, grid=True),
+    }
+
+
+def chart() -> alt.LayerChart:
+    x = alt.X(**_log("params", "parameters N", "replace(format(datum.value, '~s'), 'G', 'B')"))
+    y = alt.Y(**_log("bytes", "bytes on disk", "format(datum.value, '~s') + 'B'"))
+    colour = alt.Color(
+        "part:N",
+        sort=alt.EncodingSortField("order"),
+        scale=alt.Scale(range=list(PART_COLOURS)),
+        legend=alt.Legend(title=None, orient="bottom", columns=5),
+    )
+    lines = (
+        alt.Chart(alt.NamedData(name="lines"))
+        .mark_line(point=alt.OverlayMarkDef(size=30, cursor="pointer"), strokeWidth=1.5)
+        .encode(x=x, y=y, color=colour, tooltip=["label:N"])
+    )
+    run = (
+        alt.Chart(alt.NamedData(name="run"))
+        .mark_point(filled=True, size=110, color=RUN_COLOUR, stroke="white", strokeWidth=1)
+        .encode(x=x, y=y, tooltip=["label:N"])
+    )
+    return (
+        alt.layer(lines, run)
+        .properties(
+            width=WIDTH,
+            height=HEIGHT,
+            title=alt.TitleParams(
+                "What the run keeps on disk, by model size",
+                subtitle="Orange dots: your run. Click a point on a line to move the model size there.",
+            ),
+        )
+        .configure(background="transparent")
+        .configure_view(stroke=None)
+    )

@@ -1,0 +1,62 @@
+"""A ruler of training tokens per parameter, on a log scale: one marker per model.
+
+The markers are the named dataset "markers" (rows of {name, ratio, label,
+picked, pick}): `picked` marks the reader's model, and `pick` ("model=<key>")
+lets a click on a marker pick it (runtime.js). Markers take turns over
+LANES rows in the order of their ratios, so neighbours' labels do not overlap. The violet rule is the
+compute-optimal ratio, from estimators.compute.
+"""
+
+import altair as alt
+
+from estimators import units
+from estimators.compute import CHINCHILLA_TOKENS_PER_PARAM
+
+DATASETS = ("markers",)
+# From under GPT-3's ratio to past the most over-trained small models; a tick per decade.
+RATIO_RANGE = (1, 2e4)
+DECADES = (1, 10, 100, 1000, 10000)
+LANES = 3  # label rows above the ruler
+MARKER_COLOUR, PICKED_COLOUR, RULE_COLOUR = "#5c6bc0", "#e65100", "#7c4dff"
+WIDTH, HEIGHT = 640, 150
+
+
+def chart() -> alt.LayerChart:
+    x = alt.X(
+        "ratio:Q",
+        scale=alt.Scale(type="log", domain=list(RATIO_RANGE)),
+        axis=alt.Axis(title="training tokens per parameter (log scale)", values=list(DECADES), labelExpr="format(datum.value, '~s')"),
+    )
+    y = alt.Y("lane:Q", scale=alt.Scale(domain=[-0.5, LANES]), axis=None)
+    base = (
+        alt.Chart(alt.NamedData(name="markers"))
+        .transform_window(index="row_number()", sort=[alt.SortField("ratio")])
+        .transform_calculate(lane=f"(datum.index - 1) % {LANES}")
+        .encode(x=x, y=y, tooltip=["label:N"])
+    )
+    picked = alt.datum.picked
+    points = base.mark_point(filled=True, cursor="pointer").encode(
+        size=alt.condition(picked, alt.value(200), alt.value(90)),
+        color=alt.condition(picked, alt.value(PICKED_COLOUR), alt.value(MARKER_COLOUR)),
+    )
+    names = base.mark_text(align="left", dx=8, fontSize=11, cursor="pointer").encode(
+        text="name:N", color=alt.condition(picked, alt.value(PICKED_COLOUR), alt.value(MARKER_COLOUR))
+    )
+    optimum = (
+        alt.Chart(alt.Data(values=[{"ratio": CHINCHILLA_TOKENS_PER_PARAM}]))
+        .mark_rule(color=RULE_COLOUR, strokeWidth=2, strokeDash=[4, 3])
+        .encode(x=x)
+    )
+    return (
+        alt.layer(optimum, points, names)
+        .properties(
+            width=WIDTH,
+            height=HEIGHT,
+            title=alt.TitleParams(
+                "Tokens per parameter, released models",
+                subtitle=f"Dashed violet: compute-optimal, about {units.plain(CHINCHILLA_TOKENS_PER_PARAM)}. Pick a marker.",
+            ),
+        )
+        .configure(background="transparent")
+        .configure_view(stroke=None)
+    )

@@ -1,0 +1,107 @@
+"""W12: full fine-tune, LoRA and QLoRA side by side on one GPU.
+
+The adapters are counted on the real shapes of the chosen linear layers
+(estimators.lora_module_shapes: grouped-query k and v are narrower than q, the
+MLP's are wider), and each method's memory is built part by part as the
+papers build it (estimators.finetune_bill), activations included.
+"""
+
+import estimators
+from estimators import finetune, memory, units
+
+from ..contract import Output, choice, multi, read, whole
+
+TITLE = "Full fine-tune, LoRA or QLoRA: what fits on one GPU"
+
+_PRESETS = estimators.load_presets()
+# Dense decoders only: LoRA's shapes and the activation count are for a dense block.
+_MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.DecoderConfig)}
+METHODS = {"full": "Full fine-tune", "lora": "LoRA", "qlora": "QLoRA"}
+
+
+def _capacity(gpu) -> str:
+    """A GPU's memory as its vendor means it, binary: "24 GiB"."""
+    return units.bytes_(gpu.memory_bytes, 0, binary=True)
+
+
+FIELDS = (
+    choice("model", "Base model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
+    whole("rank", "LoRA rank r", max=1e5),  # the estimator refuses a rank wider than the layer
+    multi("modules", "Adapted linear layers, in every block", finetune.LLAMA_MODULE_LABELS),
+    choice("quantization", "QLoRA's frozen base", {
+        key: f"{key} · {units.fixed(layout.bits_per_weight, 3)} bits a weight"
+        for key, layout in finetune.QUANTIZATION_LAYOUTS.items()
+    }),
+    whole("seq_len", "Sequence length", unit="tokens", max=1e7),
+    whole("micro_batch", "Micro-batch", unit="sequences per GPU", max=1e5),
+    choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
+    choice("gpu", "GPU", {key: f"{g.name} · {_capacity(g)}" for key, g in _PRESETS.gpus.items()}),
+)
+
+OUTPUTS = (
+    Output("trainable", "Trained by LoRA and QLoRA", detail="per_module"),
+    *(Output(method, label, detail=f"{method}_parts") for method, label in METHODS.items()),
+    *(Output(f"{method}_fit", sentence=True) for method in METHODS),
+)
+
+
+def presets() -> dict:
+    """One starting state per fine-tuning preset (the first is the default)."""
+    return {
+        key: {
+            "label": setup.name,
+            "state": {
+                "model": setup.model,
+                "rank": setup.rank,
+                "modules": setup.modules,
+                "quantization": setup.quantization,
+                "seq_len": setup.seq_len,
+                "micro_batch": setup.micro_batch,
+                "recompute": setup.recompute,
+                "gpu": setup.gpu,
+            },
+        }
+        for key, setup in _PRESETS.finetunes.items()
+    }
+
+
+def _parts(bill: estimators.FinetuneBill) -> str:
+    """"base 3.5 GB + adapters 34 MB + gradients 34 MB + optimizer 134 MB + activations 2.1 GB"."""
+    s = bill.state
+    base = s.base_quantized_bytes + s.base_16bit_bytes
+    weights = ("weights", s.trainable_weights_bytes) if s.method == "full" else ("frozen base", base)
+    parts = [weights] + ([] if s.method == "full" else [("adapters", s.trainable_weights_bytes)])
+    parts += [("gradients", s.gradients_bytes), ("optimizer", s.optimizer_bytes), ("activations", bill.activations)]
+    return " + ".join(f"{name} {units.bytes_(value)}" for name, value in parts)
+
+
+def _fit(label: str, bill: estimators.FinetuneBill, gpu) -> str:
+    if bill.fit.fits:
+        return f"{label} fits the {_capacity(gpu)} of one {gpu.name}, {units.bytes_(bill.fit.spare)} to spare."
+    return f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio, 1)} its {_capacity(gpu)}, {units.bytes_(-bill.fit.spare)} over."
+
+
+def update(state: dict) -> dict:
+    s = read(FIELDS, state)
+    config, gpu = _MODELS[s["model"]].config, _PRESETS.gpu(s["gpu"])
+    shapes = estimators.lora_module_shapes(config)
+    bills = {
+        method: estimators.finetune_bill(method, config, s["rank"], s["modules"], s["quantization"],
+                                         s["seq_len"], s["micro_batch"], s["recompute"], gpu.memory_bytes)
+        for method in METHODS
+    }
+    adapted = bills["lora"].state
+    outputs = {
+        "trainable": f"{units.count(adapted.trainable_params)} parameters ({units.percent(adapted.trainable_share, 2)})",
+        "per_module": "per block: " + ", ".join(
+            f"{m} {units.integer(shapes[m][0])}→{units.integer(shapes[m][1])}: "
+            f"{units.integer(estimators.lora_matrix_params(*shapes[m], s['rank']))}"
+            for m in s["modules"]
+        ),
+    }
+    for method, label in METHODS.items():
+        outputs[method] = units.bytes_(bills[method].total)
+        outputs[f"{method}_parts"] = _parts(bills[method])
+        outputs[f"{method}_fit"] = _fit(label, bills[method], gpu)
+    outputs["summary"] = " ".join(outputs[f"{method}_fit"] for method in METHODS)
+    return {"outputs": outputs, "data": {}}

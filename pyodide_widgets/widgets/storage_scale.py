@@ -1,0 +1,116 @@
+"""W11: the storage footprint of a run across model scale.
+
+Dataset, shipped weights, one checkpoint, the checkpoints kept and the total
+(estimators.storage_footprint) at the reader's size, and the same parts over a
+grid of sizes for the chart, where a click on a point moves the size there.
+"""
+
+import estimators
+from estimators import units
+from estimators.storage import TOKEN_ID_WIDTHS
+
+from ..contract import Output, choice, form_text, number, read, toggle, whole
+
+TITLE = "Storage footprint across model scale"
+CHART = "storage_scale"
+
+_PRESETS = estimators.load_presets()
+BILLION = 1e9
+# The chart's sizes: 1 and 3 of each decade from 100M to 10T parameters (few points keep a redraw quick).
+# Whole numbers: exact in CPython and in Pyodide alike (a float power may differ in its last bit).
+GRID = tuple(m * 10**e for e in range(8, 13) for m in (1, 3)) + (10**13,)
+# The breakdown's parts, in the order of the outputs, and how each is named on the chart.
+PARTS = {
+    "dataset": "dataset",
+    "weights": "shipped weights",
+    "checkpoint": "one checkpoint",
+    "retained": "checkpoints kept",
+    "total": "total",
+}
+
+FIELDS = (
+    number("params", "Model size", unit="billion parameters", scale=BILLION, max=1e6),
+    number("tokens_per_param", "Training tokens per parameter", unit="tokens", max=1e6),
+    whole("checkpoints_kept", "Checkpoints kept", max=1e6),
+    choice("token_bytes", "Token ids on disk", {str(w): f"{w} B per token" for w in TOKEN_ID_WIDTHS}),
+    toggle("gradients", "Checkpoints hold the gradients too"),
+)
+
+OUTPUTS = (
+    Output("dataset", "Dataset", detail="dataset_note"),
+    Output("weights", "Shipped weights (BF16)"),
+    Output("checkpoint", "One checkpoint", note="one of those kept, not added again"),
+    Output("retained", "Checkpoints kept"),
+    Output("total", "Total on disk", detail="dataset_share"),
+    Output("across", "Across sizes", sentence=True),
+)
+
+
+def presets() -> dict:
+    """The seed's round 7B example first, then each training run at its own ratio and token width."""
+    seed = _PRESETS.example("seed-7b")
+    states = {
+        "seed-7b": {
+            "label": f"The seed's example: {seed.name}",
+            "state": {
+                "params": seed.params / BILLION,
+                "tokens_per_param": seed.tokens_per_param,
+                "checkpoints_kept": seed.checkpoints_kept,
+                "token_bytes": str(seed.token_bytes),
+                "gradients": seed.checkpoint_gradients,
+            },
+        }
+    }
+    for key, run in _PRESETS.runs.items():
+        e = estimators.run_preset_estimate(key)
+        states.setdefault(run.model, {
+            "label": _PRESETS.model(run.model).name,
+            "state": {
+                "params": run.params / BILLION,
+                # As the form shows it (38.52 for 15.6T / 405B), so a link and the preset agree.
+                "tokens_per_param": form_text(FIELDS[1], estimators.tokens_per_param(run.params, run.tokens)),
+                "checkpoints_kept": seed.checkpoints_kept,
+                "token_bytes": str(e.token_bytes),
+                "gradients": False,
+            },
+        })
+    return states
+
+
+def _footprint(s: dict, params: float) -> estimators.StorageBreakdown:
+    return estimators.storage_footprint(params, s["tokens_per_param"], int(s["token_bytes"]), s["checkpoints_kept"], s["gradients"])
+
+
+def _rows(parts: estimators.StorageBreakdown, params: float, pick: str | None) -> list:
+    rows = []
+    for order, (key, name) in enumerate(PARTS.items()):
+        value = getattr(parts, key)
+        row = {"part": name, "order": order, "params": params, "bytes": value,
+               "label": f"{units.count(params, 1)} parameters, {name}: {units.bytes_(value)}"}
+        if pick:
+            row["pick"] = pick
+        rows.append(row)
+    return rows
+
+
+def update(state: dict) -> dict:
+    s = read(FIELDS, state)
+    n = s["params"]
+    here = _footprint(s, n)
+    outputs = {key: units.bytes_(getattr(here, key)) for key in PARTS}
+    outputs["total"] = units.bytes_(here.total, 2)  # as the page's table prints it
+    outputs["dataset_note"] = f"{units.count(here.tokens, 1)} tokens × {s['token_bytes']} B"
+    outputs["dataset_share"] = f"the dataset is {units.percent(here.dataset / here.total, 0)} of it"
+    grid = {size: _footprint(s, size) for size in GRID}
+    decades = [size for size in GRID if size in (10**9, 10**10, 10**11, 10**12)]
+    outputs["across"] = "Total at " + ", ".join(
+        f"{units.count(size, 0)} parameters {units.bytes_(grid[size].total)}" for size in decades
+    ) + "."
+    outputs["summary"] = (
+        f"{units.count(n, 1)} parameters: dataset {outputs['dataset']}, weights {outputs['weights']}, "
+        f"one checkpoint {outputs['checkpoint']}, kept {outputs['retained']}, total {outputs['total']}."
+    )
+    params_field = FIELDS[0]
+    lines = [row for size, parts in grid.items()
+             for row in _rows(parts, size, f"params={form_text(params_field, size / BILLION)}")]
+    return {"outputs": outputs, "data": {"lines": lines, "run": _rows(here, n, None)}}
