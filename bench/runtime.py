@@ -433,17 +433,17 @@ TIME_CHANGES = """async ({ index, field, values, chart, timeoutMs }) => {
   return times;
 }"""
 
-# The index-th widget's numeric controls, name -> value, and whether it has a chart.
+# The index-th widget's form controls, name -> value, and whether it has a chart Vega redraws.
 WIDGET_FORM = """(index) => {
   const root = document.querySelectorAll("[data-widget]")[index];
   const values = Object.fromEntries([...root.querySelector("form").elements].filter((c) => c.name).map((c) => [c.name, c.value]));
-  return { values, chart: root.querySelector("[data-chart]") !== null };
+  return { values, chart: root.querySelector("[data-chart-spec]") !== null }; // a diagram is never redrawn
 }"""
 
 
 @dataclass
 class Probe:
-    """A numeric field of the index-th widget of a page and the values to type into it in turn."""
+    """A field of the index-th widget of a page and the values to type or pick in it in turn."""
 
     index: int
     widget: str
@@ -474,6 +474,21 @@ def numeric_probes(index: int, widget: str, form: dict, count: int) -> list[Prob
         values = stepped_values(f, form[f.name], count)
         if all(a != b for a, b in zip([form[f.name], *values], values)):  # a small whole number rounds to repeats
             probes.append(Probe(index, widget, f.name, values))
+    return probes
+
+
+def choice_probes(index: int, widget: str, form: dict, count: int) -> list[Probe]:
+    """A probe for each choice the widget declares and its form holds: its other options in turn, cycling.
+
+    For a widget with no number to type (a pick-one widget), or whose numbers all leave their range.
+    """
+    probes = []
+    for f in pyodide_widgets.module(widget).FIELDS:
+        options = [value for value, _ in f.options]
+        if f.kind != "choice" or f.name not in form or len(options) < 2:
+            continue
+        start = options.index(form[f.name]) if form[f.name] in options else 0
+        probes.append(Probe(index, widget, f.name, [options[(start + 1 + k) % len(options)] for k in range(count)]))
     return probes
 
 
@@ -515,10 +530,11 @@ def latency_rows(browser, url: str, path: str, widgets: list[str], plan: Plan) -
         wait_live(page)
         for index, widget in enumerate(widgets):
             form = page.evaluate(WIDGET_FORM, index)
-            probes = numeric_probes(index, widget, form["values"], plan.warmup + plan.changes)
+            count = plan.warmup + plan.changes
+            probes = numeric_probes(index, widget, form["values"], count) + choice_probes(index, widget, form["values"], count)
             numbers = first_working(page, probes, plan.warmup, chart=False)
             if numbers is None:
-                raise MeasurementError(f"{path}: {label(widgets, index)}: no numeric field answers {plan.changes} stepped values")
+                raise MeasurementError(f"{path}: {label(widgets, index)}: no field answers {plan.changes} changes")
             chosen.append(numbers)
             p50, p95 = percentiles(time_changes(page, numbers, numbers.values[plan.warmup:], False, ANSWER_TIMEOUT_MS))
             rows.append(Row(

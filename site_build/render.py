@@ -59,6 +59,18 @@ def _mismatch(what: str, expected: set, found: set) -> str:
     return f"{what}: " + "; ".join(parts) + f" (declared: {', '.join(sorted(expected))})"
 
 
+_SVG_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def _scoped_ids(svg: str, prefix: str) -> str:
+    """The SVG with its ids (vl-convert's clip paths: clip1, clip2, ...) prefixed by the widget's element id,
+    so two charts on one page never share an id, nor point at each other's clip path."""
+    for old in set(_SVG_ID.findall(svg)):
+        new = f"{prefix}-{old}"
+        svg = svg.replace(f'id="{old}"', f'id="{new}"').replace(f"url(#{old})", f"url(#{new})").replace(f'href="#{old}"', f'href="#{new}"')
+    return svg
+
+
 def check_outputs(name: str, outputs: dict) -> None:
     """update()'s outputs are exactly the declared ones."""
     declared = output_keys(pyodide_widgets.module(name).OUTPUTS)
@@ -115,7 +127,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         ],
         preset=preset,
         outputs=result["outputs"],
-        chart_svg=figures.svg(chart, result["data"]) if chart else "",
+        chart_svg=_scoped_ids(figures.svg(chart, result["data"]), element_id or name) if chart else "",
         chart_spec=_script_json(spec) if spec else "",
     )
     check_slots(name, html)
