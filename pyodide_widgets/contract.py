@@ -199,6 +199,23 @@ def read(fields, state: dict) -> dict:
     return values
 
 
+def presets_from(fields, table: dict, **renamed) -> dict:
+    """{key: {"label", "state"}} with one state per preset of `table` whose fields are named like the form's.
+
+    Each field's value is the preset's attribute of the same name, or of the name `renamed` gives
+    (stage="zero_stage"), as text for a choice (whose options are text); the preset's `name` is the
+    button's label.
+    """
+    def value(field: Field, preset):
+        raw = getattr(preset, renamed.get(field.name, field.name))
+        return str(raw) if field.kind == "choice" else raw
+
+    return {
+        key: {"label": preset.name, "state": {f.name: value(f, preset) for f in fields}}
+        for key, preset in table.items()
+    }
+
+
 def form_text(field: Field, value: object) -> str:
     """A state value as the form holds it (and as the URL and the preset buttons carry it)."""
     if field.kind == "multi":

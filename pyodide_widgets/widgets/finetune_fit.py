@@ -9,7 +9,7 @@ papers build it (estimators.finetune_bill), activations included.
 import estimators
 from estimators import finetune, memory, units
 
-from ..contract import Output, choice, multi, read, whole
+from ..contract import Output, choice, multi, presets_from, read, whole
 
 TITLE = "Full fine-tune, LoRA or QLoRA: what fits on one GPU"
 
@@ -47,22 +47,7 @@ OUTPUTS = (
 
 def presets() -> dict:
     """One starting state per fine-tuning preset (the first is the default)."""
-    return {
-        key: {
-            "label": setup.name,
-            "state": {
-                "model": setup.model,
-                "rank": setup.rank,
-                "modules": setup.modules,
-                "quantization": setup.quantization,
-                "seq_len": setup.seq_len,
-                "micro_batch": setup.micro_batch,
-                "recompute": setup.recompute,
-                "gpu": setup.gpu,
-            },
-        }
-        for key, setup in _PRESETS.finetunes.items()
-    }
+    return presets_from(FIELDS, _PRESETS.finetunes)
 
 
 def _parts(bill: estimators.FinetuneBill) -> str:

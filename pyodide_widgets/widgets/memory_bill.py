@@ -10,7 +10,7 @@ the first stage's.
 import estimators
 from estimators import memory, units
 
-from ..contract import Output, choice, read, whole
+from ..contract import Output, choice, presets_from, read, whole
 
 TITLE = "The memory bill of one data-parallel GPU"
 CHART = "memory_bill"
@@ -62,24 +62,7 @@ OUTPUTS = (
 
 def presets() -> dict:
     """Named starting states, one per training-setup preset (the first is the default)."""
-    return {
-        key: {
-            "label": setup.name,
-            "state": {
-                "model": setup.model,
-                "optimizer": setup.optimizer,
-                "stage": str(setup.zero_stage),
-                "gpus": setup.gpus,
-                "gpu": setup.gpu,
-                "seq_len": setup.seq_len,
-                "micro_batch": setup.micro_batch,
-                "recompute": setup.recompute,
-                "tp": setup.tp,
-                "pp": setup.pp,
-            },
-        }
-        for key, setup in _PRESETS.setups.items()
-    }
+    return presets_from(FIELDS, _PRESETS.setups, stage="zero_stage")
 
 
 def _remedy(remedy: estimators.Remedy) -> str:
