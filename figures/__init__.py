@@ -24,6 +24,7 @@ import importlib
 import importlib.util
 import json
 import pkgutil
+import re
 from pathlib import Path
 
 import estimators
@@ -70,10 +71,20 @@ def _converted(kind: str, name: str, datasets: dict) -> str:
     return cached(f"figures-{kind}", [name, datasets, tree_hash(SOURCES), versions(*LIBRARIES)], convert)
 
 
+_UNSIZED_SVG = re.compile(r'<svg(?![^>]*\swidth=)([^>]*?)\sviewBox="0 0 ([\d.]+) ([\d.]+)"')
+
+
+def _sized(svg: str) -> str:
+    """Each <svg> of a diagram given the width and height of its viewBox, as vl-convert's charts have:
+    the page then never draws it smaller than that (its text stays legible on a phone, where the
+    frame scrolls sideways instead; see widgets.css)."""
+    return _UNSIZED_SVG.sub(lambda m: f'<svg width="{m[2]}" height="{m[3]}"{m[1]} viewBox="0 0 {m[2]} {m[3]}"', svg)
+
+
 def svg(name: str, datasets: dict) -> str:
     """The chart or diagram drawn with `datasets`, as an SVG string for inlining in a page."""
     if is_diagram(name):
-        return _module(name).draw(datasets)
+        return _sized(_module(name).draw(datasets))
     return _converted("svg", name, datasets)
 
 

@@ -56,7 +56,7 @@ def every_widget_goes_live_and_redraws(page):
         field, text = a_change(element.get_attribute("data-widget"))
         set_field(page, widget, field, text)
         wait_for_cpython_outputs(page, widget)
-        if page.locator(f"{widget} [data-chart]").count():
+        if page.locator(f"{widget} [data-chart-spec]").count():  # a chart Vega redraws; a diagram stays as built
             page.wait_for_function("([id, drawn]) => (window.chartsDrawn[id] || 0) > drawn", arg=[widget[1:], drawn])
         assert page.inner_text(f"{widget} [data-status]").strip() == "", "a chart could not be redrawn"
 

@@ -12,8 +12,9 @@ from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 PHONE = {"width": 360, "height": 740}
 SMALLEST_TEXT_PX = 10
 CHART_PAGES = ("/training/", "/ten-steps/")
-# The rendered size of each chart text: its font size times the SVG's scale on screen.
-TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].flatMap((svg) => {
+# The rendered size of each chart text: its font size times the SVG's scale on screen (an SVG a
+# pick-one widget hides, another option's diagram, is not on screen).
+TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].filter((svg) => svg.getBoundingClientRect().width > 0).flatMap((svg) => {
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   return [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim())
     .map((t) => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize) * scale]);
@@ -53,8 +54,9 @@ def test_live_charts_are_legible_at_360_px(browser, site_url, scheme):
         field, text = a_change(element.get_attribute("data-widget"))
         set_field(page, widget, field, text)
         wait_for_cpython_outputs(page, widget)
-    page.wait_for_function("() => [...document.querySelectorAll('[data-chart]')].every((c) => c.closest('[data-widget]').widget.view)")
-    page.wait_for_function("() => document.querySelectorAll('[data-chart] svg').length === document.querySelectorAll('[data-chart]').length")
+    # Every chart redrawn by Vega (a diagram is drawn once, at build time, and stays).
+    page.wait_for_function("() => [...document.querySelectorAll('[data-chart-spec]')].every((c) => c.closest('[data-widget]').widget.view)")
+    page.wait_for_function("() => document.querySelectorAll('[data-chart-spec] svg').length === document.querySelectorAll('[data-chart-spec]').length")
     assert too_small(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert "needs JavaScript" not in page.inner_text("body")
