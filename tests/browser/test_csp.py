@@ -88,8 +88,11 @@ def test_under_the_policy_every_widget_goes_live_every_chart_redraws_and_nothing
     # Instant navigation swaps the content and re-runs its scripts under the first page's policy.
     for link_text, path in [("Training & Fine-Tuning", "/training/"), ("AI training at scale, in ten steps", "/ten-steps/"),
                             ("Methods & sources", "/methods/"), ("Home", "/")]:
+        page.evaluate("() => { window.articleBefore = document.querySelector('article'); }")
         page.click(f'.md-nav__link:has-text("{link_text}")')
         page.wait_for_url(lambda url: urlsplit(url).path == path)
+        # The address changes before the content is swapped: wait for the new page's article.
+        page.wait_for_function("() => document.querySelector('article') !== window.articleBefore")
         every_widget_goes_live_and_redraws(page)
         assert quiet(page) == NOTHING, path
 
