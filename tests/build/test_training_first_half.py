@@ -20,20 +20,6 @@ def text(built_site) -> str:
     return " ".join(page_text(built_site, "training").split())
 
 
-def test_first_half_sections_come_in_the_seeds_order(text):
-    headings = [
-        "What training is",
-        "What the loop consumes",
-        "The memory bill: where the memory goes",
-        "Architecture: dense vs mixture-of-experts",
-        "The five stages",
-        "How long does a training run take?",
-    ]
-    body = text[text.index("Training builds a model from nothing but text"):]
-    positions = [body.index(heading + " ¶") for heading in headings]
-    assert positions == sorted(positions)
-
-
 def test_loop_costs_in_the_prose_are_the_estimators(text):
     c = estimators.loop_costs(PRESETS.model(SETUP_8B.model).config, SETUP_8B.seq_len)
     g = estimators.loop_costs(PRESETS.model(SETUP_GPT2.model).config, SETUP_GPT2.seq_len)

@@ -51,11 +51,20 @@ def test_llama3_8b_activations_counted_for_its_own_block(text):
 
 def test_sections_are_in_the_seeds_order(text):
     headings = [
+        "What training is",
+        "What the loop consumes",
+        "The memory bill: where the memory goes",
+        "Architecture: dense vs mixture-of-experts",
+        "The five stages",
         "Compute-optimal or over-trained: tokens per parameter",
+        "Six ways to cut one training job",
         "How long does a training run take?",
         "Checkpoints and what each interruption costs",
         "What a run keeps on disk",
         "Fine-tuning: full, LoRA and QLoRA",
+        "Audit, logging and reproducibility",
+        "The training stack, layer by layer",
+        "The closing",
     ]
     # The article body starts after the navigation and the table of contents, which list them too.
     body = text[text.index("Training builds a model from nothing but text"):]
