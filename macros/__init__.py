@@ -13,8 +13,10 @@ name is unknown (see `site_build.errors`).
 """
 
 import functools
+import html
 import inspect
 import re
+import sys
 
 import estimators
 import jinja2
@@ -22,15 +24,20 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.presets import Presets
-from site_build import errors, glossary, render
+from site_build import errors, glossary, numbers, provenance, render
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
 _ELEMENT_ID = re.compile(r"[A-Za-z][\w-]*")
 
 
-def _guarded(fn, name: str, kind: str = "macro"):
-    """Wrap fn so that a bad call raises MacroError naming the macro (or filter) and what is valid."""
+def _guarded(fn, name: str, kind: str = "macro", traces: bool = False):
+    """Wrap fn so that a bad call raises MacroError naming the macro (or filter) and what is valid.
+
+    An estimator or preset lookup (`traces`) is given plain values and returns
+    traced ones (site_build.provenance); a filter prints a traced number with
+    its hover card and records it in the numbers manifest.
+    """
     signature = inspect.signature(fn)
 
     @functools.wraps(fn)
@@ -46,13 +53,102 @@ def _guarded(fn, name: str, kind: str = "macro"):
         except TypeError as error:
             raise MacroError(kind, name, f"{error}; valid call: {errors.call_form(kind, name, signature)}") from None
         try:
-            return fn(*args, **kwargs)
+            result = fn(*provenance.plain(list(args)), **provenance.plain(kwargs))
         except (EstimatorError, KeyError, render.WidgetError) as error:
             raise MacroError(kind, name, str(error).strip('"')) from None
         except (TypeError, ValueError) as error:
             raise MacroError(kind, name, f"{error}; valid call: {errors.call_form(kind, name, signature)}") from None
+        if kind == "filter":
+            return _printed(name, args, kwargs, result)
+        if traces:
+            shown = ", ".join([*map(provenance.expression, args), *(f"{k}={provenance.expression(v)}" for k, v in kwargs.items())])
+            inputs = provenance.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
+            origin = provenance.Origin(f"{name}({shown})", formula=provenance.formula(fn), inputs=inputs)
+            return provenance.traced(result, origin)
+        return result
 
     return call
+
+
+def _named_presets(name: str, fn, args: tuple, kwargs: dict) -> list:
+    """The preset an estimator named `<table>_preset_<what>` looks up by its `key` argument
+    (`run_preset_estimate("llama3-405b")` reads `run("llama3-405b")`), traced as that lookup is."""
+    table = name.split("_preset_")[0]
+    if table == name or not hasattr(Presets, table):
+        return []
+    key = inspect.signature(fn).bind(*args, **kwargs).arguments.get("key")
+    lookup = getattr(estimators.load_presets(), table)
+    return [provenance.traced(lookup(key), provenance.Origin(f'{table}("{key}")'))]
+
+
+class _Page:
+    """The page being rendered: where its numbers are, for the manifest."""
+
+    path = ""  # relative to docs/
+    lines: list = []  # the template's lines (the Markdown without its front matter)
+    offset = 0  # lines of front matter before them
+    printed: dict = {}  # template line -> numbers printed from it so far
+
+
+def _template_line() -> int:
+    """The page template's line that is being rendered (0 when the call comes from elsewhere)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return 0
+
+
+# `{{ ... | filter(...) }}` on a line, to name what the author wrote for each number it prints.
+_PRINT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}")
+
+
+def _written(line: int, name: str, derivation: str) -> str:
+    """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
+
+    Jinja knows lines, not columns: of the line's uses of the filter, the one
+    ending in the same attribute as the derivation, else the n-th printed.
+    """
+    text = _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
+    uses = [m.group(1) for m in _PRINT.finditer(text) if re.search(rf"\|\s*{name}\b", m.group(1))]
+    last = re.search(r"\.(\w+)$", derivation)
+    same = [u for u in uses if last and re.match(rf"[\w.]*\.{last.group(1)}\s*\|", u)]
+    if len(same) == 1:
+        return same[0]
+    if not uses:
+        return ""
+    seen = _Page.printed.setdefault((line, name), 0)
+    _Page.printed[(line, name)] = seen + 1
+    return uses[seen % len(uses)]  # a loop prints one expression many times
+
+
+def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
+    """A number as the page shows it: its text, focusable, with the hover card of its derivation."""
+    value = args[0]
+    if not isinstance(value, provenance.Traced):
+        raise MacroError(
+            "filter", name,
+            f"{value!r} has no derivation: print a number an estimator or a preset lookup returned, not a literal",
+        )
+    line = _template_line()
+    numbers.collected.append(
+        numbers.Entry(
+            page=_Page.path,
+            line=line + _Page.offset if line else 0,
+            written=_written(line, name, value.origin.expression),
+            derivation=value.origin.expression,
+            kind=numbers.kind(name, provenance.plain(args[1:]), provenance.plain(kwargs)),
+            value=float(value),
+            text=text,
+            inputs=tuple(
+                provenance.leaf_text(leaf) for leaf in provenance.leaves(value)
+            ),
+        )
+    )
+    card = html.escape(provenance.card(text, value), quote=True).replace("\n", "&#10;").replace("|", "&#124;")
+    return f'<data class="number" value="{float(value)!r}" tabindex="0" title="{card}">{text}</data>'
 
 
 def registrations() -> dict:
@@ -72,7 +168,9 @@ def registrations() -> dict:
         for name, fn in inspect.getmembers(units, inspect.isfunction)
         if fn.__module__ == units.__name__ and not name.startswith("_")
     }
-    return {"macros": macros, "filters": filters}
+    # Estimators and preset lookups return traced values; the widget and glossary macros return HTML.
+    traced = [name for name in macros if name not in ("widget", "widget_module", "glossary")]
+    return {"macros": macros, "filters": filters, "traced": traced}
 
 
 def glossary_page() -> str:
@@ -103,8 +201,13 @@ def widget(name: str, preset: str | None = None, id: str | None = None) -> str:
 
 
 def on_pre_page_macros(env):
-    """Each page starts with no widget ids taken; an unknown name suggests the closest known one."""
+    """Each page starts with no widget ids taken and no number printed; an unknown name suggests the closest known one."""
     _widgets_on_page.clear()
+    page = env.page
+    _Page.path = page.file.src_path
+    _Page.lines = env.markdown.splitlines()
+    _Page.offset = errors.source_line(page, env.markdown, 0) or 0
+    _Page.printed = {}
     errors.known_names = {*env.variables, *env.macros}
     env.env.undefined = errors.SuggestingUndefined
 
@@ -112,7 +215,8 @@ def on_pre_page_macros(env):
 def define_env(env):
     errors.install()
     found = registrations()
+    traced = set(found["traced"])
     for name, fn in found["macros"].items():
-        env.macro(_guarded(fn, name), name)
+        env.macro(_guarded(fn, name, traces=name in traced), name)
     for name, fn in found["filters"].items():
         env.filter(_guarded(fn, name, "filter"), name)

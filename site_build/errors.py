@@ -42,7 +42,9 @@ def call_form(kind: str, name: str, signature: inspect.Signature) -> str:
 
 def undefined_detail(value: jinja2.Undefined) -> str:
     """What an Undefined stands for, and the closest valid name."""
-    name, owner = value._undefined_name, value._undefined_obj
+    from site_build.provenance import plain
+
+    name, owner = value._undefined_name, plain(value._undefined_obj)
     if owner is jinja2.utils.missing:
         return f"{name!r} is undefined{suggestion(str(name), known_names)}"
     attributes = [a for a in dir(owner) if not a.startswith("_")]

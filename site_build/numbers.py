@@ -1,0 +1,208 @@
+"""The numbers manifest, its reviewed lock, and the one-text check.
+
+Every number a page prints goes through a units filter; the filter (macros)
+records one `Entry` here: the page and its Markdown line, the expression the
+author wrote, the derivation it stands for (`provenance.Origin.expression`),
+its published inputs, the raw value and the text shown.
+
+- The build writes the whole manifest to `numbers.json` in the site folder.
+- `numbers.lock`, committed, holds the last reviewed texts. The test suite
+  compares the build's manifest with it and prints what moved, page:line,
+  derivation, old text -> new text. `make lock` (this module's `lock`
+  command) accepts the build's numbers after review.
+- One quantity, one text: the build fails when one derivation, or one value of
+  one kind of quantity, is shown with two texts.
+
+    python -m site_build.numbers check [site]   # the lock against a built site
+    python -m site_build.numbers lock [site]    # write numbers.lock from it
+"""
+
+import dataclasses
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = "numbers.json"
+LOCK = ROOT / "numbers.lock"
+collected: list = []  # this build's entries, appended by the units filters (macros)
+LOCK_HEADER = (
+    "# The numbers the site prints, as last reviewed: page:line, text, derivation.\n"
+    "# Written by `make lock` from a build; the tests fail when a build prints other texts.\n"
+)
+
+# What kind of quantity each filter prints, for the one-text check: the same value
+# of the same kind must read the same, whichever filter printed it.
+KINDS = {
+    "bytes": "bytes",
+    "count": "number",
+    "sci": "number",
+    "plain": "number",
+    "integer": "number",
+    "fixed": "number",
+    "duration": "seconds",
+    "hours": "seconds",
+    "percent": "fraction",
+    "times": "ratio",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    page: str  # the Markdown file, relative to docs/
+    line: int  # its line, 0 when unknown
+    written: str  # the expression as the author wrote it
+    derivation: str  # what it stands for, presets named by key
+    kind: str  # what the filter prints: bytes, seconds, number, FLOP/s...
+    value: float
+    text: str
+    inputs: tuple = ()  # its published inputs, one text each: `run("llama3-405b").params = 405B (source: …)`
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}" if self.line else self.page
+
+
+def kind(filter_name: str, args: tuple, kwargs: dict) -> str:
+    """The kind of quantity a filter call prints: `si(x, "B")` is bytes like `bytes(x)`.
+
+    Binary bytes are a kind of their own: the units policy prints GiB only where
+    a text names them (a GPU's memory), beside the decimal figure it explains.
+    """
+    if filter_name == "si" and args:
+        return "bytes" if args[0] == "B" else str(args[0])
+    if filter_name == "bytes" and kwargs.get("binary"):
+        return "binary bytes"
+    return KINDS.get(filter_name, filter_name)
+
+
+# --- the manifest ---------------------------------------------------------------------
+
+
+def write(entries: list, site: Path) -> Path:
+    path = Path(site) / MANIFEST
+    rows = [dataclasses.asdict(e) for e in sorted(entries, key=lambda e: (e.page, e.line))]
+    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    return path
+
+
+def read(site: Path) -> list:
+    rows = json.loads((Path(site) / MANIFEST).read_text("utf-8"))
+    return [Entry(**{**row, "inputs": tuple(row["inputs"])}) for row in rows]
+
+
+# --- one quantity, one text ---------------------------------------------------------
+
+
+def _same_value(value: float) -> str:
+    """A key equal for two computations of one value, whatever their floating-point noise."""
+    return f"{value:.12g}"
+
+
+def one_text_findings(entries: list) -> list[str]:
+    """Each derivation, and each value of each kind, shown with more than one text."""
+    findings = []
+    for label, key in (("derivation", lambda e: e.derivation), ("value", lambda e: (e.kind, _same_value(e.value)))):
+        groups = defaultdict(list)
+        for e in entries:
+            groups[key(e)].append(e)
+        for group in groups.values():
+            texts = sorted({e.text for e in group})
+            if len(texts) > 1:
+                shown = "; ".join(f"{e.where} {e.text!r} ({e.written})" for e in group if e.text in texts)
+                what = group[0].derivation if label == "derivation" else f"{group[0].kind} {group[0].value:g}"
+                findings.append(f"one quantity printed {len(texts)} ways ({what}): {shown}")
+    return sorted(set(findings))
+
+
+# --- the lock ------------------------------------------------------------------------
+
+
+def lock_text(entries: list) -> str:
+    rows = sorted(entries, key=lambda e: (e.page, e.line, e.derivation))
+    return LOCK_HEADER + "".join(f"{e.where}\t{e.text}\t{e.derivation}\n" for e in rows)
+
+
+@dataclasses.dataclass(frozen=True)
+class Locked:
+    where: str
+    text: str
+    derivation: str
+
+    @property
+    def page(self) -> str:
+        return self.where.split(":")[0]
+
+
+def read_lock(text: str) -> list:
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3:
+            raise ValueError(f"{LOCK.name}:{number}: expected page:line, text and derivation separated by tabs")
+        rows.append(Locked(*parts))
+    return rows
+
+
+def diff(locked: list, entries: list) -> list[str]:
+    """What moved between the lock and a build, one line each; a moved line alone is no change.
+
+    Numbers are matched by page and derivation; within one, texts are compared as
+    multisets, so the diff names old -> new text where a derivation's text changed.
+    """
+    before, after = defaultdict(Counter), defaultdict(Counter)
+    where_before, where_after = {}, {}
+    for row in locked:
+        before[(row.page, row.derivation)][row.text] += 1
+        where_before.setdefault((row.page, row.derivation), row.where)
+    for e in entries:
+        after[(e.page, e.derivation)][e.text] += 1
+        where_after.setdefault((e.page, e.derivation), e.where)
+    lines = []
+    for key in sorted(before.keys() | after.keys()):
+        old, new = before[key] - after[key], after[key] - before[key]
+        if not old and not new:
+            continue
+        where = where_after.get(key) or where_before[key]
+        old_texts, new_texts = sorted(old.elements()), sorted(new.elements())
+        if old_texts and new_texts:
+            lines.append(f"{where}  {key[1]}: {', '.join(old_texts)} -> {', '.join(new_texts)}")
+        elif new_texts:
+            lines.append(f"{where}  {key[1]}: new {', '.join(new_texts)}")
+        else:
+            lines.append(f"{where}  {key[1]}: gone {', '.join(old_texts)}")
+    return lines
+
+
+def check(site: Path, lock: Path = LOCK) -> list[str]:
+    """The diff between the lock and the build in `site` (empty when they agree)."""
+    locked = read_lock(lock.read_text("utf-8")) if lock.is_file() else []
+    return diff(locked, read(site))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] not in ("check", "lock") or len(args) > 2:
+        print(__doc__.split("\n\n")[-1], file=sys.stderr)
+        return 2
+    site = Path(args[1] if len(args) > 1 else ROOT / "site")
+    if not (site / MANIFEST).is_file():
+        print(f"{site / MANIFEST} is missing: build the site first (make build)", file=sys.stderr)
+        return 2
+    if args[0] == "lock":
+        LOCK.write_text(lock_text(read(site)), "utf-8")
+        print(f"wrote {LOCK.relative_to(ROOT)}: {len(read(site))} numbers")
+        return 0
+    moved = check(site)
+    for line in moved:
+        print(line)
+    if moved:
+        print(f"{len(moved)} numbers differ from {LOCK.name}; after review, accept them with `make lock`", file=sys.stderr)
+    return 1 if moved else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

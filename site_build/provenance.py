@@ -1,0 +1,327 @@
+"""Where a number on a page comes from: values that carry their derivation.
+
+A page computes its numbers by calling estimators and preset lookups (through
+the macros) and, now and then, by arithmetic of its own (`own / kor - 1`).
+At build time every value those calls return is wrapped so that it remembers
+how it was made:
+
+- a number becomes a `TracedFloat` or `TracedInt`: it behaves as the plain
+  number in every way a template uses one, and its `origin` says how it was
+  made, and from what;
+- a record (a preset, an estimator's dataclass, a dict, a tuple) becomes a
+  `Record` whose attributes, items and elements are wrapped in turn, so
+  `run("llama3-405b").params` is a number whose origin names the preset and
+  its source.
+
+An estimator receives plain values (`unwrap`), never wrapped ones: its
+internals stay untraced, and its result is traced as one step with its
+formula, the first line of its docstring (the line the methods page repeats).
+
+The filter that formats a traced number (macros) writes its origin into the
+numbers manifest and into the number's hover card (`card`).
+
+Nothing here runs in the browser: widgets declare their derivations instead.
+"""
+
+import dataclasses
+import inspect
+import operator
+from collections.abc import Mapping
+
+from estimators import units
+
+
+@dataclasses.dataclass(frozen=True)
+class Origin:
+    """How a value was made.
+
+    `expression` reads as a page would write the computation, with each preset
+    named by its key: `model_state_bytes(model("llama3-405b").params)`.
+    `formula` is the estimator's, `source` the preset's; `inputs` are the
+    traced values it was computed from.
+    """
+
+    expression: str
+    formula: str = ""
+    source: str = ""
+    inputs: tuple = ()
+
+
+class Traced:
+    """A number that knows its `origin` (mixed into float and int below)."""
+
+    origin: Origin
+
+    def __new__(cls, value, origin: Origin):
+        self = super().__new__(cls, value)
+        self.origin = origin
+        return self
+
+    def __reduce__(self):  # a copy is the plain number: the origin is build-time only
+        return (self._plain_type, (self._plain_type(self),))
+
+    def __round__(self, digits=None):
+        shown = "" if digits is None else f", {digits}"
+        return traced(round(self._plain_type(self), digits), Origin(f"round({expression(self)}{shown})", inputs=(self,)))
+
+    def __neg__(self):
+        return traced(-self._plain_type(self), Origin(f"-{expression(self)}", inputs=(self,)))
+
+    def __abs__(self):
+        return traced(abs(self._plain_type(self)), Origin(f"abs({expression(self)})", inputs=(self,)))
+
+
+def _arithmetic(symbol: str, op, reflected: bool = False):
+    def method(self, other):
+        if not isinstance(other, (int, float)):
+            return NotImplemented
+        left, right = (other, self) if reflected else (self, other)
+        result = op(plain(left), plain(right))
+        inputs = tuple(x for x in (left, right) if isinstance(x, Traced))
+        return traced(result, Origin(f"({expression(left)} {symbol} {expression(right)})", inputs=inputs))
+
+    return method
+
+
+_OPERATORS = {
+    "add": ("+", operator.add),
+    "sub": ("-", operator.sub),
+    "mul": ("*", operator.mul),
+    "truediv": ("/", operator.truediv),
+    "floordiv": ("//", operator.floordiv),
+    "mod": ("%", operator.mod),
+    "pow": ("**", operator.pow),
+}
+for _name, (_symbol, _op) in _OPERATORS.items():
+    setattr(Traced, f"__{_name}__", _arithmetic(_symbol, _op))
+    setattr(Traced, f"__r{_name}__", _arithmetic(_symbol, _op, reflected=True))
+
+
+class TracedFloat(Traced, float):
+    _plain_type = float
+
+
+class TracedInt(Traced, int):
+    _plain_type = int
+
+
+def traced(value, origin: Origin):
+    """`value` carrying `origin`: numbers as Traced*, records as Record, anything else as it is."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return TracedInt(value, origin)
+    if isinstance(value, float):
+        return TracedFloat(value, origin)
+    if isinstance(value, (Mapping, list, tuple)) or dataclasses.is_dataclass(value) or hasattr(value, "__dict__"):
+        if inspect.ismodule(value) or inspect.isclass(value) or callable(value):
+            return value
+        source = getattr(value, "source", None)  # a preset entry names its own source
+        if isinstance(source, str) and not origin.source:
+            origin = dataclasses.replace(origin, source=source)
+        return Record(value, origin)
+    return value
+
+
+def plain(value):
+    """The value without its derivation (what an estimator is given), recursively."""
+    if isinstance(value, Traced):
+        return value._plain_type(value)
+    if isinstance(value, Record):
+        return value._value
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def origin_of(value) -> Origin | None:
+    if isinstance(value, Traced):
+        return value.origin
+    if isinstance(value, Record):
+        return value._origin
+    return None
+
+
+def expression(value) -> str:
+    """How a page would write `value`: its origin's expression, or the literal."""
+    if (origin := origin_of(value)) is not None:
+        return origin.expression
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool) or value is None:
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return units.plain(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(expression(v) for v in value) + "]"
+    return repr(value)
+
+
+class Record:
+    """A record (preset, estimator result, dict, tuple) whose parts are traced."""
+
+    __slots__ = ("_value", "_origin")
+
+    def __init__(self, value, origin: Origin):
+        self._value = value
+        self._origin = origin
+
+    def _part(self, suffix: str, value):
+        # A preset entry names its own source; its parts (a model's config) inherit it.
+        source = getattr(value, "source", None)
+        origin = dataclasses.replace(
+            self._origin, expression=self._origin.expression + suffix, source=source if isinstance(source, str) else self._origin.source
+        )
+        return traced(value, origin)
+
+    def __getattr__(self, name: str):
+        value = getattr(self._value, name)
+        if inspect.ismethod(value) or inspect.isbuiltin(value):
+            return self._method(name, value)
+        return self._part(f".{name}", value)
+
+    def _method(self, name: str, method):
+        def call(*args, **kwargs):
+            shown = ", ".join([*map(expression, args), *(f"{k}={expression(v)}" for k, v in kwargs.items())])
+            return self._part(f".{name}({shown})", method(*plain(list(args)), **plain(kwargs)))
+
+        return call
+
+    def __getitem__(self, key):
+        return self._part(f"[{expression(key)}]", self._value[plain(key)])
+
+    # A mapping's views, so that `{% for key, fit in fits.items() %}` keeps each value's trace.
+    def items(self):
+        return [(key, self[key]) for key in self._value]
+
+    def values(self):
+        return [self[key] for key in self._value]
+
+    def __iter__(self):
+        if isinstance(self._value, Mapping):
+            return iter(self._value)
+        return (self._part(f"[{index}]", item) for index, item in enumerate(self._value))
+
+    def __len__(self):
+        return len(self._value)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __contains__(self, item):
+        return plain(item) in self._value
+
+    def __eq__(self, other):
+        return self._value == plain(other)
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __dir__(self):
+        return dir(self._value)
+
+    def __str__(self):
+        return str(self._value)
+
+    def __repr__(self):
+        return repr(self._value)
+
+
+def unwrapped_type(value) -> type:
+    """The type a traced value stands for (for messages that name it)."""
+    return type(plain(value))
+
+
+# --- what a reader sees ------------------------------------------------------------
+
+
+def formula(fn) -> str:
+    """An estimator's formula: the first line of its docstring."""
+    return (inspect.getdoc(fn) or "").splitlines()[0] if fn.__doc__ else ""
+
+
+def inputs_of(values) -> tuple:
+    """What a call on `values` was computed from: traced numbers and preset entries as they are,
+    an estimator's result (a record with a formula) by what it was computed from."""
+    found = []
+    for v in values:
+        origin = origin_of(v)
+        if isinstance(v, Record) and origin.formula:
+            found.extend(origin.inputs)
+        elif origin is not None:
+            found.append(v)
+    return tuple(found)
+
+
+def leaves(value) -> list:
+    """The published inputs a traced value starts from (preset fields and entries), each once, in order."""
+    found, seen = [], set()
+
+    def walk(v):
+        origin = origin_of(v)
+        if origin.source and not origin.formula or not origin.inputs:
+            if origin.expression not in seen:
+                seen.add(origin.expression)
+                found.append(v)
+            return
+        for child in origin.inputs:
+            walk(child)
+
+    walk(value)
+    return found
+
+
+def steps(value) -> list:
+    """The estimators a traced value went through, outermost first, each once."""
+    found = []
+
+    def walk(v):
+        origin = origin_of(v)
+        if origin.formula and origin.formula not in [f for _, f in found]:
+            found.append((origin.expression.split("(")[0], origin.formula))
+        for child in origin.inputs:
+            walk(child)
+
+    walk(value)
+    return found
+
+
+# Units in names (the estimators' convention) say how an input reads.
+def input_text(name_path: str, value) -> str:
+    """An input's value as the site prints its kind, judged by the name it has in its record."""
+    name = name_path.rsplit(".", 1)[-1].rstrip(")").lower()
+    number = plain(value)
+    if isinstance(number, int) and not name.endswith(("params", "tokens", "bytes")):
+        return units.integer(number)
+    if name.endswith("bytes"):
+        return units.bytes_(number)
+    if name.endswith(("seconds", "_s")):
+        return units.duration(number)
+    if "flops" in name:
+        return units.sci(number)
+    if name.endswith(("params", "tokens")) or name in ("n", "d"):
+        return units.count(number)
+    if name in ("mfu",) or name.endswith(("share", "fraction")):
+        return units.percent(number)
+    return units.plain(number) if abs(number) < 1e6 else units.sci(number)
+
+
+def card(text: str, value) -> str:
+    """The hover card of a traced number: what made it, and from which published inputs."""
+    lines = [f"{text} = {value.origin.expression}"]
+    lines += [f"{name}: {line}" for name, line in steps(value)]
+    for leaf in leaves(value):
+        lines.append(leaf_text(leaf))
+    return "\n".join(lines)
+
+
+def leaf_text(leaf) -> str:
+    """One published input: `run("llama3-405b").params = 405B (source: …)`."""
+    origin = origin_of(leaf)
+    shown = f" = {input_text(origin.expression, leaf)}" if isinstance(leaf, Traced) else ""
+    where = f" (source: {origin.source})" if origin.source else ""
+    return f"{origin.expression}{shown}{where}"
