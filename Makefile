@@ -10,7 +10,7 @@ PY_DEPS := $(VENV)/.installed
 JS_DEPS := node_modules/.installed
 BENCH_DEPS := bench/node_modules/.installed
 
-.PHONY: serve build test lint bench clean
+.PHONY: serve build test lint lock bench clean
 
 serve: $(PY_DEPS) $(JS_DEPS)  ## build and serve on http://127.0.0.1:8000 with live reload
 	MACROS_ON_ERROR_FAIL=false $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
@@ -23,6 +23,9 @@ test: $(PY_DEPS) $(JS_DEPS)  ## the whole test suite (needs /usr/bin/chromium)
 
 lint: $(PY_DEPS)  ## the hand-typed-number lint over docs/
 	$(BIN)/python -m tools.lint_numbers docs
+
+lock: build  ## after review, accept the numbers the site prints now: numbers.lock from the build's manifest
+	$(BIN)/python -m site_build.numbers lock site
 
 bench: $(PY_DEPS) $(JS_DEPS) $(BENCH_DEPS)  ## widget runtime benchmark; prints a table, writes bench/results/
 	$(BIN)/python -m bench.runtime

@@ -92,7 +92,7 @@ class _Page:
 
 def _template_line() -> int:
     """The page template's line that is being rendered (0 when the call comes from elsewhere)."""
-    frame = sys._getframe(2)
+    frame = sys._getframe(1)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
@@ -105,14 +105,17 @@ def _template_line() -> int:
 _PRINT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}")
 
 
+def _line_text(line: int) -> str:
+    return _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
+
+
 def _written(line: int, name: str, derivation: str) -> str:
     """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
 
     Jinja knows lines, not columns: of the line's uses of the filter, the one
     ending in the same attribute as the derivation, else the n-th printed.
     """
-    text = _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
-    uses = [m.group(1) for m in _PRINT.finditer(text) if re.search(rf"\|\s*{name}\b", m.group(1))]
+    uses = [m.group(1) for m in _PRINT.finditer(_line_text(line)) if re.search(rf"\|\s*{name}\b", m.group(1))]
     last = re.search(r"\.(\w+)$", derivation)
     same = [u for u in uses if last and re.match(rf"[\w.]*\.{last.group(1)}\s*\|", u)]
     if len(same) == 1:
@@ -197,6 +200,12 @@ def widget(name: str, preset: str | None = None, id: str | None = None) -> str:
         raise EstimatorError("id", id, f"an id not already used on this page ({', '.join(taken)})")
     html = render.render(name, preset, element_id=id)
     taken.append(id)
+    line = _template_line()
+    written = next((m.group(1) for m in _PRINT.finditer(_line_text(line)) if "widget(" in m.group(1)), "")
+    shown = ", ".join(provenance.expression(a) for a in (name, preset) if a is not None)
+    for key, text in numbers.widget_outputs(html).items():
+        entry = numbers.Entry(_Page.path, line + _Page.offset if line else 0, written, f"widget({shown}).{key}", "widget", None, text)
+        numbers.collected.append(entry)
     return html
 
 

@@ -21,6 +21,7 @@ import dataclasses
 import json
 import sys
 from collections import Counter, defaultdict
+from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,8 +55,8 @@ class Entry:
     line: int  # its line, 0 when unknown
     written: str  # the expression as the author wrote it
     derivation: str  # what it stands for, presets named by key
-    kind: str  # what the filter prints: bytes, seconds, number, FLOP/s...
-    value: float
+    kind: str  # what the filter prints: bytes, seconds, number, FLOP/s...; "widget" for a widget's output
+    value: float | None  # None for a widget's output, which is text from the start
     text: str
     inputs: tuple = ()  # its published inputs, one text each: `run("llama3-405b").params = 405B (source: …)`
 
@@ -92,6 +93,36 @@ def read(site: Path) -> list:
     return [Entry(**{**row, "inputs": tuple(row["inputs"])}) for row in rows]
 
 
+class _Outputs(HTMLParser):
+    """The text of each `[data-output]` element of a widget's HTML."""
+
+    def __init__(self):
+        super().__init__()
+        self.found, self._open = {}, []
+
+    def handle_starttag(self, tag, attrs):
+        key = dict(attrs).get("data-output")
+        self._open.append(key)
+        if key is not None:
+            self.found[key] = ""
+
+    def handle_endtag(self, tag):
+        if self._open:
+            self._open.pop()
+
+    def handle_data(self, data):
+        for key in self._open:
+            if key is not None:
+                self.found[key] += data
+
+
+def widget_outputs(html: str) -> dict:
+    """{output key: the text the page shows before any script runs}."""
+    parser = _Outputs()
+    parser.feed(html)
+    return {key: " ".join(text.split()) for key, text in parser.found.items()}
+
+
 # --- one quantity, one text ---------------------------------------------------------
 
 
@@ -106,7 +137,8 @@ def one_text_findings(entries: list) -> list[str]:
     for label, key in (("derivation", lambda e: e.derivation), ("value", lambda e: (e.kind, _same_value(e.value)))):
         groups = defaultdict(list)
         for e in entries:
-            groups[key(e)].append(e)
+            if label == "derivation" or e.value is not None:
+                groups[key(e)].append(e)
         for group in groups.values():
             texts = sorted({e.text for e in group})
             if len(texts) > 1:

@@ -1,0 +1,64 @@
+"""Issue 8: the numbers the site prints are the reviewed ones (numbers.lock), each quantity reads
+one way, and a change to a preset shows up as the list of prose numbers it moves."""
+
+import shutil
+import subprocess
+
+from harness.site import ROOT, copy_project, mkdocs_build, throwaway_project
+from site_build import numbers
+
+
+def test_the_sites_numbers_are_the_reviewed_ones(built_site):
+    moved = numbers.check(built_site)
+    assert not moved, "numbers differ from numbers.lock; after review, run `make lock`:\n" + "\n".join(moved)
+
+
+def test_every_quantity_on_the_site_reads_one_way(built_site):
+    assert numbers.one_text_findings(numbers.read(built_site)) == []
+
+
+def test_the_manifest_lists_every_number_with_its_line_and_derivation(built_site):
+    entries = numbers.read(built_site)
+    prose = [e for e in entries if e.kind != "widget"]
+    assert prose and all(e.line > 0 and e.written and e.derivation for e in prose)
+    for e in prose:
+        line = (ROOT / "docs" / e.page).read_text("utf-8").splitlines()[e.line - 1]
+        assert e.written in line, f"{e.where}: {e.written!r} is not on that line"
+    assert {e.page for e in entries if e.kind == "widget"} >= {"training.md", "ten-steps.md"}
+
+
+def test_a_page_printing_one_quantity_two_ways_fails_the_build(tmp_path):
+    page = '{% set w = weights_bytes(model("llama3-8b").params) %}\n# Twice\n\n{{ w | bytes }} or, again, {{ w | sci }}.\n'
+    config = throwaway_project(tmp_path / "project", {"twice.md": page}, with_docs=False)
+    done = mkdocs_build(config, tmp_path / "site")
+    assert done.returncode != 0
+    assert 'one quantity printed 2 ways (weights_bytes(model("llama3-8b").params))' in done.stdout + done.stderr
+    assert "twice.md:4" in done.stdout + done.stderr
+
+
+def _run(command: list, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_a_changed_preset_lists_the_numbers_it_moves_until_make_lock_accepts_them(tmp_path):
+    copy = copy_project(tmp_path / "project")
+    (copy / ".venv").symlink_to(ROOT / ".venv")
+    if (ROOT / "build" / "cache").is_dir():  # the charts and widgets this session built: same keys, less time
+        shutil.copytree(ROOT / "build" / "cache", copy / "build" / "cache")
+    presets = copy / "estimators" / "presets.toml"
+    text = presets.read_text("utf-8")
+    start = text.index("[runs.llama3-405b]")
+    tokens = text.index("tokens = ", start)
+    end = text.index("\n", tokens)
+    presets.write_text(text[:tokens] + "tokens = 14.0e12" + text[end:], "utf-8")
+
+    assert _run(["make", "build"], copy).returncode == 0
+    check = _run([".venv/bin/python", "-m", "site_build.numbers", "check", "site"], copy)
+    assert check.returncode == 1
+    moved = check.stdout.splitlines()
+    assert any(line.startswith("training.md:") and 'run("llama3-405b").tokens: 15.6T -> 14T' in line for line in moved), check.stdout
+    assert all(":" in line.split()[0] and " -> " in line or " new " in line or " gone " in line for line in moved)
+    assert "make lock" in check.stderr
+
+    assert _run(["make", "lock"], copy).returncode == 0
+    assert _run([".venv/bin/python", "-m", "site_build.numbers", "check", "site"], copy).returncode == 0

@@ -1,0 +1,153 @@
+"""Issue 8: every number a page prints knows how it was made. Values from estimators and
+preset lookups carry their derivation through a page's own arithmetic; the filter that
+prints one records it in the manifest and gives it a hover card naming its inputs' sources."""
+
+import html
+import re
+
+import jinja2
+import pytest
+
+import estimators
+import macros
+from estimators import units
+from site_build import numbers, provenance
+from site_build.errors import MacroError
+
+PRESETS = estimators.load_presets()
+
+
+class _Env:
+    """What mkdocs-macros hands `define_env`: somewhere to register macros and filters."""
+
+    def __init__(self):
+        self.jinja = jinja2.Environment(undefined=jinja2.StrictUndefined)
+
+    def macro(self, fn, name):
+        self.jinja.globals[name] = fn
+
+    def filter(self, fn, name):
+        self.jinja.filters[name] = fn
+
+
+def renderer():
+    """Render a template with the site's macros and filters, as registered now."""
+    env = _Env()
+    macros.define_env(env)
+    return lambda text: env.jinja.from_string(text).render()
+
+
+@pytest.fixture
+def page():
+    """(render, the entries it printed)."""
+    numbers.collected.clear()
+    yield renderer(), numbers.collected
+    numbers.collected.clear()
+
+
+def cards(html_text: str) -> list:
+    """(shown text, card) of each number in rendered HTML."""
+    return [(text, html.unescape(title)) for title, text in re.findall(r'<data class="number"[^>]*title="([^"]*)">([^<]*)</data>', html_text)]
+
+
+def test_a_preset_field_prints_with_a_card_naming_the_preset_and_its_source(page):
+    render, printed = page
+    out = render('{{ run("llama3-405b").tokens | count }}')
+    run = PRESETS.run("llama3-405b")
+    [(text, card)] = cards(out)
+    assert text == units.count(run.tokens)
+    assert card.splitlines()[0] == f'{text} = run("llama3-405b").tokens'
+    assert f"(source: {run.source})" in card
+    [entry] = printed
+    assert (entry.derivation, entry.value, entry.text, entry.kind) == ('run("llama3-405b").tokens', run.tokens, text, "number")
+
+
+def test_an_estimators_card_names_its_formula_and_the_presets_it_starts_from(page):
+    render, printed = page
+    out = render('{{ model_state_bytes(model("llama3-8b").params) | bytes }}')
+    model = PRESETS.model("llama3-8b")
+    [(text, card)] = cards(out)
+    assert text == units.bytes_(estimators.model_state_bytes(model.params))
+    assert provenance.formula(estimators.model_state_bytes) in card
+    assert f'model("llama3-8b").params = {units.count(model.params)} (source: {model.source})' in card
+
+
+def test_a_pages_own_arithmetic_stays_traceable(page):
+    render, printed = page
+    out = render('{% set a = model_state_bytes(model("llama3-8b").params) %}{% set b = weights_bytes(model("llama3-8b").params) %}{{ (a / b - 1) | percent }}')
+    params = PRESETS.model("llama3-8b").params
+    expected = estimators.model_state_bytes(params) / estimators.weights_bytes(params) - 1
+    [entry] = printed
+    assert entry.value == pytest.approx(expected)
+    assert entry.derivation == '((model_state_bytes(model("llama3-8b").params) / weights_bytes(model("llama3-8b").params)) - 1)'
+    assert len(cards(out)) == 1
+
+
+def test_a_preset_estimate_names_the_preset_it_reads(page):
+    render, _ = page
+    [(_, card)] = cards(render('{{ run_preset_estimate("llama3-405b").flops | sci }}'))
+    assert f'run("llama3-405b") (source: {PRESETS.run("llama3-405b").source})' in card
+
+
+def test_a_literal_has_no_derivation_and_is_refused(page):
+    render, _ = page
+    with pytest.raises(MacroError, match="no derivation"):
+        render("{{ 5e9 | bytes }}")
+
+
+def test_records_unpack_iterate_and_compare_as_their_values(page):
+    render, printed = page
+    out = render('{% set n, d = chinchilla_optimal(training_flops(model("llama3-8b").params, 1e12)) %}{{ n | count }} {{ d | count }}'
+                 '{% for key, fit in loss_fits().items() %}{{ fit.alpha | plain }}{% endfor %}')
+    assert len(cards(out)) == 2 + len(estimators.loss_fits())
+    assert printed[0].derivation.endswith("[0]") and printed[1].derivation.endswith("[1]")
+
+
+def test_traced_numbers_compute_as_plain_ones():
+    a = provenance.traced(6, provenance.Origin("a"))
+    b = provenance.traced(4, provenance.Origin("b"))
+    assert isinstance(a + b, provenance.TracedInt) and a + b == 10
+    assert isinstance(a / b, provenance.TracedFloat) and a / b == 1.5
+    assert (1 - a).origin.expression == "(1 - a)" and (1 - a) == -5
+    assert round(a / b).origin.inputs[0].origin.expression == "(a / b)"
+    assert type(provenance.plain([a, (b,)])[1][0]) is int
+
+
+def test_an_estimator_is_given_plain_values(page, monkeypatch):
+    seen = []
+    monkeypatch.setattr(estimators, "weights_bytes", lambda params: seen.append(type(params)) or 2 * params)
+    renderer()('{{ weights_bytes(model("llama3-8b").params) | bytes }}')
+    assert seen == [int]
+
+
+# --- one quantity, one text; the lock ----------------------------------------------------
+
+
+def entry(page="a.md", line=1, derivation="x", kind="bytes", value=1e9, text="1 GB"):
+    return numbers.Entry(page, line, derivation, derivation, kind, value, text)
+
+
+def test_one_derivation_shown_two_ways_is_found():
+    found = numbers.one_text_findings([entry(text="1 GB"), entry(line=9, text="1.0 GB")])
+    assert len(found) == 2  # by derivation and by value, each naming both places
+    assert all("a.md:1" in f and "a.md:9" in f for f in found)
+
+
+def test_one_value_of_one_kind_shown_two_ways_is_found_but_not_two_units():
+    assert numbers.one_text_findings([entry(derivation="x", text="1 GB"), entry(derivation="y", text="1.0 GB")])
+    assert not numbers.one_text_findings([entry(derivation="x", text="1 GB"), entry(derivation="y", kind="binary bytes", text="0.93 GiB")])
+
+
+def test_the_lock_diff_names_page_line_derivation_and_old_and_new_text():
+    locked = numbers.read_lock(numbers.lock_text([entry(line=3, text="1 GB"), entry(derivation="gone", text="2 GB")]))
+    now = [entry(line=5, text="1.1 GB"), entry(derivation="new", text="3 GB")]
+    assert numbers.diff(locked, now) == ["a.md:1  gone: gone 2 GB", "a.md:1  new: new 3 GB", "a.md:5  x: 1 GB -> 1.1 GB"]
+
+
+def test_a_number_that_only_moved_line_is_no_change():
+    locked = numbers.read_lock(numbers.lock_text([entry(line=3)]))
+    assert numbers.diff(locked, [entry(line=30)]) == []
+
+
+def test_widget_outputs_are_read_from_the_widgets_html():
+    assert numbers.widget_outputs('<p data-output="a" title="x">1 <b>GB</b></p><span data-output="b">2</span>') == {"a": "1 GB", "b": "2"}
