@@ -219,6 +219,17 @@ def on_pre_page_macros(env):
     _Page.printed = {}
     errors.known_names = {*env.variables, *env.macros}
     env.env.undefined = errors.SuggestingUndefined
+    env.env.finalize = _unprinted  # (the environment exists only once the modules are loaded)
+
+
+def _unprinted(value):
+    """Jinja's `finalize`: a computed number reaches the page only through a units filter."""
+    if isinstance(value, provenance.Traced):
+        raise MacroError(
+            "value", value.origin.expression,
+            f"a number printed without a units filter; print it as `{{{{ … | integer }}}}` or with another filter ({', '.join(sorted(registrations()['filters']))})",
+        )
+    return value
 
 
 def define_env(env):
