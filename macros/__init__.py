@@ -31,12 +31,13 @@ from site_build.errors import MacroError
 _ELEMENT_ID = re.compile(r"[A-Za-z][\w-]*")
 
 
-def _guarded(fn, name: str, kind: str = "macro", traces: bool = False):
+def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
     """Wrap fn so that a bad call raises MacroError naming the macro (or filter) and what is valid.
 
-    An estimator or preset lookup (`traces`) is given plain values and returns
-    traced ones (site_build.provenance); a filter prints a traced number with
-    its hover card and records it in the numbers manifest.
+    An estimator or a preset lookup (`traces` is "estimator" or "lookup") is
+    given plain values and returns traced ones (site_build.provenance), an
+    estimator's with its formula; a filter prints a traced number with its
+    hover card and records it in the numbers manifest.
     """
     signature = inspect.signature(fn)
 
@@ -63,7 +64,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: bool = False):
         if traces:
             shown = ", ".join([*map(provenance.expression, args), *(f"{k}={provenance.expression(v)}" for k, v in kwargs.items())])
             inputs = provenance.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
-            origin = provenance.Origin(f"{name}({shown})", formula=provenance.formula(fn), inputs=inputs)
+            origin = provenance.Origin(f"{name}({shown})", formula=provenance.formula(fn) if traces == "estimator" else "", inputs=inputs)
             return provenance.traced(result, origin)
         return result
 
@@ -155,12 +156,17 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
 
 
 def registrations() -> dict:
-    """{"macros": {name: fn}, "filters": {name: fn}}: everything a page can call, unwrapped."""
+    """Everything a page can call, unwrapped: {"macros": {name: fn}, "filters": {name: fn}},
+    and which macros are "estimators" and which preset "lookups" (lists of names)."""
     presets = estimators.load_presets()
     macros = {name: getattr(estimators, name) for name in estimators.__all__ if inspect.isfunction(getattr(estimators, name))}
+    # Values these return carry their derivation (site_build.provenance); a lookup has no formula.
+    lookups = ["load_presets"]
+    estimator_names = [name for name in macros if name not in lookups]
     for name, _ in inspect.getmembers(Presets, inspect.isfunction):
         if not name.startswith("_"):
             macros[name] = getattr(presets, name)
+            lookups.append(name)
     macros["widget"] = widget
     # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
     macros["widget_module"] = pyodide_widgets.module
@@ -171,9 +177,7 @@ def registrations() -> dict:
         for name, fn in inspect.getmembers(units, inspect.isfunction)
         if fn.__module__ == units.__name__ and not name.startswith("_")
     }
-    # Estimators and preset lookups return traced values; the widget and glossary macros return HTML.
-    traced = [name for name in macros if name not in ("widget", "widget_module", "glossary")]
-    return {"macros": macros, "filters": filters, "traced": traced}
+    return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
 
 
 def glossary_page() -> str:
@@ -226,7 +230,7 @@ def _unprinted(value):
     """Jinja's `finalize`: a computed number reaches the page only through a units filter."""
     if isinstance(value, provenance.Traced):
         raise MacroError(
-            "value", value.origin.expression,
+            "number", value.origin.expression,
             f"a number printed without a units filter; print it as `{{{{ … | integer }}}}` or with another filter ({', '.join(sorted(registrations()['filters']))})",
         )
     return value
@@ -235,8 +239,8 @@ def _unprinted(value):
 def define_env(env):
     errors.install()
     found = registrations()
-    traced = set(found["traced"])
     for name, fn in found["macros"].items():
-        env.macro(_guarded(fn, name, traces=name in traced), name)
+        traces = "lookup" if name in found["lookups"] else "estimator" if name in found["estimators"] else ""
+        env.macro(_guarded(fn, name, traces=traces), name)
     for name, fn in found["filters"].items():
         env.filter(_guarded(fn, name, "filter"), name)

@@ -23,7 +23,8 @@ class MacroError(Exception):
 
     def __init__(self, kind: str, name: str, detail: str):
         self.kind, self.name, self.detail = kind, name, detail
-        super().__init__(f"{kind} {name}(): {detail}")
+        # A "number" is a value, not a call: `run("llama3-405b").gpus: ...`.
+        super().__init__(f"{name}: {detail}" if kind == "number" else f"{kind} {name}(): {detail}")
 
 
 def suggestion(name: str, candidates) -> str:

@@ -36,6 +36,14 @@ def test_a_page_printing_one_quantity_two_ways_fails_the_build(tmp_path):
     assert "twice.md:4" in done.stdout + done.stderr
 
 
+def test_a_number_printed_without_a_filter_fails_the_build(tmp_path):
+    page = '# Raw\n\nThe run has {{ run("llama3-405b").gpus }} GPUs.\n'
+    config = throwaway_project(tmp_path / "project", {"raw.md": page}, with_docs=False)
+    done = mkdocs_build(config, tmp_path / "site")
+    assert done.returncode != 0
+    assert 'raw.md:3: run("llama3-405b").gpus: a number printed without a units filter' in done.stdout + done.stderr
+
+
 def _run(command: list, cwd) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
