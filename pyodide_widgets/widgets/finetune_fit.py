@@ -25,7 +25,7 @@ def _capacity(gpu) -> str:
 
 
 FIELDS = (
-    choice("model", "Base model", {key: f"{m.name} · {units.count(m.params)}" for key, m in _MODELS.items()}),
+    choice("model", "Base model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     whole("rank", "LoRA rank r", max=1e5),  # the estimator refuses a rank wider than the layer
     multi("modules", "Adapted linear layers, in every block", finetune.LLAMA_MODULE_LABELS),
     choice("quantization", "QLoRA's frozen base", {

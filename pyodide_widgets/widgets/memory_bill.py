@@ -34,7 +34,7 @@ def _capacity(gpu) -> str:
 
 
 FIELDS = (
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)}" for key, m in _MODELS.items()}),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
     choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS),
     whole("gpus", "Data-parallel GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built

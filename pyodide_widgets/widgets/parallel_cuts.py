@@ -29,7 +29,7 @@ def _links(scope: str) -> dict:
 FIELDS = (
     choice("cut", "Cut", parallelism.CUTS, play=True,
            note="one cut alone over all the GPUs below; the table above nests them as Llama 3 does"),
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)}" for key, m in _PRESETS.models.items()}),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _PRESETS.models.items()}),
     whole("gpus", "GPUs sharing the cut", unit="GPUs", max=1e6),  # a million: past any fleet built
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
     choice("scale_up", "Link inside a server", _links("scale-up")),
@@ -116,7 +116,7 @@ def update(state: dict) -> dict:
         "link": f"on {link.name}, {units.si(link.bandwidth_bytes_per_s, 'B/s')} each way" if link else "no link crossed",
         "compute": units.duration(t.compute_seconds),
         "compute_detail": (
-            f"6 × {units.count(model.active_params)} active parameters × "
+            f"6 × {units.count(model.active_params)} active parameters (counted from the configuration) × "
             f"{units.count(s['global_batch'] * s['seq_len'])} tokens on {units.integer(layout.gpus)} × {gpu.name} at "
             f"{units.percent(s['mfu'])} MFU"
         ),

@@ -20,7 +20,7 @@ _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, 
 
 FIELDS = (
     choice("station", "Station", loop.STATIONS, play=True),
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)}" for key, m in _MODELS.items()}),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
 )
