@@ -64,7 +64,7 @@ def _time(a):
             ("fleet_peak_flops", e.fleet_peak_flops, units.si(e.fleet_peak_flops, "FLOP/s")),
             ("delivered_flops", e.delivered_flops, units.si(e.delivered_flops, "FLOP/s")),
             ("training_seconds", e.seconds, units.duration(e.seconds)),
-            ("gpu_hours", e.gpu_hours, units.count(e.gpu_hours, 2))]
+            ("gpu_hours", e.gpu_hours, units.count(e.gpu_hours))]
 
 
 def _params(a):
@@ -78,7 +78,7 @@ def _params(a):
 
 def _memory(a):
     b = zero_breakdown(a.params, a.gpus, a.stage, a.optimizer)
-    rows = [(f.name, getattr(b, f.name), units.bytes_(getattr(b, f.name), 2)) for f in dataclasses.fields(b)]
+    rows = [(f.name, getattr(b, f.name), units.bytes_(getattr(b, f.name))) for f in dataclasses.fields(b)]
     return rows + [("model_state_bytes", model_state_bytes(a.params, a.optimizer), units.bytes_(model_state_bytes(a.params, a.optimizer)))]
 
 
@@ -88,8 +88,8 @@ def _activations(a):
 
 
 def _checkpoint(a):
-    return [("checkpoint_bytes", checkpoint_bytes(a.params), units.bytes_(checkpoint_bytes(a.params), 2)),
-            ("checkpoint_bytes_with_gradients", checkpoint_bytes(a.params, True), units.bytes_(checkpoint_bytes(a.params, True), 2)),
+    return [("checkpoint_bytes", checkpoint_bytes(a.params), units.bytes_(checkpoint_bytes(a.params))),
+            ("checkpoint_bytes_with_gradients", checkpoint_bytes(a.params, True), units.bytes_(checkpoint_bytes(a.params, True))),
             ("weights_bytes", weights_bytes(a.params), units.bytes_(weights_bytes(a.params)))]
 
 
@@ -102,9 +102,9 @@ def _failures(a):
     e = effective_training_time(window, interruptions, interval)
     lost = lost_work_seconds(interruptions, interval)
     return [("mtbf_seconds", mtbf_seconds(interruptions, window), units.duration(mtbf_seconds(interruptions, window))),
-            ("lost_work_seconds", lost, units.hours(lost)),
-            ("lost_share", lost / window, units.percent(lost / window, 1)),
-            ("effective_share", e.effective_share, units.percent(e.effective_share, 1))]
+            ("lost_work_seconds", lost, units.duration(lost)),
+            ("lost_share", lost / window, units.percent(lost / window)),
+            ("effective_share", e.effective_share, units.percent(e.effective_share))]
 
 
 def _storage(a):
@@ -120,7 +120,7 @@ def _lora(a):
 
 def _finetune(a):
     m = finetune_memory(a.method, a.params, a.trainable_params, a.optimizer, a.quantization)
-    return [("trainable_share", m.trainable_share, units.percent(m.trainable_share, 2)),
+    return [("trainable_share", m.trainable_share, units.percent(m.trainable_share)),
             ("frozen_bytes", m.frozen_bytes, units.bytes_(m.frozen_bytes)),
             ("trainable_bytes", m.trainable_bytes, units.bytes_(m.trainable_bytes)),
             ("total", m.total, f"{units.bytes_(m.total)} ({units.bytes_(m.total, binary=True)})")]
@@ -131,7 +131,7 @@ def _optimal(a):
         n, d = compute_optimal(a.flops)
     else:
         n, d = chinchilla_optimal(a.flops, a.fit)
-    return [("params", n, units.count(n)), ("tokens", d, units.count(d)), ("tokens_per_param", d / n, units.fixed(d / n))]
+    return [("params", n, units.count(n)), ("tokens", d, units.count(d)), ("tokens_per_param", d / n, units.number(d / n))]
 
 
 def _presets(a):

@@ -5,27 +5,55 @@ a binary unit appears only where it is named as such (GiB = 2³⁰ bytes).
 Counts of parameters and tokens use the K / M / B / T suffixes of model
 names (405B parameters, 15.6T tokens).
 
-Every formatter takes the number of decimals it prints, so an article and a
-widget that show the same quantity show the same text.
+No formatter takes a count of decimals: how many significant digits a kind of
+quantity shows is decided once, in SIGNIFICANT below, so an article, a widget,
+a chart and the CLI that show the same quantity show the same text. A figure
+is rounded first and its prefix or unit chosen after, so 999.96 GB reads
+"1 TB" rather than "1000 GB". Trailing zeros after the decimal point are
+dropped ("80 GB", "6.5 TB"): three significant digits are an upper bound, and
+a zero the rounding leaves says nothing the shorter text does not.
 """
 
+import decimal
 import math
 
 from .errors import EstimatorError
 
-# Decimal prefixes for units (bytes, FLOPs, FLOP/s), from 10³ to 10²⁴.
-SI_PREFIXES = ("", "k", "M", "G", "T", "P", "E", "Z", "Y")
-# Suffixes for counts of things, as model cards write them.
-COUNT_SUFFIXES = ("", "K", "M", "B", "T")
-BINARY_PREFIXES = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+# Significant digits per kind of quantity. Three is what the sources carry
+# (Meta's 15.6T tokens, a GPU's 989 TFLOP/s, an MFU of 38%-43%) and what keeps
+# neighbouring figures apart (6.48 TB beside 6.5 TB). A percentage is a ratio
+# times a hundred, so it gets a ratio's digits: 38.2% and 0.382 say the same.
+SIGNIFICANT = {
+    "bytes": 3,
+    "si": 3,  # FLOPs, FLOP/s, bytes per second, any unit with SI prefixes
+    "count": 3,  # parameters, tokens, sequences
+    "duration": 3,
+    "ratio": 3,  # times() and number(): multiples and unitless figures
+    "percent": 3,
+    "sci": 3,
+}
+
+# Decimal prefixes, 10⁻²⁴ to 10²⁴, indexed by the power of 1000 they stand for.
+SI_PREFIXES = {-8: "y", -7: "z", -6: "a", -5: "f", -4: "p", -3: "n", -2: "µ", -1: "m",
+               0: "", 1: "k", 2: "M", 3: "G", 4: "T", 5: "P", 6: "E", 7: "Z", 8: "Y"}
+# Suffixes for counts of things, as model cards write them; none below one
+# (a third of a token is no "333m tokens").
+COUNT_SUFFIXES = {0: "", 1: "K", 2: "M", 3: "B", 4: "T"}
+BINARY_PREFIXES = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
 
 SECONDS_PER_MINUTE = 60
 SECONDS_PER_HOUR = 3600
 SECONDS_PER_DAY = 86400
-# A fixed-point figure of a million or more (a duration of 10⁶ days, 10⁶ YFLOP/s)
-# is a wall of digits, and a nonzero one that rounds to 0 ("0.0 FLOP/s") says
-# nothing: both are printed in scientific notation instead.
-FIXED_LIMIT = 1e6
+# The Julian year: the mean calendar year over a leap cycle (and the year of
+# the light-year), so a run of years is not a quarter-day short per year.
+SECONDS_PER_YEAR = 365.25 * SECONDS_PER_DAY
+# Units of time below years, largest first: the first whose rounded figure is >= 1 is taken.
+_TIME_UNITS = (("day", SECONDS_PER_DAY), ("h", SECONDS_PER_HOUR), ("min", SECONDS_PER_MINUTE), ("s", 1),
+               ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9), ("ps", 1e-12))
+# A unitless figure has no prefix to take its thousands: it is printed in full
+# from a thousandth up to a million, and in scientific notation outside (a wall
+# of digits or of leading zeros reads worse than 1.23e7).
+PLAIN_RANGE = (1e-3, 1e6)
 
 
 def _finite(value: float) -> float:
@@ -34,90 +62,139 @@ def _finite(value: float) -> float:
     return value
 
 
-def _scaled(value: float, base: int, prefixes: tuple, decimals: int) -> tuple:
-    """(mantissa, prefix index) with 1 <= |mantissa| < base after rounding."""
-    index = 0
-    magnitude = abs(value)
-    while index < len(prefixes) - 1 and round(magnitude / base**index, decimals) >= base:
-        index += 1
-    return value / base**index, index
+def _round(value: float, digits: int) -> float:
+    """`value` rounded to `digits` significant digits (decimal rounding, as printed)."""
+    return float(f"{value:.{digits - 1}e}")
 
 
-def _unreadable(value: float, decimals: int) -> bool:
-    """Whether `value` with `decimals` decimals is a wall of digits or a misleading zero (see FIXED_LIMIT)."""
-    return abs(value) >= FIXED_LIMIT or (value != 0 and round(value, decimals) == 0)
+def _digits(rounded: float, digits: int, grouping: str = "") -> str:
+    """A rounded, nonzero magnitude with at most `digits` significant digits and no trailing zeros."""
+    decimals = max(0, digits - 1 - math.floor(math.log10(rounded)))
+    text = f"{rounded:{grouping}.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _fixed(value: float, decimals: int) -> str:
-    return sci(value) if _unreadable(value, decimals) else f"{value:.{decimals}f}"
+def _sign(value: float) -> str:
+    return "-" if value < 0 else ""
 
 
-def _prefixed(value: float, unit: str, decimals: int, base: int, prefixes: tuple, space: str) -> str:
-    mantissa, index = _scaled(_finite(value), base, prefixes, decimals)
-    if _unreadable(mantissa, decimals):  # beyond the largest prefix, or below 1 and rounding to 0
-        return f"{sci(value)}{space}{unit}"
-    return f"{mantissa:.{decimals}f}{space}{prefixes[index]}{unit}"
-
-
-def si(value: float, unit: str, decimals: int = 1) -> str:
-    """6.4816e18, "FLOP/s" -> "6.5 EFLOP/s"."""
-    return _prefixed(value, unit, decimals, 1000, SI_PREFIXES, " ")
-
-
-def bytes_(value: float, decimals: int = 1, binary: bool = False) -> str:
-    """Bytes with decimal prefixes (810.0 GB), or binary ones (GiB) when asked."""
-    if binary:
-        return _prefixed(value, "B", decimals, 1024, BINARY_PREFIXES, " ")
-    return si(value, "B", decimals)
-
-
-def count(value: float, decimals: int = 1) -> str:
-    """405e9 -> "405.0B"; 26.62e6 -> "26.62M" (decimals=2). No space, as model names write it."""
-    return _prefixed(value, "", decimals, 1000, COUNT_SUFFIXES, "")
-
-
-def sci(value: float, digits: int = 3) -> str:
-    """Scientific notation with `digits` significant digits: 3.79e25."""
-    mantissa, exponent = f"{_finite(value):.{digits - 1}e}".split("e")
+def _sci(magnitude: float, digits: int) -> str:
+    mantissa, exponent = f"{magnitude:.{digits - 1}e}".split("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa}e{int(exponent)}"
 
 
+def _plain(magnitude: float, digits: int) -> str:
+    """A nonzero magnitude without prefix: `digits` significant digits, but never
+    fewer than its whole part has (1875 stays 1,875, not 1,880); scientific outside PLAIN_RANGE."""
+    if magnitude >= PLAIN_RANGE[1]:  # rounding only carries upward, so already past the range
+        return _sci(magnitude, digits)
+    whole_digits = len(str(int(magnitude))) if magnitude >= 1 else 0
+    rounded = _round(magnitude, max(digits, whole_digits))
+    if not PLAIN_RANGE[0] <= rounded < PLAIN_RANGE[1]:
+        return _sci(magnitude, digits)
+    return _digits(rounded, max(digits, len(str(int(rounded))) if rounded >= 1 else 0), ",")
+
+
+def _prefixed(value: float, unit: str, kind: str, base: int, prefixes: dict, space: str) -> str:
+    """The largest prefix that keeps the rounded mantissa >= 1; scientific beyond the largest.
+
+    Below the smallest prefix: a plain figure if the smallest is "" (a count, bytes),
+    scientific otherwise (1e-30 FLOP/s).
+    """
+    digits = SIGNIFICANT[kind]
+    magnitude = abs(_finite(value))
+    if magnitude == 0:
+        return f"0{space}{unit}"
+    for power in sorted(prefixes, reverse=True):
+        mantissa = _round(magnitude / base**power if power >= 0 else magnitude * base**-power, digits)
+        if mantissa >= 1:
+            break
+    if mantissa >= base:
+        return f"{_sign(value)}{_sci(magnitude, digits)} {unit}".rstrip()
+    if mantissa < 1:
+        text = _plain(magnitude, digits) if power == 0 else _sci(magnitude, digits)
+        return f"{_sign(value)}{text}{space if power == 0 else ' '}{unit}".rstrip()
+    return f"{_sign(value)}{_digits(mantissa, digits)}{space}{prefixes[power]}{unit}"
+
+
+def si(value: float, unit: str) -> str:
+    """6.4816e18, "FLOP/s" -> "6.48 EFLOP/s"; 2e-3, "FLOP/s" -> "2 mFLOP/s".
+
+    Bytes ("B", "B/s") take no prefix below one: a thousandth of a byte is no millibyte anyone reads.
+    """
+    if unit == "B" or unit.startswith("B/"):
+        return _prefixed(value, unit, "si", 1000, {p: s for p, s in SI_PREFIXES.items() if p >= 0}, " ")
+    return _prefixed(value, unit, "si", 1000, SI_PREFIXES, " ")
+
+
+def bytes_(value: float, binary: bool = False) -> str:
+    """Bytes with decimal prefixes (810 GB), or binary ones (GiB) when asked."""
+    if binary:
+        return _prefixed(value, "B", "bytes", 1024, BINARY_PREFIXES, " ")
+    return _prefixed(value, "B", "bytes", 1000, {p: s for p, s in SI_PREFIXES.items() if p >= 0}, " ")
+
+
+def count(value: float) -> str:
+    """405e9 -> "405B"; 26.62e6 -> "26.6M". No space, as model names write it."""
+    return _prefixed(value, "", "count", 1000, COUNT_SUFFIXES, "")
+
+
+def sci(value: float) -> str:
+    """Scientific notation: 3.7915e25 -> "3.79e25"; 0 -> "0"."""
+    magnitude = abs(_finite(value))
+    return f"{_sign(value)}{_sci(magnitude, SIGNIFICANT['sci'])}" if magnitude else "0"
+
+
 def integer(value: float) -> str:
-    """A whole number with thousands separators: 16,384."""
+    """A whole number, exact, with thousands separators: 16,384."""
     return f"{round(_finite(value)):,}"
 
 
-def percent(fraction: float, decimals: int = 0) -> str:
-    """0.4 -> "40%"."""
-    return f"{_finite(fraction) * 100:.{decimals}f}%"
+def number(value: float) -> str:
+    """A unitless figure: 18.43 -> "18.4"; 1875 -> "1,875"; 0.75 -> "0.75"."""
+    magnitude = abs(_finite(value))
+    return f"{_sign(value)}{_plain(magnitude, SIGNIFICANT['ratio'])}" if magnitude else "0"
 
 
-def times(ratio: float, decimals: int = 0) -> str:
-    """A multiple: 93.75 -> "94×"."""
-    return f"{_fixed(_finite(ratio), decimals)}×"
+def percent(fraction: float) -> str:
+    """0.4 -> "40%"; 0.38234 -> "38.2%"."""
+    magnitude = abs(_finite(fraction)) * 100
+    if math.isinf(magnitude):  # a fraction near the float limit: its hundredfold in exact decimal arithmetic
+        magnitude = abs(decimal.Decimal(fraction)) * 100
+    return f"{_sign(fraction)}{_plain(magnitude, SIGNIFICANT['percent'])}%" if magnitude else "0%"
 
 
-def fixed(value: float, decimals: int = 1) -> str:
-    """A plain number with a fixed count of decimals: 18.43 -> "18.4"."""
-    return _fixed(_finite(value), decimals)
+def times(ratio: float) -> str:
+    """A multiple: 93.75 -> "93.8×"."""
+    magnitude = abs(_finite(ratio))
+    return f"{_sign(ratio)}{_plain(magnitude, SIGNIFICANT['ratio'])}×" if magnitude else "0×"
 
 
-def hours(seconds: float, decimals: int = 1) -> str:
-    """Seconds as hours, whatever their size: 419,400 -> "116.5 h"."""
-    return f"{_fixed(_finite(seconds) / SECONDS_PER_HOUR, decimals)} h"
+def duration(seconds: float) -> str:
+    """Seconds in the largest of years, days, h, min, s, ms, µs, ns, ps that keeps
+    the rounded figure >= 1: 59.99 -> "1 min"; 86400 -> "1 day"; 3.15e9 -> "99.8 years".
 
-
-def duration(seconds: float, decimals: int = 1) -> str:
-    """Seconds as the largest of s, min, h, days that keeps the figure >= 1.
-
-    Past a million days, days in scientific notation ("1.10e6 days"); a nonzero
-    time too short for `decimals` in seconds, seconds likewise ("2.00e-9 s").
+    Years have no larger unit: past a million, scientific ("1.1e6 years"); below a
+    picosecond, seconds in scientific notation ("5e-13 s").
     """
-    s = _finite(seconds)
-    for unit, size in (("days", SECONDS_PER_DAY), ("h", SECONDS_PER_HOUR), ("min", SECONDS_PER_MINUTE)):
-        if abs(s) >= size:
-            return f"{_fixed(s / size, decimals)} {unit}"
-    return f"{_fixed(s, decimals)} s"
+    digits = SIGNIFICANT["duration"]
+    magnitude = abs(_finite(seconds))
+    if magnitude == 0:
+        return "0 s"
+    sign = _sign(seconds)
+    years = _round(magnitude / SECONDS_PER_YEAR, digits)
+    if years >= 1:
+        text = _plain(magnitude / SECONDS_PER_YEAR, digits)
+        return f"{sign}{text} {'year' if text == '1' else 'years'}"
+    for unit, size in _TIME_UNITS:
+        # Largest first, so a figure that rounds up to its unit's end (59.996 s) was already taken as 1 min.
+        figure = _round(magnitude / size, digits)
+        if figure >= 1:
+            text = _digits(figure, digits)
+            return f"{sign}{text} {unit + 's' if unit == 'day' and text != '1' else unit}"
+    return f"{sign}{_sci(magnitude, digits)} s"
 
 
 def plain(value: float) -> str:

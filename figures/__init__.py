@@ -54,9 +54,67 @@ def _spec(name: str, datasets: dict) -> dict:
     missing = set(module.DATASETS) - datasets.keys()
     if missing:
         raise KeyError(f"chart {name!r} needs the datasets {', '.join(sorted(missing))}")
-    spec = module.chart().to_dict()
+    spec = _described(module.chart().to_dict())
     spec.setdefault("datasets", {}).update(datasets)
     return spec
+
+
+def _field(definition) -> str | None:
+    """The field of a text channel (tooltip or text), in any of the forms Vega-Lite takes."""
+    if isinstance(definition, list):
+        definition = definition[0] if definition else None
+    if isinstance(definition, str):
+        return definition.split(":")[0]
+    return definition.get("field") if isinstance(definition, dict) else None
+
+
+def _described(spec):
+    """Every mark and axis given a text alternative that contains no raw number.
+
+    Left alone, Vega labels each mark for screen readers with its data fields as
+    floats ("tokens: 8.23618893554e+13") and each axis with its domain's ends. A
+    mark with a label field (its tooltip or text, which units formatted) is read
+    by that label; a mark without one (a curve, a rule) is left out of the
+    accessibility tree, its figures being in the labelled marks and the widget's
+    outputs; an axis is read by its title.
+    """
+    if isinstance(spec, list):
+        return [_described(item) for item in spec]
+    if not isinstance(spec, dict):
+        return spec
+    spec = {key: _described(value) for key, value in spec.items()}
+    encoding = spec.get("encoding")
+    if "mark" in spec and isinstance(encoding, dict) and "description" not in encoding:
+        label = _field(encoding.get("tooltip")) or _field(encoding.get("text"))
+        if label:
+            spec["encoding"] = {**encoding, "description": {"field": label, "type": "nominal"}}
+        else:
+            mark = spec["mark"] if isinstance(spec["mark"], dict) else {"type": spec["mark"]}
+            spec["mark"] = {**mark, "aria": False}
+    if isinstance(encoding, dict):
+        for channel in ("x", "y"):
+            definition = spec["encoding"].get(channel)
+            if isinstance(definition, dict) and ("axis" not in definition or isinstance(definition["axis"], dict)):
+                axis = definition.get("axis", {})
+                title = axis.get("title", definition.get("title"))
+                if title and "description" not in axis:
+                    spec["encoding"][channel] = {**definition, "axis": {**axis, "description": f"{channel.upper()}-axis: {title}"}}
+    return spec
+
+
+def _axes_described(vega):
+    """Each Vega axis read by its description: the SVG renderer takes an axis's label from the
+    axis group's encoding, not from its `description`, and otherwise lists the domain's raw ends."""
+    if isinstance(vega, list):
+        return [_axes_described(item) for item in vega]
+    if not isinstance(vega, dict):
+        return vega
+    vega = {key: _axes_described(value) for key, value in vega.items()}
+    for axis in vega.get("axes", []):
+        if "description" in axis:
+            update = axis.setdefault("encode", {}).setdefault("axis", {}).setdefault("update", {})
+            update["description"] = {"value": axis["description"]}
+    return vega
 
 
 def _converted(kind: str, name: str, datasets: dict) -> str:
@@ -65,8 +123,8 @@ def _converted(kind: str, name: str, datasets: dict) -> str:
     def convert() -> str:
         import vl_convert  # only on a miss: its import and start are most of a chart's cost
 
-        spec = _spec(name, datasets)
-        return vl_convert.vegalite_to_svg(spec) if kind == "svg" else json.dumps(vl_convert.vegalite_to_vega(spec))
+        vega = _axes_described(vl_convert.vegalite_to_vega(_spec(name, datasets)))
+        return vl_convert.vega_to_svg(vega) if kind == "svg" else json.dumps(vega)
 
     return cached(f"figures-{kind}", [name, datasets, tree_hash(SOURCES), versions(*LIBRARIES)], convert)
 

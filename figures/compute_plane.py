@@ -31,7 +31,7 @@ def _equal_compute_rows() -> list[dict]:
         for n in params:
             tokens = flops / training_flops(float(n), 1)
             if TOKENS_RANGE[0] <= tokens <= TOKENS_RANGE[1]:
-                rows.append({"params": float(n), "tokens": tokens, "line": units.sci(flops, 1) + " FLOPs"})
+                rows.append({"params": float(n), "tokens": tokens, "line": units.sci(flops) + " FLOPs"})
     return rows
 
 

@@ -46,7 +46,7 @@ def chart() -> alt.HConcatChart:
     """Rows of "stages": {stage, order, gpus, seconds, picked, gpus_label, time_label}."""
     gpus = _panel("gpus", "GPUs (log scale)", GPU_TICKS, _labels(GPU_TICKS, units.integer), "gpus_label", True)
     time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS,
-                  _labels(TIME_TICKS, lambda s: units.hours(s, 0)), "time_label", False)
+                  _labels(TIME_TICKS, units.duration), "time_label", False)
     return (
         alt.hconcat(gpus, time, spacing=16)
         .properties(title="Each stage's GPUs and time, on the same log scales")

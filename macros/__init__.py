@@ -62,7 +62,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
         if kind == "filter":
             return _printed(name, args, kwargs, result)
         if traces:
-            shown = ", ".join([*map(provenance.expression, args), *(f"{k}={provenance.expression(v)}" for k, v in kwargs.items())])
+            shown = _arguments(args, kwargs)
             inputs = provenance.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
             origin = provenance.Origin(f"{name}({shown})", formula=provenance.formula(fn) if traces == "estimator" else "", inputs=inputs)
             return provenance.traced(result, origin)
@@ -110,22 +110,35 @@ def _line_text(line: int) -> str:
     return _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
 
 
-def _written(line: int, name: str, derivation: str) -> str:
+def _written(line: int, name: str, arguments: str, derivation: str) -> str:
     """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
 
-    Jinja knows lines, not columns: of the line's uses of the filter, the one
-    ending in the same attribute as the derivation, else the n-th printed.
+    Jinja knows lines, not columns. Of the line's uses of the filter: those with
+    the same arguments, then those ending in the same attribute as the
+    derivation; if several remain (a loop, a table row), the n-th printed.
     """
-    uses = [m.group(1) for m in _PRINT.finditer(_line_text(line)) if re.search(rf"\|\s*{name}\b", m.group(1))]
-    last = re.search(r"\.(\w+)$", derivation)
-    same = [u for u in uses if last and re.match(rf"[\w.]*\.{last.group(1)}\s*\|", u)]
-    if len(same) == 1:
-        return same[0]
+    def same(text: str) -> str:
+        return text.replace(" ", "").replace("'", '"').lower()
+
+    uses = []
+    for match in _PRINT.finditer(_line_text(line)):
+        written = re.search(rf"\|\s*{name}\b(?:\(([^)]*)\))?\s*(\||$)", match.group(1))
+        if written and same(written.group(1) or "") == same(arguments):
+            uses.append(match.group(1))
+    last = re.search(r"\.(\w+)\)*$", derivation)
+    ending = [u for u in uses if last and re.search(rf"\.{last.group(1)}\)*\s*\|", u)]
+    uses = ending or uses
     if not uses:
         return ""
-    seen = _Page.printed.setdefault((line, name), 0)
-    _Page.printed[(line, name)] = seen + 1
-    return uses[seen % len(uses)]  # a loop prints one expression many times
+    key = (line, name, tuple(uses))
+    seen = _Page.printed.get(key, 0)
+    _Page.printed[key] = seen + 1
+    return uses[seen % len(uses)]
+
+
+def _arguments(args: tuple, kwargs: dict) -> str:
+    """A filter call's arguments as a page writes them: `"FLOP/s"`, `binary=true`."""
+    return ", ".join([*map(provenance.expression, args), *(f"{k}={provenance.expression(v)}" for k, v in kwargs.items())])
 
 
 def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
@@ -141,7 +154,7 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
         numbers.Entry(
             page=_Page.path,
             line=line + _Page.offset if line else 0,
-            written=_written(line, name, value.origin.expression),
+            written=_written(line, name, _arguments(args[1:], kwargs), value.origin.expression),
             derivation=value.origin.expression,
             kind=numbers.kind(name, provenance.plain(args[1:]), provenance.plain(kwargs)),
             value=float(value),

@@ -34,16 +34,17 @@ LOCK_HEADER = (
 )
 
 # What kind of quantity each filter prints, for the one-text check: the same value
-# of the same kind must read the same, whichever filter printed it.
+# of the same kind must read the same, whichever filter printed it. An exact
+# count (`integer`: 405,853,388,800) is a kind of its own beside its rounded
+# figure (406B), as a binary unit is beside a decimal one (see `kind`).
 KINDS = {
     "bytes": "bytes",
     "count": "number",
     "sci": "number",
     "plain": "number",
-    "integer": "number",
-    "fixed": "number",
+    "number": "number",
+    "integer": "exact number",
     "duration": "seconds",
-    "hours": "seconds",
     "percent": "fraction",
     "times": "ratio",
 }
@@ -134,7 +135,7 @@ def _same_value(value: float) -> str:
 def one_text_findings(entries: list) -> list[str]:
     """Each derivation, and each value of each kind, shown with more than one text."""
     findings = []
-    for label, key in (("derivation", lambda e: e.derivation), ("value", lambda e: (e.kind, _same_value(e.value)))):
+    for label, key in (("derivation", lambda e: (e.derivation, e.kind)), ("value", lambda e: (e.kind, _same_value(e.value)))):
         groups = defaultdict(list)
         for e in entries:
             if label == "derivation" or e.value is not None:

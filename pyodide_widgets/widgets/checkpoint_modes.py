@@ -25,7 +25,7 @@ FIELDS = (
                                    for key, run in _PRESETS.runs.items()}),
     choice("storage", "Storage", {key: s.name for key, s in _PRESETS.storage_systems.items()}),
     choice("host", "GPU to host memory",
-           {key: f"{i.name} · {units.si(i.bandwidth_bytes_per_s, 'B/s', 0)}" for key, i in _PRESETS.interconnects.items()
+           {key: f"{i.name} · {units.si(i.bandwidth_bytes_per_s, 'B/s')}" for key, i in _PRESETS.interconnects.items()
             if i.scope == "host"}),
     number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
     number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
@@ -49,7 +49,7 @@ def presets() -> dict:
 
 def _short(seconds: float) -> str:
     """A pause to the millisecond: "0.005 s", "2.841 s"."""
-    return units.duration(seconds, 3)
+    return units.duration(seconds)
 
 
 def update(state: dict) -> dict:
@@ -63,12 +63,12 @@ def update(state: dict) -> dict:
     mine, theirs = pause[s["mode"]], pause["async" if s["mode"] == "sync" else "sync"]
     other_label = "asynchronously" if s["mode"] == "sync" else "synchronously"
     outputs = {
-        "shard": units.bytes_(st.shard_bytes, 1),
-        "checkpoint": f"of a {units.bytes_(total, 2)} checkpoint over {units.integer(run.gpus)} GPUs",
+        "shard": units.bytes_(st.shard_bytes),
+        "checkpoint": f"of a {units.bytes_(total)} checkpoint over {units.integer(run.gpus)} GPUs",
         "pause": _short(mine[0]),
         "other": f"{_short(theirs[0])} {other_label}",
-        "run_pause": units.duration(mine[1], 1),
-        "run_share": f"{units.percent(mine[1] / s['window'], 3)} of the run, over {units.integer(st.checkpoints)} saves",
+        "run_pause": units.duration(mine[1]),
+        "run_share": f"{units.percent(mine[1] / s['window'])} of the run, over {units.integer(st.checkpoints)} saves",
         "background": _short(st.sync_s),
         "background_note": ("done well before the next save is due" if st.background_fits
                             else "longer than the interval: the next save waits for it"),

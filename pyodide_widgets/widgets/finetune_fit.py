@@ -21,15 +21,15 @@ METHODS = {"full": "Full fine-tune", "lora": "LoRA", "qlora": "QLoRA"}
 
 def _capacity(gpu) -> str:
     """A GPU's memory as its vendor means it, binary: "24 GiB"."""
-    return units.bytes_(gpu.memory_bytes, 0, binary=True)
+    return units.bytes_(gpu.memory_bytes, binary=True)
 
 
 FIELDS = (
-    choice("model", "Base model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
+    choice("model", "Base model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     whole("rank", "LoRA rank r", max=1e5),  # the estimator refuses a rank wider than the layer
     multi("modules", "Adapted linear layers, in every block", finetune.LLAMA_MODULE_LABELS),
     choice("quantization", "QLoRA's frozen base", {
-        key: f"{key} · {units.fixed(layout.bits_per_weight, 3)} bits a weight"
+        key: f"{key} · {units.number(layout.bits_per_weight)} bits a weight"
         for key, layout in finetune.QUANTIZATION_LAYOUTS.items()
     }),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
@@ -63,7 +63,7 @@ def _parts(bill: estimators.FinetuneBill) -> str:
 def _fit(label: str, bill: estimators.FinetuneBill, gpu) -> str:
     if bill.fit.fits:
         return f"{label} fits the {_capacity(gpu)} of one {gpu.name}, {units.bytes_(bill.fit.spare)} to spare."
-    return f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio, 1)} its {_capacity(gpu)}, {units.bytes_(-bill.fit.spare)} over."
+    return f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio)} its {_capacity(gpu)}, {units.bytes_(-bill.fit.spare)} over."
 
 
 def update(state: dict) -> dict:
@@ -77,7 +77,7 @@ def update(state: dict) -> dict:
     }
     adapted = bills["lora"].state
     outputs = {
-        "trainable": f"{units.count(adapted.trainable_params)} parameters ({units.percent(adapted.trainable_share, 2)})",
+        "trainable": f"{units.count(adapted.trainable_params)} parameters ({units.percent(adapted.trainable_share)})",
         "per_module": "per block: " + ", ".join(
             f"{m} {units.integer(shapes[m][0])}→{units.integer(shapes[m][1])}: "
             f"{units.integer(estimators.lora_matrix_params(*shapes[m], s['rank']))}"

@@ -73,10 +73,10 @@ def update(state: dict) -> dict:
         raise estimators.EstimatorError("interval", state["interval"], f"at most the window, {longest} minutes")
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
-        "lost": units.hours(now.lost_s),
-        "lost_share": f"{units.percent(now.lost_s / window, 1)} of the window, redone by every GPU of the job",
-        "writing": units.hours(now.saving_s, 2),
-        "writing_detail": f"{units.percent(now.saving_s / window, 2)} of the window, at {units.duration(pause, 2)} a save",
+        "lost": units.duration(now.lost_s),
+        "lost_share": f"{units.percent(now.lost_s / window)} of the window, redone by every GPU of the job",
+        "writing": units.duration(now.saving_s),
+        "writing_detail": f"{units.percent(now.saving_s / window)} of the window, at {units.duration(pause)} a save",
     }
     mtbf = estimators.mtbf_seconds(n, window)
     daly = estimators.optimal_checkpoint_interval(pause, mtbf)
@@ -84,9 +84,9 @@ def update(state: dict) -> dict:
     best = estimators.checkpoint_overhead(window, n, daly, pause)
     outputs |= {
         "optimal": units.duration(daly),
-        "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.hours(mtbf)}",
-        "at_optimal": units.hours(best.total_s, 2),
-        "now": f"against {units.hours(now.total_s, 2)} at your interval",
+        "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.duration(mtbf)}",
+        "at_optimal": units.duration(best.total_s),
+        "now": f"against {units.duration(now.total_s)} at your interval",
     }
 
     def hours(seconds: float) -> float:
@@ -105,7 +105,7 @@ def update(state: dict) -> dict:
     ]
     rows["days"] = [
         {"start_day": p.start_s / DAY, "end_day": p.start_s / DAY + 1, "lost_h": hours(p.lost_s),
-         "label": f"day {units.integer(i + 1)}: {units.integer(p.interruptions)} interruptions, {units.hours(p.lost_s)} lost"}
+         "label": f"day {units.integer(i + 1)}: {units.integer(p.interruptions)} interruptions, {units.duration(p.lost_s)} lost"}
         for i, p in enumerate(estimators.interruptions_by_period(window, n, interval, DAY))
     ]
     rows["zoom"] = [
@@ -114,6 +114,6 @@ def update(state: dict) -> dict:
     ]
     outputs["summary"] = (
         f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
-        f"{outputs['lost']}, {units.percent(now.lost_s / window, 1)} of the window; optimal interval {outputs['optimal']}."
+        f"{outputs['lost']}, {units.percent(now.lost_s / window)} of the window; optimal interval {outputs['optimal']}."
     )
     return {"outputs": outputs, "data": rows}

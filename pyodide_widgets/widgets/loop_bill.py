@@ -32,14 +32,14 @@ def update(state: dict) -> dict:
     e = estimators.run_preset_estimate(s["run"])
     per_param = estimators.bytes_per_param()
     outputs = {
-        "data": f"{units.count(e.tokens, 2)} tokens",
-        "data_bytes": f"{units.bytes_(e.dataset_bytes, 2)} on disk at {e.token_bytes} B per token id",
+        "data": f"{units.count(e.tokens)} tokens",
+        "data_bytes": f"{units.bytes_(e.dataset_bytes)} on disk at {e.token_bytes} B per token id",
         "compute": f"{units.sci(e.flops)} FLOPs",
-        "compute_rate": f"{units.count(estimators.training_flops(e.params, 1), 2)} FLOPs per token, for {units.count(e.params, 2)} parameters",
-        "memory": units.bytes_(e.state_bytes, 2),
-        "memory_per_param": f"{units.fixed(per_param.total, 0)} bytes per parameter with mixed-precision Adam",
+        "compute_rate": f"{units.count(estimators.training_flops(e.params, 1))} FLOPs per token, for {units.count(e.params)} parameters",
+        "memory": units.bytes_(e.state_bytes),
+        "memory_per_param": f"{units.number(per_param.total)} bytes per parameter with mixed-precision Adam",
         "time": units.duration(e.seconds),
-        "gpu_hours": f"{units.count(e.gpu_hours, 2)} GPU-hours on {units.integer(e.gpus)} GPUs",
+        "gpu_hours": f"{units.count(e.gpu_hours)} GPU-hours on {units.integer(e.gpus)} GPUs",
     }
     outputs["summary"] = (
         f"{outputs['data']}, {outputs['compute']}, {outputs['memory']} of training state, {outputs['time']}."

@@ -30,11 +30,11 @@ COMPONENTS = {
 
 def _capacity(gpu) -> str:
     """A GPU's memory as its vendor means it: "80 GiB" (presets store the binary capacity)."""
-    return units.bytes_(gpu.memory_bytes, 0, binary=True)
+    return units.bytes_(gpu.memory_bytes, binary=True)
 
 
 FIELDS = (
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
     choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS),
     whole("gpus", "Data-parallel GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
@@ -89,10 +89,10 @@ def update(state: dict) -> dict:
     parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]
     outputs = {key: units.bytes_(value) for key, _, value in parts}
     outputs["total"] = units.bytes_(bill.memory.total)
-    outputs["ratio"] = f"{units.times(bill.fit.ratio, 2)} the {_capacity(gpu)} of one {gpu.name}"
+    outputs["ratio"] = f"{units.times(bill.fit.ratio)} the {_capacity(gpu)} of one {gpu.name}"
     outputs["per_param"] = (
-        f"{units.fixed(bill.per_param.total, 0)} bytes per parameter before sharding: "
-        + " + ".join(units.fixed(getattr(bill.per_param, key), 0) for key in list(COMPONENTS)[:-1])
+        f"{units.number(bill.per_param.total)} bytes per parameter before sharding: "
+        + " + ".join(units.number(getattr(bill.per_param, key)) for key in list(COMPONENTS)[:-1])
     )
     outputs["verdict"] = _verdict(bill, gpu)
     outputs["summary"] = f"{outputs['total']} per GPU, {outputs['ratio']}. {outputs['verdict']}"

@@ -63,16 +63,16 @@ def _experts(numbers) -> str:
 
 
 def _params(p: estimators.MoeParams) -> str:
-    return f"{units.count(p.total, 1)} stored, {units.count(p.active, 1)} per token"
+    return f"{units.count(p.total)} stored, {units.count(p.active)} per token"
 
 
 def _rows(name: str, total: float, active: float, order: int) -> list:
     """Chart rows of one model: what it stores and what one token passes through."""
     return [
         {"model": name, "order": order, "part": "stored (total)", "params": total,
-         "label": f"{name}: {units.count(total, 1)} stored"},
+         "label": f"{name}: {units.count(total)} stored"},
         {"model": name, "order": order, "part": "used per token (active)", "params": active,
-         "label": f"{name}: {units.count(active, 1)} per token"},
+         "label": f"{name}: {units.count(active)} per token"},
     ]
 
 
@@ -86,11 +86,11 @@ def update(state: dict) -> dict:
         "route": f"“{SENTENCE[token]}” → expert{'s' if s['top_k'] > 1 else ''} {_experts(routing.choices[token])}",
         "route_note": f"{units.integer(s['top_k'])} of {units.integer(s['experts'])} experts; the others skip this token",
         "shaped": _params(shaped),
-        "shaped_note": f"{units.percent(shaped.active / shaped.total, 0)} of the weights work on each token",
+        "shaped_note": f"{units.percent(shaped.active / shaped.total)} of the weights work on each token",
         "routes": " · ".join(f"{word} → {_experts(c)}" for word, c in zip(SENTENCE, routing.choices)),
         "load": f"{units.integer(routing.used)} of the {units.integer(s['experts'])} experts receive a token; the "
                 f"busiest receives {units.integer(routing.busiest)}, where an even spread would give each "
-                f"{units.fixed(routing.even_load, 1)}",
+                f"{units.number(routing.even_load)}",
     }
     for key, out in (("mixtral-8x7b", "mixtral"), ("deepseek-v3", "deepseek")):
         p, c = _COMPARED[key], _MOE[key].config
@@ -107,5 +107,5 @@ def update(state: dict) -> dict:
     for i, key in enumerate(COMPARED, start=1):
         p = _COMPARED[key]
         rows += _rows(_MOE[key].name, p.total, p.active, 2 * i - 1)
-        rows += _rows(f"Dense, {units.count(p.active, 1)}", p.active, p.active, 2 * i)
+        rows += _rows(f"Dense, {units.count(p.active)}", p.active, p.active, 2 * i)
     return {"outputs": outputs, "data": {"params": rows}}

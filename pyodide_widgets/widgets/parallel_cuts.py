@@ -22,14 +22,14 @@ DIAGRAM_GPUS = 4  # the seed's picture: four GPUs under each cut
 
 
 def _links(scope: str) -> dict:
-    return {key: f"{link.name} · {units.si(link.bandwidth_bytes_per_s, 'B/s', 1)}"
+    return {key: f"{link.name} · {units.si(link.bandwidth_bytes_per_s, 'B/s')}"
             for key, link in _PRESETS.interconnects.items() if link.scope == scope}
 
 
 FIELDS = (
     choice("cut", "Cut", parallelism.CUTS, play=True,
            note="one cut alone over all the GPUs below; the table above nests them as Llama 3 does"),
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _PRESETS.models.items()}),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _PRESETS.models.items()}),
     whole("gpus", "GPUs sharing the cut", unit="GPUs", max=1e6),  # a million: past any fleet built
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
     choice("scale_up", "Link inside a server", _links("scale-up")),
@@ -102,32 +102,32 @@ def update(state: dict) -> dict:
     seconds = cut.link_seconds if cut else 0.0
     ratio = seconds / t.compute_seconds
     outputs = {
-        "holds": f"{units.count(share.params, 2)} parameters, {units.bytes_(share.state_bytes, 1)} of training state",
+        "holds": f"{units.count(share.params)} parameters, {units.bytes_(share.state_bytes)} of training state",
         "holds_detail": (
-            f"{units.fixed(share.layers, 1)} of {units.integer(model.config.layers)} layers · "
-            f"{units.fixed(share.sequences, 1)} of {units.integer(s['global_batch'])} sequences · "
+            f"{units.number(share.layers)} of {units.integer(model.config.layers)} layers · "
+            f"{units.number(share.sequences)} of {units.integer(s['global_batch'])} sequences · "
             f"{units.integer(share.tokens_per_sequence)} tokens of each"
         ),
         "collective": parallelism.COLLECTIVES[s["cut"]],
         "group": f"among {units.integer(cut.group_gpus)} GPUs" if cut else "none: one GPU talks to no one",
-        "traffic": units.bytes_(traffic, 1),
+        "traffic": units.bytes_(traffic),
         "per_micro_batch": f"over {units.integer(t.micro_batches)} micro-batches of {units.integer(s['micro_batch'])}",
         "link_time": units.duration(seconds),
-        "link": f"on {link.name}, {units.si(link.bandwidth_bytes_per_s, 'B/s', 1)} each way" if link else "no link crossed",
+        "link": f"on {link.name}, {units.si(link.bandwidth_bytes_per_s, 'B/s')} each way" if link else "no link crossed",
         "compute": units.duration(t.compute_seconds),
         "compute_detail": (
-            f"6 × {units.count(model.active_params, 2)} active parameters × "
-            f"{units.count(s['global_batch'] * s['seq_len'], 2)} tokens on {units.integer(layout.gpus)} × {gpu.name} at "
+            f"6 × {units.count(model.active_params)} active parameters (counted from the configuration) × "
+            f"{units.count(s['global_batch'] * s['seq_len'])} tokens on {units.integer(layout.gpus)} × {gpu.name} at "
             f"{units.percent(s['mfu'])} MFU"
         ),
     }
     if ratio > 1:
         outputs["verdict"] = (
-            f"Communication-bound: the link needs {units.times(ratio, 1)} the step's arithmetic, "
+            f"Communication-bound: the link needs {units.times(ratio)} the step's arithmetic, "
             "unless the traffic is hidden behind it."
         )
     else:
-        outputs["verdict"] = f"Compute-bound: the traffic takes {units.percent(ratio, 1)} of the step's arithmetic time."
+        outputs["verdict"] = f"Compute-bound: the traffic takes {units.percent(ratio)} of the step's arithmetic time."
     outputs["summary"] = (
         f"{parallelism.CUTS[s['cut']]} over {units.integer(s['gpus'])} GPUs: each sends {outputs['traffic']} per step, "
         f"{outputs['link_time']} on its link against {outputs['compute']} of arithmetic. {outputs['verdict']}"

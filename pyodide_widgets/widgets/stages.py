@@ -47,11 +47,11 @@ def update(state: dict) -> dict:
     outputs, rows = {}, []
     for order, (key, stage) in enumerate(_STAGES.items()):
         seconds, hours = _time(stage)
-        tokens = f" over {units.count(stage.tokens, 1)} tokens" if stage.tokens is not None else ""
+        tokens = f" over {units.count(stage.tokens)} tokens" if stage.tokens is not None else ""
         outputs[key] = stage.objective
         outputs[f"{key}_budget"] = (
             f"{units.integer(stage.gpus)} × {stage.hardware} for {units.duration(seconds)}{tokens}: "
-            f"{units.count(hours, 1)} GPU-hours (as of {stage.as_of})"
+            f"{units.count(hours)} GPU-hours (as of {stage.as_of})"
         )
         outputs[f"{key}_artifact"] = stage.artifact
         outputs[f"{key}_example"] = stage.example

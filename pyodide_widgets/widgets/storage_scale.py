@@ -86,7 +86,7 @@ def _rows(parts: estimators.StorageBreakdown, params: float, pick: str | None) -
     for order, (key, name) in enumerate(PARTS.items()):
         value = getattr(parts, key)
         row = {"part": name, "order": order, "params": params, "bytes": value,
-               "label": f"{units.count(params, 1)} parameters, {name}: {units.bytes_(value)}"}
+               "label": f"{units.count(params)} parameters, {name}: {units.bytes_(value)}"}
         if pick:
             row["pick"] = pick
         rows.append(row)
@@ -98,16 +98,16 @@ def update(state: dict) -> dict:
     n = s["params"]
     here = _footprint(s, n)
     outputs = {key: units.bytes_(getattr(here, key)) for key in PARTS}
-    outputs["total"] = units.bytes_(here.total, 2)  # as the page's table prints it
-    outputs["dataset_note"] = f"{units.count(here.tokens, 1)} tokens × {s['token_bytes']} B"
-    outputs["dataset_share"] = f"the dataset is {units.percent(here.dataset / here.total, 0)} of it"
+    outputs["total"] = units.bytes_(here.total)  # as the page's table prints it
+    outputs["dataset_note"] = f"{units.count(here.tokens)} tokens × {s['token_bytes']} B"
+    outputs["dataset_share"] = f"the dataset is {units.percent(here.dataset / here.total)} of it"
     grid = {size: _footprint(s, size) for size in GRID}
     decades = [size for size in GRID if size in (10**9, 10**10, 10**11, 10**12)]
     outputs["across"] = "Total at " + ", ".join(
-        f"{units.count(size, 0)} parameters {units.bytes_(grid[size].total)}" for size in decades
+        f"{units.count(size)} parameters {units.bytes_(grid[size].total)}" for size in decades
     ) + "."
     outputs["summary"] = (
-        f"{units.count(n, 1)} parameters: dataset {outputs['dataset']}, weights {outputs['weights']}, "
+        f"{units.count(n)} parameters: dataset {outputs['dataset']}, weights {outputs['weights']}, "
         f"one checkpoint {outputs['checkpoint']}, kept {outputs['retained']}, total {outputs['total']}."
     )
     params_field = FIELDS[0]

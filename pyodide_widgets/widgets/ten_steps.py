@@ -110,8 +110,8 @@ def reason(step_key: str, scale: str) -> str:
         model, gpu = _PRESETS.model(step.model), _PRESETS.gpu(step.gpu)
         state = estimators.model_state_bytes(model.params)
         fit = estimators.memory_fit(state, gpu.memory_bytes)
-        computed = (f"{model.name}'s training state, {units.bytes_(state)}, is {units.times(fit.ratio, 1)} "
-                    f"the {units.bytes_(gpu.memory_bytes, 0, binary=True)} of one {gpu.name}")
+        computed = (f"{model.name}'s training state, {units.bytes_(state)}, is {units.times(fit.ratio)} "
+                    f"the {units.bytes_(gpu.memory_bytes, binary=True)} of one {gpu.name}")
     elif step.reason == "network":
         computed = f"a job here crosses {CROSSES[SCALES[scale].crosses]}"
     elif step.reason == "failures":

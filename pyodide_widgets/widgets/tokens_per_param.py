@@ -50,17 +50,17 @@ def presets() -> dict:
 
 def _ratio(value: float) -> str:
     """Whole above ten (1875, as the page prints it), one decimal below (1.7): the ruler spans four decades."""
-    return units.fixed(value, 0 if value >= 10 else 1)
+    return units.number(value)
 
 
 def _multiple(value: float) -> str:
-    return units.times(value, 0 if value >= 10 else 2)
+    return units.times(value)
 
 
 def _split(key: str, n: float, d: float) -> dict:
     """The outputs `key` ("77B on 1.5T tokens") and its detail ("20 tokens per parameter")."""
     return {
-        key: f"{units.count(n, 0)} on {units.count(d, 1)} tokens",
+        key: f"{units.count(n)} on {units.count(d)} tokens",
         f"{key}_ratio": f"{_ratio(estimators.tokens_per_param(n, d))} tokens per parameter",
     }
 
@@ -72,7 +72,7 @@ def update(state: dict) -> dict:
     ratios = {key: estimators.tokens_per_param(mn, md) for key, (_, mn, md) in MARKERS.items()}
     outputs = {
         "ratio": _ratio(ratios[s["model"]]),
-        "budget": f"{units.count(n, 1)} parameters, {units.count(d, 1)} tokens",
+        "budget": f"{units.count(n)} parameters, {units.count(d)} tokens",
         "multiple": _multiple(estimators.compute_multiple(n, d)),
         "flops": f"{units.sci(flops)} FLOPs against {units.sci(estimators.optimal_training_flops(n))}",
         **_split("rule", *estimators.compute_optimal(flops)),

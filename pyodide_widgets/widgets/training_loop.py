@@ -20,7 +20,7 @@ _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, 
 
 FIELDS = (
     choice("station", "Station", loop.STATIONS, play=True),
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params, 2)}" for key, m in _MODELS.items()}),
+    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
 )
@@ -47,7 +47,7 @@ def presets() -> dict:
 
 
 def _flops(value: float) -> str:
-    return f"{units.count(value, 2)} FLOPs"
+    return f"{units.count(value)} FLOPs"
 
 
 def update(state: dict) -> dict:
@@ -58,23 +58,23 @@ def update(state: dict) -> dict:
     k = estimators.compute_constants()
     outputs = {
         "forward": _flops(c.forward_flops),
-        "forward_attention": f"{k.forward} × {units.count(c.params, 2)} parameters, plus {_flops(c.forward_attention_flops)} "
+        "forward_attention": f"{k.forward} × {units.count(c.params)} parameters, plus {_flops(c.forward_attention_flops)} "
                              f"of attention over {units.integer(c.seq_len)} tokens",
         "loss": f"{units.integer(c.vocab)} logits",
         "loss_logits": f"scored against the one true next token; the output layer that makes them costs "
                        f"{_flops(c.logits_flops)}, part of the forward pass",
         "backward": _flops(c.backward_flops),
-        "backward_attention": f"{k.backward} × {units.count(c.params, 2)} parameters, plus {_flops(c.backward_attention_flops)} "
+        "backward_attention": f"{k.backward} × {units.count(c.params)} parameters, plus {_flops(c.backward_attention_flops)} "
                               f"of attention",
-        "optimizer": f"{units.bytes_(c.optimizer_bytes, 2)} touched",
-        "optimizer_parts": f"{units.fixed(parts.total, 0)} bytes per parameter: weights {units.plain(parts.weights)}, "
+        "optimizer": f"{units.bytes_(c.optimizer_bytes)} touched",
+        "optimizer_parts": f"{units.number(parts.total)} bytes per parameter: weights {units.plain(parts.weights)}, "
                            f"gradients {units.plain(parts.gradients)}, master weights {units.plain(parts.master)}, "
                            f"moments {units.plain(parts.momentum)} + {units.plain(parts.variance)}",
     }
     outputs["per_token"] = (
         f"One token of training costs {_flops(c.forward_flops + c.forward_attention_flops + c.backward_flops + c.backward_attention_flops)} "
         f"for {model.name} at {units.integer(c.seq_len)} tokens a sequence; attention is "
-        f"{units.percent(c.attention_share, 0)} of it."
+        f"{units.percent(c.attention_share)} of it."
     )
     outputs["summary"] = f"{loop.STATIONS[s['station']]}. {outputs['per_token']}"
     return {"outputs": outputs, "data": {}}

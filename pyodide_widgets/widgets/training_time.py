@@ -60,10 +60,10 @@ def presets() -> dict:
 
 def _fleet(e: estimators.RunEstimate, gpu, precision: str) -> str:
     """"16,384 × H100 BF16 989 TFLOP/s = 16.2 EFLOP/s peak"; one GPU is its own peak, said once."""
-    one = f"{gpu.name} {precision} {units.si(e.peak_flops_per_gpu, 'FLOP/s', 1)}"
+    one = f"{gpu.name} {precision} {units.si(e.peak_flops_per_gpu, 'FLOP/s')}"
     if e.gpus == 1:
         return f"1 × {one} peak"
-    return f"{units.integer(e.gpus)} × {one} = {units.si(e.fleet_peak_flops, 'FLOP/s', 1)} peak"
+    return f"{units.integer(e.gpus)} × {one} = {units.si(e.fleet_peak_flops, 'FLOP/s')} peak"
 
 
 def update(state: dict) -> dict:
@@ -78,23 +78,23 @@ def update(state: dict) -> dict:
     flops = f"{units.sci(e.flops)} FLOPs"
     outputs = {
         "flops": flops,
-        "delivered": units.si(e.delivered_flops, "FLOP/s", 1),
+        "delivered": units.si(e.delivered_flops, "FLOP/s"),
         "fleet": _fleet(e, gpu, _PRECISIONS[s["precision"]]),
         "duration": units.duration(e.seconds),
-        "gpu_hours": units.count(e.gpu_hours, 2),
-        "tokens": f"{units.count(e.tokens, 2)} tokens",
-        "dataset": f"≈ {units.bytes_(e.dataset_bytes, 2)} on disk",
-        "state_bytes": units.bytes_(e.state_bytes, 2),
-        "checkpoint": units.bytes_(e.checkpoint_bytes, 2),
+        "gpu_hours": units.count(e.gpu_hours),
+        "tokens": f"{units.count(e.tokens)} tokens",
+        "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
+        "state_bytes": units.bytes_(e.state_bytes),
+        "checkpoint": units.bytes_(e.checkpoint_bytes),
         "checkpoint_note": (
-            f"{units.bytes_(e.checkpoint_bytes_with_gradients, 2)} with gradients · "
-            f"{units.bytes_(e.weights_bytes, 1)} weights only"
+            f"{units.bytes_(e.checkpoint_bytes_with_gradients)} with gradients · "
+            f"{units.bytes_(e.weights_bytes)} weights only"
         ),
     }
     outputs["summary"] = f"{flops} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours."
     run_row = {
         "params": e.params,
         "tokens": e.tokens,
-        "label": f"{units.count(e.params, 0)} parameters × {units.count(e.tokens, 1)} tokens = {flops}",
+        "label": f"{units.count(e.params)} parameters × {units.count(e.tokens)} tokens = {flops}",
     }
     return {"outputs": outputs, "data": {"run": [run_row]}}

@@ -67,7 +67,7 @@ def build_with_page(tmp_path: Path, markdown: str = "", page: str | None = None)
         ("{{ 0.4 | percnt }}", ["percnt", "did you mean 'percent'?"]),
         ("{{ llama_params }}", ["llama_params", "undefined"]),
         ("{{ trainig_flops(1e9, 1e12) }}", ["'trainig_flops' is undefined", "did you mean 'training_flops'?"]),
-        ('{{ 1e9 | count("2") }}', ["filter count()", "value | count(decimals"]),
+        ('{{ 1e9 | count(2) }}', ["filter count()", "too many positional arguments", "valid call: value | count"]),
         ('{{ training_seconds(1e25, run("llama3-405b").gpu_count, 989e12, 0.4) }}',
          ["Run has no attribute 'gpu_count'", "did you mean 'gpu", "gpus, mfu"]),
         ('{{ run("llama3-405").params }}', ["(did you mean 'llama3-405b'?)"]),

@@ -22,8 +22,9 @@ def test_default_is_the_seeds_466_interruptions_and_the_unexpected_419_one_click
     assert states["all"]["state"]["interruptions"] == FAILURES.interruptions
     assert states["unexpected"]["state"]["interruptions"] == FAILURES.unexpected
     out = interruptions.update(states["all"]["state"])["outputs"]
-    # Seed: ≈ 117 h, ≈ 9.0% (466 × 30 min / 2 = 116.5 h, printed unrounded as the page prints it).
-    assert out["lost"] == "116.5 h" and out["lost_share"].startswith("9.0%")
+    # Seed: ≈ 117 h, ≈ 9.0% (466 × 30 min / 2 = 116.5 h, printed in days as the page prints it).
+    lost = 116.5 * units.SECONDS_PER_HOUR
+    assert out["lost"] == units.duration(lost) and out["lost_share"].startswith(units.percent(lost / FAILURES.window_seconds))
 
 
 @pytest.mark.parametrize("preset", list(interruptions.presets()))
@@ -32,7 +33,7 @@ def test_w10_figures_are_the_estimators(preset):
     result = interruptions.update(state)
     window, n, interval, pause = state["window"] * 86400, state["interruptions"], state["interval"] * 60, state["pause"]
     lost = estimators.lost_work_seconds(n, interval)
-    assert result["outputs"]["lost"] == units.hours(lost)
+    assert result["outputs"]["lost"] == units.duration(lost)
     daly = estimators.optimal_checkpoint_interval(pause, estimators.mtbf_seconds(n, window))
     assert result["outputs"]["optimal"] == units.duration(daly)
     assert sum(round(row["lost_h"] * 7200 / interval) for row in result["data"]["days"]) == n  # τ/2 lost each
@@ -50,9 +51,9 @@ def test_the_prose_states_the_synchronous_pause_and_dalys_interval(text):
     run, storage = PRESETS.run("llama3-405b"), PRESETS.storage_system("llama3-tectonic")
     ckpt = estimators.checkpoint_bytes(PRESETS.model(run.model).params)
     pause = ckpt / storage.write_bytes_per_s
-    assert f"pauses the run for {units.duration(pause, 1)}" in text
+    assert f"pauses the run for {units.duration(pause)}" in text
     mtbf = estimators.mtbf_seconds(FAILURES.unexpected, FAILURES.window_seconds)
-    assert f"Daly's interval is {units.duration(estimators.optimal_checkpoint_interval(pause, mtbf), 1)}" in text
+    assert f"Daly's interval is {units.duration(estimators.optimal_checkpoint_interval(pause, mtbf))}" in text
 
 
 def test_bad_input_is_named():

@@ -29,7 +29,7 @@ def test_every_figure_is_the_estimators(preset):
     for part in memory_bill.COMPONENTS:
         assert result["outputs"][part] == units.bytes_(getattr(bill.memory, part))
     assert result["outputs"]["total"] == units.bytes_(bill.memory.total)
-    assert result["outputs"]["ratio"].startswith(units.times(bill.fit.ratio, 2))
+    assert result["outputs"]["ratio"].startswith(units.times(bill.fit.ratio))
     assert [row["bytes"] for row in result["data"]["bill"]] == [getattr(bill.memory, p) for p in memory_bill.COMPONENTS]
 
 
@@ -53,7 +53,7 @@ def test_a_fitting_bill_says_what_is_spare():
     bill = bill_of(state)
     assert bill.fit.fits
     assert memory_bill.update(state)["outputs"]["verdict"] == (
-        f"Fits, with {units.bytes_(bill.fit.spare)} of the {units.bytes_(bill.fit.budget, 0, binary=True)} to spare."
+        f"Fits, with {units.bytes_(bill.fit.spare)} of the {units.bytes_(bill.fit.budget, binary=True)} to spare."
     )
 
 

@@ -38,7 +38,7 @@ def test_a_wrong_macro_fails_the_rebuild_and_the_fix_is_served(server):
     output = log.read_text()
     assert "broken.md" in output and "run()" in output and "'llama3-405b'" in output
 
-    page.write_text('# Fixed\n\nIt takes {{ run("llama3-405b").params | count(0) }} parameters.\n', "utf-8")
+    page.write_text('# Fixed\n\nIt takes {{ run("llama3-405b").params | count }} parameters.\n', "utf-8")
     wait_for(lambda: "It takes 405B parameters" in fetch(f"{url}/broken/"), "the fixed page")
 
 

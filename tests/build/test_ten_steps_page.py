@@ -90,7 +90,7 @@ def test_one_gpu_row_is_the_gpt2_a5000_run(scale_table):
     _, example = scale_table[PRESETS.scale("gpu").name]
     flops = estimators.training_flops(run.params, run.tokens)
     assert example == (
-        f"{PRESETS.model('gpt2-124m').name} on one {PRESETS.gpu(run.gpu).name} for {units.count(run.tokens, 0)} tokens: "
+        f"{PRESETS.model('gpt2-124m').name} on one {PRESETS.gpu(run.gpu).name} for {units.count(run.tokens)} tokens: "
         f"{units.sci(flops)} FLOPs, {units.duration(ideal_seconds('gpt2-124m-10b-a5000'))} at an assumed "
         f"{units.percent(run.mfu)} MFU"
     )
@@ -133,9 +133,9 @@ def test_frontier_row_is_llama3(scale_table):
     run, failures = PRESETS.run("llama3-405b"), PRESETS.failure("llama3-405b")
     _, example = scale_table[PRESETS.scale("frontier").name]
     assert example == (
-        f"{PRESETS.model('llama3-405b').name}: {units.count(run.tokens, 1)} tokens on up to "
+        f"{PRESETS.model('llama3-405b').name}: {units.count(run.tokens)} tokens on up to "
         f"{units.integer(run.gpus)} {PRESETS.gpu(run.gpu).name} GPUs; "
-        f"{units.integer(failures.unexpected)} unexpected interruptions in {units.duration(failures.window_seconds, 0)}"
+        f"{units.integer(failures.unexpected)} unexpected interruptions in {units.duration(failures.window_seconds)}"
     )
 
 
@@ -176,7 +176,7 @@ def test_gpt2_dataset_is_two_byte_ids(prose):
     tokens = PRESETS.dataset("fineweb-edu-10b").tokens
     size = estimators.dataset_bytes(tokens, width)
     assert size == 20e9  # the seed's figure: 10B tokens × 2 B
-    assert f"every id fits in {units.plain(width)} bytes, and the {units.count(tokens, 0)} tokens" in prose
+    assert f"every id fits in {units.plain(width)} bytes, and the {units.count(tokens)} tokens" in prose
     assert f"take {units.bytes_(size)} on disk" in prose
 
 
@@ -187,7 +187,7 @@ def test_model_state_and_checkpoint_bytes(prose):
     assert f"Adam keeps {units.plain(per.total)} bytes of state for every parameter" in prose
     assert (
         f"it comes to {units.bytes_(estimators.model_state_bytes(small.params))}, which no single "
-        f"{h100.name} with its {units.bytes_(h100.memory_bytes, 0, binary=True)} can hold"
+        f"{h100.name} with its {units.bytes_(h100.memory_bytes, binary=True)} can hold"
     ) in prose
     assert f"smaller, {units.plain(estimators.checkpoint_bytes_per_param())} bytes per parameter" in prose
     assert f"({units.plain(estimators.checkpoint_bytes_per_param(include_gradients=True))} if they are)" in prose
@@ -199,7 +199,7 @@ def test_llama3_failures_and_mfu(prose):
     assert f"Meta reports an MFU of {units.percent(low)} to {units.percent(high)}" in prose
     assert f"this site computes with {units.percent(run.mfu)}, a round value inside that range" in prose
     assert (
-        f"across {units.duration(f.window_seconds, 0)} of pretraining, the job was interrupted unexpectedly "
+        f"across {units.duration(f.window_seconds)} of pretraining, the job was interrupted unexpectedly "
         f"{units.integer(f.unexpected)} times, roughly one stop every "
         f"{units.duration(estimators.mtbf_seconds(f.unexpected, f.window_seconds))}, "
         f"with hardware to blame for about {units.percent(f.hardware_share)} of them"

@@ -23,10 +23,10 @@ def text(built_site) -> str:
 def test_loop_costs_in_the_prose_are_the_estimators(text):
     c = estimators.loop_costs(PRESETS.model(SETUP_8B.model).config, SETUP_8B.seq_len)
     g = estimators.loop_costs(PRESETS.model(SETUP_GPT2.model).config, SETUP_GPT2.seq_len)
-    assert f"costs {units.count(c.forward_flops, 1)} FLOPs per token for its weights (2 × N)" in text
-    assert f"and {units.count(c.forward_attention_flops, 1)} more for attention" in text
-    assert f"attention is {units.percent(c.attention_share, 0)} of the arithmetic, against {units.percent(g.attention_share, 0)} for GPT-2" in text
-    assert f"{units.bytes_(c.optimizer_bytes, 1)} for Llama 3 8B with Adam" in text
+    assert f"costs {units.count(c.forward_flops)} FLOPs per token for its weights (2 × N)" in text
+    assert f"and {units.count(c.forward_attention_flops)} more for attention" in text
+    assert f"attention is {units.percent(c.attention_share)} of the arithmetic, against {units.percent(g.attention_share)} for GPT-2" in text
+    assert f"{units.bytes_(c.optimizer_bytes)} for Llama 3 8B with Adam" in text
 
 
 def test_training_loop_widget_shows_every_station_without_javascript(built_site):
@@ -39,21 +39,22 @@ def test_training_loop_widget_shows_every_station_without_javascript(built_site)
 def test_moe_figures_in_the_prose_are_computed_from_the_configurations(text):
     ds = estimators.moe_params(PRESETS.model("deepseek-v3").config)
     mx = estimators.moe_params(PRESETS.model("mixtral-8x7b").config)
-    assert f"{units.count(mx.total, 1)} parameters stored, {units.count(mx.active, 1)} at work on a token" in text
+    assert f"{units.count(mx.total)} parameters stored, {units.count(mx.active)} at work on a token" in text
     # The report's 37B leaves the input embedding out; the page says so once and gives both.
     without = ds.active - ds.embedding
-    assert f"the model has {units.count(without, 1)} active, the report's {units.count(without, 0)}; with them, {units.count(ds.active, 1)}" in text
-    assert units.count(without, 0) == "37B" and units.count(ds.total, 0) == "671B"  # DeepSeek-V3 report
-    assert f"training state is {units.bytes_(estimators.model_state_bytes(ds.total), 1)}" in text
+    assert (f"the model has {units.count(without)} active, the figure the report rounds to whole billions; "
+            f"with them, {units.count(ds.active)}") in text
+    assert round(without / 1e9) == 37 and units.count(ds.total) == "671B"  # DeepSeek-V3 report
+    assert f"training state is {units.bytes_(estimators.model_state_bytes(ds.total))}" in text
 
 
 def test_stage_budgets_in_the_prose_are_the_presets(text):
     pre, rl, sft = PRESETS.stage("pretraining"), PRESETS.stage("rl"), PRESETS.stage("sft")
     seconds = estimators.seconds_for_gpu_hours(pre.gpu_hours, pre.gpus)  # DeepSeek-V3: 2,664K GPU-hours / 2,048 GPUs
     assert units.duration(seconds) == "54.2 days"  # the report: "less than two months"
-    assert f"took {units.count(pre.gpu_hours, 2)} GPU-hours over {units.count(pre.tokens, 1)} tokens, {units.duration(seconds)} on {units.integer(pre.gpus)} H800 GPUs" in text
-    assert f"one GPU for {units.hours(sft.seconds, 0)}" in text  # QLoRA: 24 hours on a single GPU
-    assert f"took {units.duration(rl.seconds, 1)} on {units.integer(rl.gpus)} H800 GPUs" in text
+    assert f"took {units.count(pre.gpu_hours)} GPU-hours over {units.count(pre.tokens)} tokens, {units.duration(seconds)} on {units.integer(pre.gpus)} H800 GPUs" in text
+    assert f"one GPU for {units.duration(sft.seconds)}" in text  # QLoRA: 24 hours on a single GPU
+    assert f"took {units.duration(rl.seconds)} on {units.integer(rl.gpus)} H800 GPUs" in text
 
 
 def test_stages_widget_shows_every_stage_without_javascript(built_site):

@@ -21,7 +21,7 @@ def run(capsys, *argv):
 def test_llama3_run_prints_the_seed_figures(capsys):
     code, out, _ = run(capsys, "time", "--run", "llama3-405b")
     assert code == 0
-    for text in ("3.79e25 FLOPs", "16.2 EFLOP/s", "6.5 EFLOP/s", "67.7 days", "26.62M"):
+    for text in ("3.79e25 FLOPs", "16.2 EFLOP/s", "6.48 EFLOP/s", "67.7 days", "26.6M"):
         assert text in out
 
 
@@ -33,10 +33,10 @@ def test_json_output_is_raw_numbers(capsys):
 
 def test_zero_stage_3_and_storage_and_finetune(capsys):
     assert "total: 1.88 GB" in run(capsys, "memory", "--params", "7.5e9", "--gpus", "64", "--stage", "3")[1]
-    assert "checkpoint: 112.0 GB" in run(capsys, "storage", "--params", "7e9", "--include-gradients")[1]
+    assert "checkpoint: 112 GB" in run(capsys, "storage", "--params", "7e9", "--include-gradients")[1]
     out = run(capsys, "finetune", "--method", "full", "--params", "7e9")[1]
-    assert "104.3 GiB" in out
-    assert "671.0B" in run(capsys, "params", "--model", "deepseek-v3")[1]
+    assert "104 GiB" in out
+    assert "671B" in run(capsys, "params", "--model", "deepseek-v3")[1]
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,7 @@ PRESETS = load_presets()
 )
 def test_zero_paper_7_5b_on_64_gpus(stage, text):
     value = zero_bytes_per_gpu(7.5e9, 64, stage)
-    assert units.bytes_(value, {0: 0, 1: 1, 2: 1, 3: 2}[stage]) == text
+    assert units.bytes_(value) == text
 
 
 def test_zero_breakdown_stacks_to_the_total_and_shards_in_stage_order():
@@ -112,8 +112,8 @@ def test_mixtral_total_and_active_follow_the_embedding_included_convention():
 def test_deepseek_v2_total_and_active():
     # DeepSeek-V2 report: 236B total, 21B activated (20.85B without the input table, 21.38B with)
     p = moe_params(PRESETS.model("deepseek-v2").config)
-    assert units.count(p.total, 0) == "236B"
-    assert units.count(p.active - p.embedding, 0) == "21B"
+    assert units.count(p.total) == "236B"
+    assert round((p.active - p.embedding) / 1e9) == 21
 
 
 def test_lora_update_has_the_shape_of_the_frozen_weight():
@@ -265,7 +265,7 @@ def test_llama3_more_than_90_percent_effective_training_time():
     f = PRESETS.failure("llama3-405b")
     e = effective_training_time(f.window_seconds, f.interruptions, f.checkpoint_interval_seconds)
     assert e.effective_share > f.effective_share
-    assert units.percent(e.effective_share, 1) == "91.0%"
+    assert units.percent(e.effective_share) == "91%"
 
 
 def test_young_and_daly_intervals():
@@ -359,8 +359,8 @@ def test_fleet_mtbf_scales_llama3_failures_by_gpu_count():
     # a sixteenth of the GPUs fails a sixteenth as often: 16 × 11,135 s ≈ 2.1 days.
     window = 54 * 86400
     assert estimators.fleet_mtbf_seconds(419, window, 16384, 16384) == estimators.mtbf_seconds(419, window)
-    assert units.hours(estimators.fleet_mtbf_seconds(419, window, 16384, 16384)) == "3.1 h"
-    assert units.duration(estimators.fleet_mtbf_seconds(419, window, 16384, 1024)) == "2.1 days"
+    assert round(estimators.fleet_mtbf_seconds(419, window, 16384, 16384) / 3600, 1) == 3.1
+    assert round(estimators.fleet_mtbf_seconds(419, window, 16384, 1024) / 86400, 1) == 2.1
 
 
 def test_the_sparse_peak_is_twice_the_dense_one():

@@ -1,0 +1,37 @@
+"""A chart's text alternatives read its numbers as the page prints them (issue 8).
+
+Every widget's chart or diagram, drawn at every preset, is scanned: each
+aria-label, <title> and <desc> holds only text the units formatters made, so
+no raw float ("8.63245779872e+13", "202358964.773") and no long unformatted
+integer reaches a screen reader.
+"""
+
+import re
+
+import pytest
+
+import figures
+import pyodide_widgets
+
+# A float as Python or JavaScript prints it (more digits than the policy, "e+"),
+# or an integer of seven digits or more without separators.
+RAW = re.compile(r"\d\.\d{4,}|e\+|(?<![\d,.])\d{7,}")
+ALTERNATIVES = re.compile(r'aria-label="([^"]*)"|<title>([^<]*)</title>|<desc>([^<]*)</desc>')
+
+CASES = [
+    (name, preset)
+    for name in pyodide_widgets.WIDGETS
+    if getattr(pyodide_widgets.module(name), "CHART", None)
+    for preset in pyodide_widgets.module(name).presets()
+]
+
+
+@pytest.mark.parametrize("name, preset", CASES)
+def test_no_raw_number_in_a_charts_text_alternatives(name, preset):
+    widget = pyodide_widgets.module(name)
+    data = widget.update(widget.presets()[preset]["state"])["data"]
+    svg = figures.svg(widget.CHART, data)
+    texts = ["".join(groups) for groups in ALTERNATIVES.findall(svg)]
+    assert texts, "a chart with no text alternative"
+    raw = [text for text in texts if RAW.search(text)]
+    assert not raw, raw[:5]

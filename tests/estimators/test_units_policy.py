@@ -1,0 +1,183 @@
+"""The units policy holds for every formatter across its whole range (issue 8).
+
+Each text is read back by a parser of this test's own, from the SI brochure's
+prefixes and the usual units of time, so a slip in units.py's tables or
+rounding cannot hide behind the same slip here. A few thousand values spread
+log-uniformly from 1e-12 to 1e30, every power of 1000 (and of 1024) just below
+and above, the ends of a minute, hour, day and year, and figures that round up
+across a boundary, each positive, negative and zero.
+"""
+
+import math
+import random
+import re
+
+import pytest
+
+from estimators import EstimatorError, units
+
+# SI brochure, 9th edition, table 7 (yocto to yotta), by power of ten.
+SI = {"y": -24, "z": -21, "a": -18, "f": -15, "p": -12, "n": -9, "µ": -6, "m": -3, "": 0,
+      "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18, "Z": 21, "Y": 24}
+# IEC 80000-13 binary prefixes, by power of 1024.
+IEC = {"": 0, "Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
+# Model cards' count suffixes, by power of ten.
+MODEL_CARD = {"": 0, "K": 3, "M": 6, "B": 9, "T": 12}
+JULIAN_YEAR = 365.25 * 86400
+PLAIN = (1e-3, 1e6)  # a figure with no larger unit (unitless, years) prints in full between these
+# name: (seconds, how many of it make the next larger unit)
+TIME = {"ps": (1e-12, 1000), "ns": (1e-9, 1000), "µs": (1e-6, 1000), "ms": (1e-3, 1000), "s": (1, 60),
+        "min": (60, 60), "h": (3600, 24), "day": (86400, 365.25), "days": (86400, 365.25),
+        "year": (JULIAN_YEAR, PLAIN[1]), "years": (JULIAN_YEAR, PLAIN[1])}
+DIGITS = 3  # the policy's significant digits for every kind of quantity
+
+
+def scales(table: dict, base: float, unit: str) -> dict:
+    """Suffix text -> (scale, the next prefix's scale; past the top, where scientific notation starts)."""
+    ordered = sorted(table.items(), key=lambda kv: kv[1])
+    result = {}
+    for i, (prefix, power) in enumerate(ordered):
+        upper = base ** (ordered[i + 1][1] if i + 1 < len(ordered) else power + 1)
+        result[prefix + unit] = (base**power, upper)
+    return result
+
+
+def si_scales(unit, lowest=-24):
+    return scales({p: e // 3 for p, e in SI.items() if e >= lowest}, 1000, unit)
+
+
+# name: (formatter, space before the unit, suffix -> (scale, next scale), whether below the
+# smallest scale prints plain (True) or in scientific notation (False))
+KINDS = {
+    "FLOP/s": (lambda v: units.si(v, "FLOP/s"), " ", si_scales("FLOP/s"), False),
+    "B/s": (lambda v: units.si(v, "B/s"), " ", si_scales("B/s", 0), True),
+    "bytes": (units.bytes_, " ", si_scales("B", 0), True),
+    "binary bytes": (lambda v: units.bytes_(v, binary=True), " ", scales(IEC, 1024, "B"), True),
+    "count": (units.count, "", scales({p: e // 3 for p, e in MODEL_CARD.items()}, 1000, ""), True),
+    "duration": (units.duration, " ", {u: (s, s * n) for u, (s, n) in TIME.items()}, False),
+    "number": (units.number, "", {"": (1, PLAIN[1])}, True),
+    "times": (units.times, "", {"×": (1, PLAIN[1])}, True),
+    "percent": (lambda v: units.percent(v / 100), "", {"%": (1, PLAIN[1])}, True),
+    "sci": (units.sci, "", {"": (1, PLAIN[1])}, False),
+}
+
+_TEXT = re.compile(r"(?P<sign>-?)(?P<mantissa>[\d,]+(?:\.\d+)?)(?:e(?P<exp>-?\d+))?(?P<space> ?)(?P<suffix>\D*)")
+
+
+def rounded(x: float, digits: int = DIGITS) -> float:
+    return round(x, digits - 1 - math.floor(math.log10(x))) if x else 0.0
+
+
+def significant(mantissa: str) -> int:
+    """Digits from the first nonzero one; a whole number's trailing zeros may be rounding's, so not counted."""
+    digits = mantissa.replace(",", "")
+    if "." not in digits:
+        digits = digits.rstrip("0")
+    return len(digits.replace(".", "").lstrip("0"))
+
+
+def boundary_values() -> list:
+    values = [59.99, 59.996, 60, 3599.9, 3600, 86399, 86400, 364.9 * 86400, 365.2 * 86400, JULIAN_YEAR,
+              999.96e9, 999.94e9, 1023.99 * 1024, 99.95, 9.9996, 0.00099996, 999_999.6]
+    for power in range(-30, 31):
+        for factor in (1 - 1e-9, 1, 1 + 1e-9, 0.99996, 0.9994):
+            values += [factor * 10.0**power, factor * 1000.0 ** (power / 3)]
+    for power in range(8):
+        values += [1024.0**power * f for f in (1 - 1e-9, 1, 0.99996)]
+    for size in (1, 60, 3600, 86400, JULIAN_YEAR):
+        values += [size * f for f in (1 - 1e-9, 1, 1 + 1e-9, 0.99996, 0.9995, 59.9996, 1e6 * 0.99996)]
+    return values
+
+
+VALUES = sorted(set(boundary_values() + [10 ** random.Random(8).uniform(-12, 30) for _ in range(3000)]))
+
+
+def check(kind: str, value: float) -> str | None:
+    """What is wrong with the text of `value`, or None."""
+    formatter, space, suffixes, plain_below = KINDS[kind]
+    text = formatter(value)
+    if re.search(r"nan|inf|e\+|\.\d*0(?!\d)|(?<![\d.,])1 (days|years)\b", text):
+        return "forbidden form"
+    m = _TEXT.fullmatch(text)
+    if not m or m["suffix"] not in suffixes:
+        return "unparsable"
+    if value == 0:
+        return None if text == f"0{m['space']}{m['suffix']}" and not m["sign"] else "zero"
+    if (m["sign"] == "-") != (value < 0) or m["space"] != (space if m["suffix"] else ""):
+        return "sign or spacing"
+    scale, upper = suffixes[m["suffix"]]
+    mantissa = float(m["mantissa"].replace(",", "")) * 10 ** int(m["exp"] or 0)
+    magnitude = abs(value) / scale
+    # Digits shown: the policy's, or the whole part in full of a figure with no larger unit (unitless, years).
+    whole = len(str(int(mantissa))) if upper / scale == PLAIN[1] and m["exp"] is None and mantissa >= 1 else 0
+    digits = max(DIGITS, whole)
+    if significant(m["mantissa"]) > digits:
+        return "too many digits"
+    if abs(mantissa - magnitude) > 0.5 * 10 ** (math.floor(math.log10(mantissa)) - digits + 1) * (1 + 1e-9):
+        return "does not read back"
+    smallest = min(s for s, _ in suffixes.values())
+    top = max(suffixes.values())
+    if m["exp"] is not None:  # scientific notation: only beyond the prefixes (or outside a plain figure's range)
+        beyond_top = rounded(abs(value) / top[0]) >= top[1] / top[0]
+        below = rounded(abs(value) / smallest) < (PLAIN[0] if plain_below else 1)
+        return None if beyond_top or below or kind == "sci" else "scientific inside the prefix range"
+    if kind == "sci":
+        return "not scientific"
+    if scale == smallest and plain_below:
+        return None if PLAIN[0] <= mantissa < upper / scale else "plain figure out of range"
+    if not 1 <= mantissa < upper / scale:
+        return "not the largest unit that keeps the figure >= 1"
+    return None
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_text_reads_back_to_its_value_in_the_largest_unit(kind):
+    problems = [(v, KINDS[kind][0](v), why) for sign in (1, -1) for v in [sign * x for x in VALUES] + [0.0]
+                if (why := check(kind, v))]
+    assert not problems, problems[:10]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, True, "8", None])
+def test_what_is_not_a_finite_number_is_refused(kind, bad):
+    formatter = units.percent if kind == "percent" else KINDS[kind][0]  # not through the test's division
+    with pytest.raises(EstimatorError):
+        formatter(bad)
+
+
+def test_no_formatter_takes_a_count_of_decimals():
+    import inspect
+
+    for name, fn in inspect.getmembers(units, inspect.isfunction):
+        if fn.__module__ == units.__name__ and not name.startswith("_"):
+            assert not {"decimals", "digits"} & set(inspect.signature(fn).parameters), name
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (units.bytes_(405e9 * 2), "810 GB"),  # Llama 3 405B's BF16 weights at Meta's round count
+        (units.bytes_(405e9 * 16), "6.48 TB"),  # and its mixed-precision Adam state
+        (units.bytes_(80e9), "80 GB"),
+        (units.bytes_(6.5e12), "6.5 TB"),
+        (units.bytes_(999.96e9), "1 TB"),  # rounded first, then the prefix chosen
+        (units.bytes_(0), "0 B"),
+        (units.bytes_(-5e9), "-5 GB"),
+        (units.bytes_(80 * 2**30, binary=True), "80 GiB"),
+        (units.count(405e9), "405B"),
+        (units.count(15.6e12), "15.6T"),
+        (units.count(2e15), "2e15"),  # past T, no "2000T"
+        (units.sci(6 * 405e9 * 15.6e12), "3.79e25"),
+        (units.si(2e-3, "FLOP/s"), "2 mFLOP/s"),
+        (units.duration(59.99), "1 min"),
+        (units.duration(23.999 * 3600), "1 day"),
+        (units.duration(2 * 86400), "2 days"),
+        (units.duration(1e-3), "1 ms"),
+        (units.duration(1e4 * 86400), "27.4 years"),
+        (units.percent(0.4), "40%"),
+        (units.number(1875), "1,875"),  # a whole part is never rounded away
+        (units.integer(16384), "16,384"),
+    ],
+)
+def test_readable_examples(text, expected):
+    assert text == expected
