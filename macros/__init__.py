@@ -141,6 +141,12 @@ def _arguments(args: tuple, kwargs: dict) -> str:
     return ", ".join([*map(provenance.expression, args), *(f"{k}={provenance.expression(v)}" for k, v in kwargs.items())])
 
 
+# Python-Markdown reads a page's inline Markdown before it sets raw HTML aside, so
+# a card's characters that Markdown would act on (a code span, emphasis, a link,
+# a table's cell or row break) are written as character references.
+_INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\n|`*_[]\\"})
+
+
 def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
     """A number as the page shows it: its text, focusable, with the hover card of its derivation."""
     value = args[0]
@@ -164,7 +170,7 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
             ),
         )
     )
-    card = html.escape(provenance.card(text, value), quote=True).replace("\n", "&#10;").replace("|", "&#124;")
+    card = html.escape(provenance.card(text, value), quote=True).translate(_INERT)
     return f'<data class="number" value="{float(value)!r}" tabindex="0" title="{card}">{text}</data>'
 
 

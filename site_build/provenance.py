@@ -240,8 +240,8 @@ def unwrapped_type(value) -> type:
 
 
 def formula(fn) -> str:
-    """An estimator's formula: the first line of its docstring."""
-    return (inspect.getdoc(fn) or "").splitlines()[0] if fn.__doc__ else ""
+    """An estimator's formula: the first line of its docstring, without its code markup."""
+    return inspect.getdoc(fn).splitlines()[0].replace("`", "") if fn.__doc__ else ""
 
 
 def inputs_of(values) -> tuple:

@@ -28,11 +28,11 @@ def test_the_manifest_lists_every_number_with_its_line_and_derivation(built_site
 
 
 def test_a_page_printing_one_quantity_two_ways_fails_the_build(tmp_path):
-    page = '{% set w = weights_bytes(model("llama3-8b").params) %}\n# Twice\n\n{{ w | bytes }} or, again, {{ w | sci }}.\n'
+    page = '{% set n = model("llama3-8b").params %}\n# Twice\n\n{{ n | count }} parameters or, again, {{ n | sci }}.\n'
     config = throwaway_project(tmp_path / "project", {"twice.md": page}, with_docs=False)
     done = mkdocs_build(config, tmp_path / "site")
     assert done.returncode != 0
-    assert 'one quantity printed 2 ways (weights_bytes(model("llama3-8b").params))' in done.stdout + done.stderr
+    assert 'one quantity printed 2 ways (model("llama3-8b").params)' in done.stdout + done.stderr
     assert "twice.md:4" in done.stdout + done.stderr
 
 
