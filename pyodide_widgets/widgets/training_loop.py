@@ -26,17 +26,17 @@ FIELDS = (
 )
 
 _K = estimators.compute_constants()
-_ATTENTION = "attention's share of its L·H·Q·T term"
+_ATTENTION = f"its share of the attention term {_K.attention}·L·H·Q·T"
 _SHAPE = ("model", "seq_len")
 
 OUTPUTS = (
     Output("forward", "Forward pass, per token", detail="forward_attention",
-           formula=f"forward = {_K.forward}N + the forward pass's {_ATTENTION}", uses=_SHAPE),
+           formula=f"forward = {_K.forward}N, plus {_ATTENTION}", uses=_SHAPE),
     Output("loss", "Loss, per token", detail="loss_logits",
            formula=f"logits = V, the vocabulary; the output layer costs {_K.forward} × d × V of the forward pass",
            uses=("model",)),
     Output("backward", "Backward pass, per token", detail="backward_attention",
-           formula=f"backward = {_K.backward}N + the backward pass's {_ATTENTION}", uses=_SHAPE),
+           formula=f"backward = {_K.backward}N, plus {_ATTENTION}", uses=_SHAPE),
     Output("optimizer", "Optimizer step, once per step", detail="optimizer_parts",
            formula="bytes = N × (weights + gradients + master weights + moments), the optimizer's bytes per parameter",
            uses=("model", "optimizer")),
