@@ -86,6 +86,16 @@ class Output:
     `detail` names a second output shown as a line under this one (its own
     key, updated with the rest); `note` is a fixed line; a `sentence` is a
     line of prose across the widget (a verdict) rather than a figure.
+
+    `formula` and `uses` say how the output is made, for its provenance card
+    (pyodide_widgets.provenance): the formula as the methods page writes it
+    and the fields it is computed from, by name. A detail breaks its figure
+    down from the same inputs, so it shows its figure's card. An output that
+    states no computed quantity (a stage's artifact, a practice's sentence)
+    declares no formula: it quotes data. `source` says where the fixed inputs
+    of an output that no field changes come from (a compared model's
+    configuration, a stage's report), as the presets' sources do for the
+    fields; an output with neither has no card.
     """
 
     key: str
@@ -93,6 +103,9 @@ class Output:
     note: str = ""
     detail: str = ""
     sentence: bool = False
+    formula: str = ""
+    uses: tuple = ()
+    source: str = ""
 
 
 SUMMARY = "summary"  # every widget's one-sentence result, announced to screen readers
@@ -200,18 +213,18 @@ def read(fields, state: dict) -> dict:
 
 
 def presets_from(fields, table: dict, **renamed) -> dict:
-    """{key: {"label", "state"}} with one state per preset of `table` whose fields are named like the form's.
+    """{key: {"label", "source", "state"}} with one state per preset of `table` whose fields are named like the form's.
 
     Each field's value is the preset's attribute of the same name, or of the name `renamed` gives
     (stage="zero_stage"), as text for a choice (whose options are text); the preset's `name` is the
-    button's label.
+    button's label and its `source` the provenance cards' source.
     """
     def value(field: Field, preset):
         raw = getattr(preset, renamed.get(field.name, field.name))
         return str(raw) if field.kind == "choice" else raw
 
     return {
-        key: {"label": preset.name, "state": {f.name: value(f, preset) for f in fields}}
+        key: {"label": preset.name, "source": preset.source, "state": {f.name: value(f, preset) for f in fields}}
         for key, preset in table.items()
     }
 

@@ -13,17 +13,18 @@ import json
 
 from estimators.errors import EstimatorError
 
-from . import contract, module
+from . import contract, module, provenance
 
 ESTIMATORS = "estimators"
 
 
 def handle(request: str) -> str:
-    """{"widget", "state"} -> {"outputs", "data"} or {"error": {"field", "message"}}."""
+    """{"widget", "state"} -> {"outputs", "data", "cards"} or {"error": {"field", "message"}}."""
     message = json.loads(request)
     widget = module(message["widget"])
     try:
         result = widget.update(message["state"])
+        result["cards"] = provenance.cards(widget, message["state"])
     except EstimatorError as error:
         field, allowed = error.argument, error.allowed
         if _raised_by_an_estimator(error):

@@ -23,6 +23,7 @@ import figures
 import pyodide_widgets
 from buildcache import cached, tree_hash, versions
 from estimators.errors import EstimatorError
+from pyodide_widgets import provenance
 from pyodide_widgets.contract import form_text, output_keys
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -43,6 +44,19 @@ _JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(figures.svg(
 
 class WidgetError(Exception):
     """A widget that breaks its own declaration: a build error, not bad input."""
+
+
+def _card(cards: dict):
+    """The attributes that give an output slot its provenance card: the card as its `title` (the theme's
+    tooltip reads it) and, unless `focusable` is off (a detail, whose figure above carries the same card),
+    a place in the tab order, so a keyboard reaches the card as a pointer does."""
+    def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:
+        if key not in cards:
+            return markupsafe.Markup("")
+        # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
+        title = str(markupsafe.escape(cards[key])).replace("\n", "&#10;")
+        return markupsafe.Markup(f' title="{title}"' + (' tabindex="0"' if focusable else ""))
+    return attributes
 
 
 def _script_json(value) -> str:
@@ -127,6 +141,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         ],
         preset=preset,
         outputs=result["outputs"],
+        card=_card(provenance.cards(widget, state)),
         chart_svg=_scoped_ids(figures.svg(chart, result["data"]), element_id or name) if chart else "",
         chart_spec=_script_json(spec) if spec else "",
     )

@@ -31,11 +31,19 @@ FIELDS = (
     number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
 )
 
+_CHECKPOINT = f"checkpoint = {units.plain(estimators.checkpoint_bytes_per_param())}N bytes"
+_PAUSE = "synchronous: checkpoint / the storage's write rate; asynchronous: shard / the GPU-to-host bandwidth"
+
 OUTPUTS = (
-    Output("shard", "Each GPU saves", detail="checkpoint"),
-    Output("pause", "The GPUs pause, per save", detail="other"),
-    Output("run_pause", "Paused over the run", detail="run_share"),
-    Output("background", "The write to storage", detail="background_note"),
+    Output("shard", "Each GPU saves", detail="checkpoint", formula=f"shard = checkpoint / GPUs, {_CHECKPOINT}", uses=("run",)),
+    Output("pause", "The GPUs pause, per save", detail="other", formula=f"pause = {_PAUSE}",
+           uses=("mode", "run", "storage", "host")),
+    Output("run_pause", "Paused over the run", detail="run_share",
+           formula=f"paused = pause × saves, saves = run length / interval; {_PAUSE}",
+           uses=("mode", "run", "storage", "host", "interval", "window")),
+    Output("background", "The write to storage", detail="background_note",
+           formula=f"write = checkpoint / the storage's write rate, against the interval; {_CHECKPOINT}",
+           uses=("run", "storage", "interval")),
 )
 
 
@@ -44,7 +52,8 @@ def presets() -> dict:
     f = _PRESETS.failure("llama3-405b")
     base = {"run": "llama3-405b", "storage": "llama3-tectonic", "host": "pcie5-h100",
             "interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY}
-    return {mode: {"label": label, "state": {**base, "mode": mode}} for mode, label in CHECKPOINT_MODES.items()}
+    return {mode: {"label": label, "source": f.source, "state": {**base, "mode": mode}}
+            for mode, label in CHECKPOINT_MODES.items()}
 
 
 def _short(seconds: float) -> str:

@@ -38,10 +38,21 @@ FIELDS = (
     choice("gpu", "GPU", {key: f"{g.name} · {_capacity(g)}" for key, g in _PRESETS.gpus.items()}),
 )
 
+# The fields each method's bill depends on, in the form's order: a full fine-tune has no adapters, and
+# only QLoRA quantizes its base.
+_BILL = {
+    "full": ("model", "seq_len", "micro_batch", "recompute"),
+    "lora": ("model", "rank", "modules", "seq_len", "micro_batch", "recompute"),
+    "qlora": ("model", "rank", "modules", "quantization", "seq_len", "micro_batch", "recompute"),
+}
+_PARTS = "total = weights (or the frozen base and the adapters) + gradients + optimizer state + activations"
+
 OUTPUTS = (
-    Output("trainable", "Trained by LoRA and QLoRA", detail="per_module"),
-    *(Output(method, label, detail=f"{method}_parts") for method, label in METHODS.items()),
-    *(Output(f"{method}_fit", sentence=True) for method in METHODS),
+    Output("trainable", "Trained by LoRA and QLoRA", detail="per_module",
+           formula="r × (d_in + d_out) for each adapted matrix, in every block", uses=("model", "rank", "modules")),
+    *(Output(method, label, detail=f"{method}_parts", formula=_PARTS, uses=_BILL[method]) for method, label in METHODS.items()),
+    *(Output(f"{method}_fit", sentence=True, formula="spare = the GPU's memory − total", uses=(*_BILL[method], "gpu"))
+      for method in METHODS),
 )
 
 

@@ -43,11 +43,16 @@ FIELDS = (
            note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
 )
 
+_DALY = "Daly's τ = √(2δM) + √(2δM)·(√x/3 + x/9) − δ, x = δ/2M, M = W / n"
+_EVERYTHING = ("interval", "interruptions", "window", "pause")
+
 OUTPUTS = (
-    Output("lost", "Work thrown away", detail="lost_share"),
-    Output("writing", "Time spent saving", detail="writing_detail"),
-    Output("optimal", "Optimal interval (Daly)", detail="young"),
-    Output("at_optimal", "Lost + saving, at the optimum", detail="now"),
+    Output("lost", "Work thrown away", detail="lost_share", formula="lost = n·τ/2", uses=("interruptions", "interval", "window")),
+    Output("writing", "Time spent saving", detail="writing_detail", formula="saving = (W/τ)·δ",
+           uses=("window", "interval", "pause")),
+    Output("optimal", "Optimal interval (Daly)", detail="young", formula=_DALY, uses=("pause", "interruptions", "window")),
+    Output("at_optimal", "Lost + saving, at the optimum", detail="now", formula=f"n·τ/2 + (W/τ)·δ at {_DALY}",
+           uses=_EVERYTHING),
 )
 
 
@@ -57,9 +62,9 @@ def presets() -> dict:
     base = {"interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY,
             "pause": round(_sync_pause(), PAUSE_DECIMALS)}
     return {
-        "all": {"label": f"All {units.integer(f.interruptions)} interruptions",
+        "all": {"label": f"All {units.integer(f.interruptions)} interruptions", "source": f.source,
                 "state": {**base, "interruptions": f.interruptions}},
-        "unexpected": {"label": f"Only the {units.integer(f.unexpected)} unexpected ones",
+        "unexpected": {"label": f"Only the {units.integer(f.unexpected)} unexpected ones", "source": f.source,
                        "state": {**base, "interruptions": f.unexpected}},
     }
 

@@ -14,17 +14,23 @@ _PRESETS = estimators.load_presets()
 
 FIELDS = (choice("run", "Training run", {key: run.name for key, run in _PRESETS.runs.items()}),)
 
+_K, _ADAM = estimators.compute_constants(), estimators.bytes_per_param()
+RUN = ("run",)
+
 OUTPUTS = (
-    Output("data", "Data", detail="data_bytes"),
-    Output("compute", "Compute: C = 6 × N × D", detail="compute_rate"),
-    Output("memory", "Memory: the training state", detail="memory_per_param"),
-    Output("time", "Time, at the run's MFU", detail="gpu_hours"),
+    Output("data", "Data", detail="data_bytes", formula="D, the run's tokens; on disk D × w bytes, w the width of one token id",
+           uses=RUN),
+    Output("compute", "Compute: C = 6 × N × D", detail="compute_rate", formula=f"C = {_K.training} × N × D", uses=RUN),
+    Output("memory", "Memory: the training state", detail="memory_per_param",
+           formula=f"state = {units.plain(_ADAM.total)}N bytes (weights, gradients, master copy, two moments)", uses=RUN),
+    Output("time", "Time, at the run's MFU", detail="gpu_hours",
+           formula="T = C / (GPUs × peak × MFU); GPU-hours = T × GPUs", uses=RUN),
 )
 
 
 def presets() -> dict:
     """One starting state per run preset (the first is the default)."""
-    return {key: {"label": run.name, "state": {"run": key}} for key, run in _PRESETS.runs.items()}
+    return {key: {"label": run.name, "source": run.source, "state": {"run": key}} for key, run in _PRESETS.runs.items()}
 
 
 def update(state: dict) -> dict:

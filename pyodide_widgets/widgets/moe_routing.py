@@ -36,13 +36,18 @@ FIELDS = (
     whole("top_k", "Experts per token (top-k)", unit="experts", max=_MAX_EXPERTS),
 )
 
+_ROUTER = "the top-k of E routed experts by a deterministic stand-in for a trained router's scores"
+_PARAMS = "stored = the rest + E × one routed expert; per token = the rest + k × one, the rest being all but the routed experts"
+
 OUTPUTS = (
-    Output("route", "This token goes to", detail="route_note"),
-    Output("shaped", "A Mixtral-shaped model with these experts", detail="shaped_note"),
-    Output("mixtral", _MOE["mixtral-8x7b"].name, detail="mixtral_note"),
-    Output("deepseek", _MOE["deepseek-v3"].name, detail="deepseek_note"),
-    Output("routes", "Every token", sentence=True),
-    Output("load", "The load", sentence=True),
+    Output("route", "This token goes to", detail="route_note", formula=_ROUTER, uses=("token", "experts", "top_k")),
+    Output("shaped", "A Mixtral-shaped model with these experts", detail="shaped_note",
+           formula=f"{_PARAMS}, on {_MOE[SHAPE].name}'s shape", uses=("experts", "top_k")),
+    Output("mixtral", _MOE["mixtral-8x7b"].name, detail="mixtral_note", formula=_PARAMS, source=_MOE["mixtral-8x7b"].source),
+    Output("deepseek", _MOE["deepseek-v3"].name, detail="deepseek_note", formula=_PARAMS, source=_MOE["deepseek-v3"].source),
+    Output("routes", "Every token", sentence=True, formula=_ROUTER, uses=("experts", "top_k")),
+    Output("load", "The load", sentence=True, formula="the busiest expert's tokens against the even spread, tokens × k / E",
+           uses=("experts", "top_k")),
 )
 
 
@@ -52,6 +57,7 @@ def presets() -> dict:
         key: {
             "label": f"{_MOE[key].name}: {units.integer(_MOE[key].config.routed_experts)} experts, "
                      f"top-{units.integer(_MOE[key].config.top_k)}",
+            "source": _MOE[key].source,
             "state": {"token": "0", "experts": _MOE[key].config.routed_experts, "top_k": _MOE[key].config.top_k},
         }
         for key in COMPARED

@@ -40,13 +40,27 @@ FIELDS = (
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
 )
 
+_K = estimators.compute_constants()
+_TRAFFIC = ("cut", "model", "gpus", "seq_len", "global_batch", "micro_batch")
+_LINK = (*_TRAFFIC, "gpu", "scale_up", "scale_out")
+_COMPUTE = ("model", "gpus", "gpu", "seq_len", "global_batch", "mfu")
+_LINK_TIME = ("link time = bytes sent / the link's bandwidth: the link inside a server while the group fits "
+              "one NVLink domain, the network beyond")
+_COMPUTE_TIME = f"arithmetic = {_K.training} × N_active × batch × sequence / (GPUs × BF16 peak × MFU)"
+
 OUTPUTS = (
-    Output("holds", "Each GPU holds", detail="holds_detail"),
-    Output("collective", "Traffic it creates", detail="group"),
-    Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch"),
-    Output("link_time", "Time on the link", detail="link"),
-    Output("compute", "The step's arithmetic", detail="compute_detail"),
-    Output("verdict", sentence=True),
+    Output("holds", "Each GPU holds", detail="holds_detail",
+           formula="parameters = (N − the experts EP spreads) / (TP × PP); state ZeRO-sharded over DP; "
+                   "sequences = batch / DP, tokens = sequence / CP", uses=("cut", "model", "gpus", "seq_len", "global_batch")),
+    Output("collective", "Traffic it creates", detail="group", formula="the collective the cut runs every step, among its GPUs",
+           uses=("cut", "gpus")),
+    Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch",
+           formula="bytes = what the cut's collective exchanges, once a step or once per micro-batch "
+                   "(micro-batches = the replica's batch / micro-batch)", uses=_TRAFFIC),
+    Output("link_time", "Time on the link", detail="link", formula=_LINK_TIME, uses=_LINK),
+    Output("compute", "The step's arithmetic", detail="compute_detail", formula=_COMPUTE_TIME, uses=_COMPUTE),
+    Output("verdict", sentence=True, formula=f"link time / arithmetic: over one, communication-bound; {_LINK_TIME}; {_COMPUTE_TIME}",
+           uses=tuple(f.name for f in FIELDS)),
 )
 
 
@@ -65,13 +79,19 @@ def presets() -> dict:
         }
 
     server = _PRESETS.gpu(short.gpu).nvlink_domain_gpus
+    what_if = f"A what-if with the batch, links and MFU of Llama 3's 8K stage: {short.source}"
     return {
-        "llama3-405b-tp": {"label": f"Llama 3 405B: TP {short.tp}", "state": state("tp", short.tp, short)},
-        "llama3-405b-pp": {"label": f"Llama 3 405B: PP {short.pp}", "state": state("pp", short.pp, short)},
-        "llama3-405b-dp": {"label": f"Llama 3 405B: DP {short.dp}", "state": state("dp", short.dp, short)},
-        "llama3-405b-cp": {"label": f"Llama 3 405B, 128K: CP {long.cp}", "state": state("cp", long.cp, long)},
-        "zero-8b": {"label": "Llama 3 8B: FSDP over one server", "state": state("zero", server, short, "llama3-8b")},
-        "ep-deepseek-v3": {"label": "DeepSeek-V3: experts over one server",
+        "llama3-405b-tp": {"label": f"Llama 3 405B: TP {short.tp}", "source": short.source,
+                           "state": state("tp", short.tp, short)},
+        "llama3-405b-pp": {"label": f"Llama 3 405B: PP {short.pp}", "source": short.source,
+                           "state": state("pp", short.pp, short)},
+        "llama3-405b-dp": {"label": f"Llama 3 405B: DP {short.dp}", "source": short.source,
+                           "state": state("dp", short.dp, short)},
+        "llama3-405b-cp": {"label": f"Llama 3 405B, 128K: CP {long.cp}", "source": long.source,
+                           "state": state("cp", long.cp, long)},
+        "zero-8b": {"label": "Llama 3 8B: FSDP over one server", "source": what_if,
+                    "state": state("zero", server, short, "llama3-8b")},
+        "ep-deepseek-v3": {"label": "DeepSeek-V3: experts over one server", "source": what_if,
                            "state": state("ep", server, short, "deepseek-v3")},
     }
 

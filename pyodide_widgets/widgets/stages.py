@@ -18,21 +18,23 @@ _STAGES = estimators.load_presets().stages
 
 FIELDS = (choice("stage", "Stage", {key: s.name for key, s in _STAGES.items()}, play=True),)
 
+_BUDGET = "GPU-hours = GPUs × hours, from whichever of the two the report gives"
 # Per stage, in its own option of the page: the objective (with the budget under it), the artifact, the example.
 OUTPUTS = tuple(
     output
     for key, stage in _STAGES.items()
     for output in (
-        Output(key, stage.name, detail=f"{key}_budget"),
-        Output(f"{key}_artifact", "Output artifact"),
-        Output(f"{key}_example", "Example"),
+        # Fixed by the stage's report, not by the form: the card cites the report.
+        Output(key, stage.name, detail=f"{key}_budget", formula=_BUDGET, source=stage.source),
+        Output(f"{key}_artifact", "Output artifact", source=stage.source),
+        Output(f"{key}_example", "Example", source=stage.source),
     )
 )
 
 
 def presets() -> dict:
     """One state per stage, the first (pretraining) the default."""
-    return {key: {"label": stage.name, "state": {"stage": key}} for key, stage in _STAGES.items()}
+    return {key: {"label": stage.name, "source": stage.source, "state": {"stage": key}} for key, stage in _STAGES.items()}
 
 
 def _time(stage) -> tuple:

@@ -36,13 +36,22 @@ FIELDS = (
     toggle("gradients", "Checkpoints hold the gradients too"),
 )
 
+_CHECKPOINT = (f"checkpoint = {units.plain(estimators.checkpoint_bytes_per_param())}N bytes, "
+               f"{units.plain(estimators.checkpoint_bytes_per_param(True))}N with the gradients")
+_TOTAL = f"total = r·N·w + {units.plain(estimators.weights_bytes(1))}N + k × checkpoint; {_CHECKPOINT}"
+
 OUTPUTS = (
-    Output("dataset", "Dataset", detail="dataset_note"),
-    Output("weights", "Shipped weights (BF16)"),
-    Output("checkpoint", "One checkpoint", note="one of those kept, not added again"),
-    Output("retained", "Checkpoints kept"),
-    Output("total", "Total on disk", detail="dataset_share"),
-    Output("across", "Across sizes", sentence=True),
+    Output("dataset", "Dataset", detail="dataset_note", formula="dataset = r·N tokens × w bytes a token id",
+           uses=("params", "tokens_per_param", "token_bytes")),
+    Output("weights", "Shipped weights (BF16)", formula=f"weights = {units.plain(estimators.weights_bytes(1))}N bytes",
+           uses=("params",)),
+    Output("checkpoint", "One checkpoint", note="one of those kept, not added again", formula=_CHECKPOINT,
+           uses=("params", "gradients")),
+    Output("retained", "Checkpoints kept", formula=f"kept = k × checkpoint; {_CHECKPOINT}",
+           uses=("params", "checkpoints_kept", "gradients")),
+    Output("total", "Total on disk", detail="dataset_share", formula=_TOTAL, uses=tuple(f.name for f in FIELDS)),
+    Output("across", "Across sizes", sentence=True, formula=f"{_TOTAL}, at each size N",
+           uses=("tokens_per_param", "checkpoints_kept", "token_bytes", "gradients")),
 )
 
 
@@ -52,6 +61,7 @@ def presets() -> dict:
     states = {
         "seed-7b": {
             "label": f"The seed's example: {seed.name}",
+            "source": seed.source,
             "state": {
                 "params": seed.params / BILLION,
                 "tokens_per_param": seed.tokens_per_param,
@@ -65,6 +75,7 @@ def presets() -> dict:
         e = estimators.run_preset_estimate(key)
         states.setdefault(run.model, {
             "label": _PRESETS.model(run.model).name,
+            "source": run.source,
             "state": {
                 "params": run.params / BILLION,
                 # As the form shows it (38.52 for 15.6T / 405B), so a link and the preset agree.

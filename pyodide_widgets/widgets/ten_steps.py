@@ -72,12 +72,18 @@ FIELDS = (
     choice("step", "Step", {key: f"{step.number}. {step.title}" for key, step in STEPS.items()}),
 )
 
+_FROM_RUNG = "the steps whose rung is at or below the scale (ten_steps.toml)"
+_MTBF = "M = W / n × the logged run's GPUs / GPUs, at the rung's fewest and most GPUs"
+
 OUTPUTS = (
-    Output("count", "Steps that need real attention"),
-    Output("crosses", "A job's traffic crosses"),
-    Output("interruptions", "An unexpected interruption about every", note="Llama 3's failure rate, scaled by GPU count"),
-    Output("steps", "Needs real attention", sentence=True),
-    Output("verdict", sentence=True),
+    Output("count", "Steps that need real attention", formula=f"count of {_FROM_RUNG}", uses=("scale",)),
+    Output("crosses", "A job's traffic crosses", formula="what a job of the rung's size crosses", uses=("scale",)),
+    Output("interruptions", "An unexpected interruption about every", note="Llama 3's failure rate, scaled by GPU count",
+           formula=_MTBF, uses=("scale",), source=_PRESETS.failure(STEPS[_FAILURE_STEP].failures).source),
+    Output("steps", "Needs real attention", sentence=True, formula=_FROM_RUNG, uses=("scale",)),
+    Output("verdict", sentence=True,
+           formula="from the step's rung up; the reason, where computed: the training state against one GPU's memory, "
+                   f"what the job crosses, or {_MTBF}", uses=("scale", "step")),
 )
 
 
@@ -132,7 +138,7 @@ def presets() -> dict:
     for key, step in STEPS.items():
         featured.setdefault(step.rung, key)
     return {
-        key: {"label": scale.name, "state": {"scale": key, "step": featured.get(key, _FAILURE_STEP)}}
+        key: {"label": scale.name, "source": scale.source, "state": {"scale": key, "step": featured.get(key, _FAILURE_STEP)}}
         for key, scale in SCALES.items()
     }
 

@@ -28,16 +28,35 @@ def _markers() -> dict:
     return dict(sorted(markers.items(), key=lambda item: estimators.tokens_per_param(item[1][1], item[1][2])))
 
 
-MARKERS = _markers()
+def _sources() -> dict:
+    """{marker key: the source of its N and D}, each marker's from the preset `_markers` takes it from."""
+    sources = {}
+    for run in _PRESETS.runs.values():
+        sources.setdefault(run.model, run.source)
+    return sources | {key: b.source for key, b in _PRESETS.budgets.items()}
+
+
+MARKERS, SOURCES = _markers(), _sources()
+_K = estimators.compute_constants()
+_C = f"C = {_K.training} × N × D"
+_R = _K.chinchilla_tokens_per_param
 
 FIELDS = (choice("model", "Model on the ruler", {key: name for key, (name, _, _) in MARKERS.items()}),)
 
 OUTPUTS = (
-    Output("ratio", "Tokens per parameter", detail="budget"),
-    Output("multiple", "Compute over a compute-optimal run of its size", detail="flops"),
-    Output("rule", "The same FLOPs at the rule of thumb", detail="rule_ratio"),
-    *(Output(fit, f"The same FLOPs at the loss-law optimum, {label}", detail=f"{fit}_ratio") for fit, label in FITS.items()),
-    Output("ruler", "On the ruler", sentence=True),
+    Output("ratio", "Tokens per parameter", detail="budget", formula="D / N", uses=("model",)),
+    Output("multiple", "Compute over a compute-optimal run of its size", detail="flops",
+           formula=f"{_C} over C_opt = {_K.training} × N × {_R}N: D / {_R}N",
+           uses=("model",)),
+    Output("rule", "The same FLOPs at the rule of thumb", detail="rule_ratio",
+           formula=f"{_C} spent at D = {_R}N: C = {_K.training * _R}N², N = √(C / {_K.training * _R})",
+           uses=("model",)),
+    *(Output(fit, f"The same FLOPs at the loss-law optimum, {label}", detail=f"{fit}_ratio",
+             formula=f"{_C} spent where L(N, D) is least: N_opt = G·(C/{_K.training})^a, D_opt = (C/{_K.training})^b / G, "
+                     f"with {label}",
+             uses=("model",))
+      for fit, label in FITS.items()),
+    Output("ruler", "On the ruler", sentence=True, formula="D / N of every model on the ruler, each from its own preset"),
 )
 
 
@@ -45,7 +64,7 @@ def presets() -> dict:
     """Llama 3 8B first, the page's example, then every other marker."""
     first = "llama3-8b"
     order = [first] + [key for key in MARKERS if key != first]
-    return {key: {"label": MARKERS[key][0], "state": {"model": key}} for key in order}
+    return {key: {"label": MARKERS[key][0], "source": SOURCES[key], "state": {"model": key}} for key in order}
 
 
 def _ratio(value: float) -> str:

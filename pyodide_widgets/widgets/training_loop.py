@@ -25,12 +25,22 @@ FIELDS = (
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
 )
 
+_K = estimators.compute_constants()
+_ATTENTION = f"its share of the attention term {_K.attention}·L·H·Q·T"
+_SHAPE = ("model", "seq_len")
+
 OUTPUTS = (
-    Output("forward", "Forward pass, per token", detail="forward_attention"),
-    Output("loss", "Loss, per token", detail="loss_logits"),
-    Output("backward", "Backward pass, per token", detail="backward_attention"),
-    Output("optimizer", "Optimizer step, once per step", detail="optimizer_parts"),
-    Output("per_token", sentence=True),
+    Output("forward", "Forward pass, per token", detail="forward_attention",
+           formula=f"forward = {_K.forward}N, plus {_ATTENTION}", uses=_SHAPE),
+    Output("loss", "Loss, per token", detail="loss_logits",
+           formula=f"logits = V, the vocabulary; the output layer costs {_K.forward} × d × V of the forward pass",
+           uses=("model",)),
+    Output("backward", "Backward pass, per token", detail="backward_attention",
+           formula=f"backward = {_K.backward}N, plus {_ATTENTION}", uses=_SHAPE),
+    Output("optimizer", "Optimizer step, once per step", detail="optimizer_parts",
+           formula="bytes = N × (weights + gradients + master weights + moments), the optimizer's bytes per parameter",
+           uses=("model", "optimizer")),
+    Output("per_token", sentence=True, formula=f"C per token = {_K.training}N + {_K.attention}·L·H·Q·T", uses=_SHAPE),
 )
 
 
@@ -39,6 +49,7 @@ def presets() -> dict:
     return {
         key: {
             "label": f"{_MODELS[setup.model].name}, {units.integer(setup.seq_len)} tokens",
+            "source": setup.source,
             "state": {"station": next(iter(loop.STATIONS)), "model": setup.model, "seq_len": setup.seq_len,
                       "optimizer": setup.optimizer},
         }

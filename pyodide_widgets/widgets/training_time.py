@@ -28,14 +28,26 @@ FIELDS = (
     choice("token_bytes", "Token ids on disk", {w: f"{w} B per token" for w in estimators.storage.TOKEN_ID_WIDTHS}),
 )
 
+_K, _ADAM = estimators.compute_constants(), estimators.bytes_per_param()
+_FLEET = ("gpu", "precision", "gpus", "mfu")
+
 OUTPUTS = (
-    Output("flops", "Compute: C = 6 × N × D"),
-    Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet"),
-    Output("duration", "= ideal wall-clock time"),
-    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size"),
-    Output("tokens", "Dataset", detail="dataset"),
-    Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments"),
-    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note"),
+    Output("flops", "Compute: C = 6 × N × D", formula=f"C = {_K.training} × N × D", uses=("params", "tokens")),
+    Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet",
+           formula="delivered = GPUs × peak × MFU", uses=_FLEET),
+    Output("duration", "= ideal wall-clock time", formula=f"T = C / (GPUs × peak × MFU), C = {_K.training} × N × D",
+           uses=("params", "tokens", *_FLEET)),
+    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", formula="GPU-hours = T × GPUs = C / (peak × MFU)",
+           uses=("params", "tokens", *_FLEET)),
+    Output("tokens", "Dataset", detail="dataset", formula="D tokens; on disk D × w bytes, w the width of one token id",
+           uses=("tokens", "token_bytes")),
+    Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
+           formula=f"state = {units.plain(_ADAM.total)}N bytes", uses=("params",)),
+    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note",
+           formula=f"checkpoint = {units.plain(estimators.checkpoint_bytes_per_param())}N bytes "
+                   f"(weights, master copy, two moments); {units.plain(estimators.checkpoint_bytes_per_param(True))}N "
+                   f"with gradients, {units.plain(estimators.weights_bytes(1))}N the weights only",
+           uses=("params",)),
 )
 
 
@@ -44,6 +56,7 @@ def presets() -> dict:
     return {
         key: {
             "label": run.name,
+            "source": run.source,
             "state": {
                 "params": run.params / BILLION,
                 "tokens": run.tokens / TRILLION,
