@@ -24,7 +24,7 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.presets import Presets
-from site_build import errors, glossary, numbers, provenance, render
+from site_build import derivation, errors, glossary, numbers, render
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -35,7 +35,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
     """Wrap fn so that a bad call raises MacroError naming the macro (or filter) and what is valid.
 
     An estimator or a preset lookup (`traces` is "estimator" or "lookup") is
-    given plain values and returns traced ones (site_build.provenance), an
+    given plain values and returns traced ones (site_build.derivation), an
     estimator's with its formula; a filter prints a traced number with its
     hover card and records it in the numbers manifest.
     """
@@ -54,7 +54,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
         except TypeError as error:
             raise MacroError(kind, name, f"{error}; valid call: {errors.call_form(kind, name, signature)}") from None
         try:
-            result = fn(*provenance.plain(list(args)), **provenance.plain(kwargs))
+            result = fn(*derivation.plain(list(args)), **derivation.plain(kwargs))
         except (EstimatorError, KeyError, render.WidgetError) as error:
             raise MacroError(kind, name, str(error).strip('"')) from None
         except (TypeError, ValueError) as error:
@@ -63,9 +63,9 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
             return _printed(name, args, kwargs, result)
         if traces:
             shown = _arguments(args, kwargs)
-            inputs = provenance.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
-            origin = provenance.Origin(f"{name}({shown})", formula=provenance.formula(fn) if traces == "estimator" else "", inputs=inputs)
-            return provenance.traced(result, origin)
+            inputs = derivation.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
+            origin = derivation.Origin(f"{name}({shown})", formula=derivation.formula(fn) if traces == "estimator" else "", inputs=inputs)
+            return derivation.traced(result, origin)
         return result
 
     return call
@@ -79,7 +79,7 @@ def _named_presets(name: str, fn, args: tuple, kwargs: dict) -> list:
         return []
     key = inspect.signature(fn).bind(*args, **kwargs).arguments.get("key")
     lookup = getattr(estimators.load_presets(), table)
-    return [provenance.traced(lookup(key), provenance.Origin(f'{table}("{key}")'))]
+    return [derivation.traced(lookup(key), derivation.Origin(f'{table}("{key}")'))]
 
 
 class _Page:
@@ -110,12 +110,12 @@ def _line_text(line: int) -> str:
     return _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
 
 
-def _written(line: int, name: str, arguments: str, derivation: str) -> str:
+def _written(line: int, name: str, arguments: str, computed: str) -> str:
     """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
 
     Jinja knows lines, not columns. Of the line's uses of the filter: those with
     the same arguments, then those ending in the same attribute as the
-    derivation; if several remain (a loop, a table row), the n-th printed.
+    computation (`computed`, an Origin's expression); if several remain (a loop, a table row), the n-th printed.
     """
     def same(text: str) -> str:
         return text.replace(" ", "").replace("'", '"').lower()
@@ -125,7 +125,7 @@ def _written(line: int, name: str, arguments: str, derivation: str) -> str:
         written = re.search(rf"\|\s*{name}\b(?:\(([^)]*)\))?\s*(\||$)", match.group(1))
         if written and same(written.group(1) or "") == same(arguments):
             uses.append(match.group(1))
-    last = re.search(r"\.(\w+)\)*$", derivation)
+    last = re.search(r"\.(\w+)\)*$", computed)
     ending = [u for u in uses if last and re.search(rf"\.{last.group(1)}\)*\s*\|", u)]
     uses = ending or uses
     if not uses:
@@ -138,7 +138,7 @@ def _written(line: int, name: str, arguments: str, derivation: str) -> str:
 
 def _arguments(args: tuple, kwargs: dict) -> str:
     """A filter call's arguments as a page writes them: `"FLOP/s"`, `binary=true`."""
-    return ", ".join([*map(provenance.expression, args), *(f"{k}={provenance.expression(v)}" for k, v in kwargs.items())])
+    return ", ".join([*map(derivation.expression, args), *(f"{k}={derivation.expression(v)}" for k, v in kwargs.items())])
 
 
 # Python-Markdown reads a page's inline Markdown before it sets raw HTML aside, so
@@ -150,7 +150,7 @@ _INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\n|`*_[]\\"})
 def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
     """A number as the page shows it: its text, focusable, with the hover card of its derivation."""
     value = args[0]
-    if not isinstance(value, provenance.Traced):
+    if not isinstance(value, derivation.Traced):
         raise MacroError(
             "filter", name,
             f"{value!r} has no derivation: print a number an estimator or a preset lookup returned, not a literal",
@@ -162,15 +162,15 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
             line=line + _Page.offset if line else 0,
             written=_written(line, name, _arguments(args[1:], kwargs), value.origin.expression),
             derivation=value.origin.expression,
-            kind=numbers.kind(name, provenance.plain(args[1:]), provenance.plain(kwargs)),
+            kind=numbers.kind(name, derivation.plain(args[1:]), derivation.plain(kwargs)),
             value=float(value),
             text=text,
             inputs=tuple(
-                provenance.leaf_text(leaf) for leaf in provenance.leaves(value)
+                derivation.leaf_text(leaf) for leaf in derivation.leaves(value)
             ),
         )
     )
-    card = html.escape(provenance.card(text, value), quote=True).translate(_INERT)
+    card = html.escape(derivation.card(text, value), quote=True).translate(_INERT)
     return f'<data class="number" value="{float(value)!r}" tabindex="0" title="{card}">{text}</data>'
 
 
@@ -179,7 +179,7 @@ def registrations() -> dict:
     and which macros are "estimators" and which preset "lookups" (lists of names)."""
     presets = estimators.load_presets()
     macros = {name: getattr(estimators, name) for name in estimators.__all__ if inspect.isfunction(getattr(estimators, name))}
-    # Values these return carry their derivation (site_build.provenance); a lookup has no formula.
+    # Values these return carry their derivation (site_build.derivation); a lookup has no formula.
     lookups = ["load_presets"]
     estimator_names = [name for name in macros if name not in lookups]
     for name, _ in inspect.getmembers(Presets, inspect.isfunction):
@@ -225,7 +225,7 @@ def widget(name: str, preset: str | None = None, id: str | None = None) -> str:
     taken.append(id)
     line = _template_line()
     written = next((m.group(1) for m in _PRINT.finditer(_line_text(line)) if "widget(" in m.group(1)), "")
-    shown = ", ".join(provenance.expression(a) for a in (name, preset) if a is not None)
+    shown = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
     for key, text in numbers.widget_outputs(html).items():
         entry = numbers.Entry(_Page.path, line + _Page.offset if line else 0, written, f"widget({shown}).{key}", "widget", None, text)
         numbers.collected.append(entry)
@@ -247,7 +247,7 @@ def on_pre_page_macros(env):
 
 def _unprinted(value):
     """Jinja's `finalize`: a computed number reaches the page only through a units filter."""
-    if isinstance(value, provenance.Traced):
+    if isinstance(value, derivation.Traced):
         raise MacroError(
             "number", value.origin.expression,
             f"a number printed without a units filter; print it as `{{{{ … | integer }}}}` or with another filter ({', '.join(sorted(registrations()['filters']))})",

@@ -43,7 +43,7 @@ def call_form(kind: str, name: str, signature: inspect.Signature) -> str:
 
 def undefined_detail(value: jinja2.Undefined) -> str:
     """What an Undefined stands for, and the closest valid name."""
-    from site_build.provenance import plain
+    from site_build.derivation import plain
 
     name, owner = value._undefined_name, plain(value._undefined_obj)
     if owner is jinja2.utils.missing:

@@ -2,7 +2,7 @@
 
 Every number a page prints goes through a units filter; the filter (macros)
 records one `Entry` here: the page and its Markdown line, the expression the
-author wrote, the derivation it stands for (`provenance.Origin.expression`),
+author wrote, the derivation it stands for (`derivation.Origin.expression`),
 its published inputs, the raw value and the text shown.
 
 - The build writes the whole manifest to `numbers.json` in the site folder.

@@ -11,7 +11,7 @@ import pytest
 import estimators
 import macros
 from estimators import units
-from site_build import numbers, provenance
+from site_build import derivation, numbers
 from site_build.errors import MacroError
 
 PRESETS = estimators.load_presets()
@@ -68,7 +68,7 @@ def test_an_estimators_card_names_its_formula_and_the_presets_it_starts_from(pag
     model = PRESETS.model("llama3-8b")
     [(text, card)] = cards(out)
     assert text == units.bytes_(estimators.model_state_bytes(model.params))
-    assert provenance.formula(estimators.model_state_bytes) in card
+    assert derivation.formula(estimators.model_state_bytes) in card
     assert f'model("llama3-8b").params = {units.count(model.params)} (source: {model.source})' in card
 
 
@@ -104,13 +104,13 @@ def test_records_unpack_iterate_and_compare_as_their_values(page):
 
 
 def test_traced_numbers_compute_as_plain_ones():
-    a = provenance.traced(6, provenance.Origin("a"))
-    b = provenance.traced(4, provenance.Origin("b"))
-    assert isinstance(a + b, provenance.TracedInt) and a + b == 10
-    assert isinstance(a / b, provenance.TracedFloat) and a / b == 1.5
+    a = derivation.traced(6, derivation.Origin("a"))
+    b = derivation.traced(4, derivation.Origin("b"))
+    assert isinstance(a + b, derivation.TracedInt) and a + b == 10
+    assert isinstance(a / b, derivation.TracedFloat) and a / b == 1.5
     assert (1 - a).origin.expression == "(1 - a)" and (1 - a) == -5
     assert round(a / b).origin.inputs[0].origin.expression == "(a / b)"
-    assert type(provenance.plain([a, (b,)])[1][0]) is int
+    assert type(derivation.plain([a, (b,)])[1][0]) is int
 
 
 def test_an_estimator_is_given_plain_values(page, monkeypatch):
