@@ -196,7 +196,10 @@ def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam"
 
 
 def zero_bytes_per_gpu(params: float, gpus: int, stage: int, optimizer: str = "adam") -> float:
-    """Total model-state bytes on one GPU under ZeRO (no activations): 7.5B on 64 GPUs, stage 3 → 1.88 GB."""
+    """Model-state bytes on one GPU under ZeRO stage 0–3 over N_d GPUs: zero_breakdown's total, no activations.
+
+    For example 7.5B parameters on 64 GPUs at stage 3 come to 1.88 GB.
+    """
     return zero_breakdown(params, gpus, stage, optimizer).total
 
 
@@ -412,7 +415,10 @@ class MemoryFit:
 
 
 def memory_fit(used_bytes: float, budget_bytes: float) -> MemoryFit:
-    """used / budget and what is left: 146.8 GB on an 80 GB GPU is 1.8× it, 66.8 GB over."""
+    """used / budget, and budget − used left over (negative when it does not fit).
+
+    For example 146.8 GB on an 80 GB GPU is 1.8× its memory, 66.8 GB over.
+    """
     used = non_negative("used_bytes", used_bytes)
     budget = positive("budget_bytes", budget_bytes)
     return MemoryFit(used, budget, used / budget, budget - used, used <= budget * (1 + FIT_TOLERANCE))

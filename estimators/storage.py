@@ -35,7 +35,10 @@ def raw_text_bytes(tokens: float, chars_per_token: float, bytes_per_char: float 
 
 
 def dataset_bytes(tokens: float, bytes_per_token: float) -> float:
-    """D × bytes per token: 15.6T tokens × 4 B = 62.4 TB; 10B × 2 B = 20 GB."""
+    """D × bytes per token id.
+
+    For example 15.6T tokens × 4 B = 62.4 TB; 10B × 2 B = 20 GB.
+    """
     return finite_result(
         "dataset_bytes", positive("tokens", tokens) * positive("bytes_per_token", bytes_per_token)
     )

@@ -41,6 +41,7 @@ def test_a_numbers_card_shows_its_derivation_on_focus_without_layout_shift(page,
         assert number.evaluate("el => el.tabIndex") == 0
         text = number.inner_text()
         block = number.locator("xpath=ancestor::*[self::p or self::li or self::td or self::h2 or self::h3][1]")
+        number.scroll_into_view_if_needed()  # so that focus scrolls nothing, and only a shift could move it
         before = block.bounding_box()
         number.focus()
         tooltip = page.locator(".md-tooltip2--active")
