@@ -181,33 +181,38 @@ def read_lock(text: str) -> list:
 
 
 def diff(locked: list, entries: list) -> list[str]:
-    """What moved between the lock and a build, one line each; a moved line alone is no change.
+    """What moved between the lock and a build, one line per page and derivation:
+    `training.md:44,120  run("llama3-405b").tokens: 15.6T ×2 -> 14T ×2`.
 
-    Numbers are matched by page and derivation; within one, texts are compared as
-    multisets, so the diff names old -> new text where a derivation's text changed.
+    Numbers are matched by page and derivation, their texts compared as
+    multisets: a number that only moved to another line is no change.
     """
     before, after = defaultdict(Counter), defaultdict(Counter)
-    where_before, where_after = {}, {}
+    lines = defaultdict(set)
     for row in locked:
         before[(row.page, row.derivation)][row.text] += 1
-        where_before.setdefault((row.page, row.derivation), row.where)
+        lines[(row.page, row.derivation, "before")].add(row.where.partition(":")[2])
     for e in entries:
         after[(e.page, e.derivation)][e.text] += 1
-        where_after.setdefault((e.page, e.derivation), e.where)
-    lines = []
+        lines[(e.page, e.derivation, "after")].add(str(e.line) if e.line else "")
+    moved = []
     for key in sorted(before.keys() | after.keys()):
         old, new = before[key] - after[key], after[key] - before[key]
         if not old and not new:
             continue
-        where = where_after.get(key) or where_before[key]
-        old_texts, new_texts = sorted(old.elements()), sorted(new.elements())
-        if old_texts and new_texts:
-            lines.append(f"{where}  {key[1]}: {', '.join(old_texts)} -> {', '.join(new_texts)}")
-        elif new_texts:
-            lines.append(f"{where}  {key[1]}: new {', '.join(new_texts)}")
+        at = sorted(filter(None, lines[(*key, "after")] or lines[(*key, "before")]), key=int)
+        where = f"{key[0]}:{','.join(at)}" if at else key[0]
+        if old and new:
+            moved.append(f"{where}  {key[1]}: {_texts(old)} -> {_texts(new)}")
+        elif new:
+            moved.append(f"{where}  {key[1]}: new {_texts(new)}")
         else:
-            lines.append(f"{where}  {key[1]}: gone {', '.join(old_texts)}")
-    return lines
+            moved.append(f"{where}  {key[1]}: gone {_texts(old)}")
+    return moved
+
+
+def _texts(counts: Counter) -> str:
+    return ", ".join(text + (f" ×{n}" if n > 1 else "") for text, n in sorted(counts.items()))
 
 
 def check(site: Path, lock: Path = LOCK) -> list[str]:

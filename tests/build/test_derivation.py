@@ -139,9 +139,9 @@ def test_one_value_of_one_kind_shown_two_ways_is_found_but_not_two_units():
 
 
 def test_the_lock_diff_names_page_line_derivation_and_old_and_new_text():
-    locked = numbers.read_lock(numbers.lock_text([entry(line=3, text="1 GB"), entry(derivation="gone", text="2 GB")]))
-    now = [entry(line=5, text="1.1 GB"), entry(derivation="new", text="3 GB")]
-    assert numbers.diff(locked, now) == ["a.md:1  gone: gone 2 GB", "a.md:1  new: new 3 GB", "a.md:5  x: 1 GB -> 1.1 GB"]
+    locked = numbers.read_lock(numbers.lock_text([entry(line=3, text="1 GB"), entry(line=7, text="1 GB"), entry(derivation="gone", text="2 GB")]))
+    now = [entry(line=5, text="1.1 GB"), entry(line=9, text="1.1 GB"), entry(derivation="new", text="3 GB")]
+    assert numbers.diff(locked, now) == ["a.md:1  gone: gone 2 GB", "a.md:1  new: new 3 GB", "a.md:5,9  x: 1 GB ×2 -> 1.1 GB ×2"]
 
 
 def test_a_number_that_only_moved_line_is_no_change():

@@ -6,6 +6,8 @@ import re
 import shutil
 import subprocess
 
+import estimators
+from estimators import units
 from harness.site import ROOT, copy_project, mkdocs_build, throwaway_project
 from site_build import numbers
 
@@ -60,13 +62,19 @@ def test_a_changed_preset_lists_the_numbers_it_moves_until_make_lock_accepts_the
     start = text.index("[runs.llama3-405b]")
     tokens = text.index("tokens = ", start)
     end = text.index("\n", tokens)
-    presets.write_text(text[:tokens] + "tokens = 14.0e12" + text[end:], "utf-8")
+    old, new = estimators.load_presets().run("llama3-405b").tokens, 14.0e12
+    presets.write_text(text[:tokens] + f"tokens = {new!r}" + text[end:], "utf-8")
 
     assert _run(["make", "build"], copy).returncode == 0
     check = _run([".venv/bin/python", "-m", "site_build.numbers", "check", "site"], copy)
     assert check.returncode == 1
     moved = check.stdout.splitlines()
-    assert any(line.startswith("training.md:") and 'run("llama3-405b").tokens: 15.6T -> 14T' in line for line in moved), check.stdout
+    # One line per moved derivation: page:line, the derivation, its old texts -> its new ones.
+    [tokens_line] = [line for line in moved if line.split()[1] == 'run("llama3-405b").tokens:' and line.startswith("training.md:")]
+    assert f": {units.count(old)}" in tokens_line and f"-> {units.count(new)}" in tokens_line, tokens_line
+    page, lines = tokens_line.split()[0].split(":")
+    for line in lines.split(","):
+        assert ".tokens | count" in (copy / "docs" / page).read_text("utf-8").splitlines()[int(line) - 1]
     assert all(":" in line.split()[0] and " -> " in line or " new " in line or " gone " in line for line in moved)
     assert "make lock" in check.stderr
 
