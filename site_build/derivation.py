@@ -24,8 +24,10 @@ Nothing here runs in the browser: widgets declare their derivations instead.
 """
 
 import dataclasses
+import functools
 import inspect
 import operator
+import re
 from collections.abc import Mapping
 
 from estimators import units
@@ -38,13 +40,15 @@ class Origin:
     `expression` reads as a page would write the computation, with each preset
     named by its key: `model_state_bytes(model("llama3-405b").params)`.
     `formula` is the estimator's, `source` the preset's; `inputs` are the
-    traced values it was computed from.
+    traced values it was computed from; `note` says what a field of an
+    estimator's result holds (`flops  # C = 6ND, FLOPs`).
     """
 
     expression: str
     formula: str = ""
     source: str = ""
     inputs: tuple = ()
+    note: str = ""  # what an estimator result's field holds, as its dataclass comments it
 
 
 class Traced:
@@ -170,11 +174,14 @@ class Record:
         self._value = value
         self._origin = origin
 
-    def _part(self, suffix: str, value):
+    def _part(self, suffix: str, value, note: str = ""):
         # A preset entry names its own source; its parts (a model's config) inherit it.
         source = getattr(value, "source", None)
         origin = dataclasses.replace(
-            self._origin, expression=self._origin.expression + suffix, source=source if isinstance(source, str) else self._origin.source
+            self._origin,
+            expression=self._origin.expression + suffix,
+            source=source if isinstance(source, str) else self._origin.source,
+            note=note,
         )
         return traced(value, origin)
 
@@ -182,7 +189,8 @@ class Record:
         value = getattr(self._value, name)
         if inspect.ismethod(value) or inspect.isbuiltin(value):
             return self._method(name, value)
-        return self._part(f".{name}", value)
+        computed = self._origin.formula and dataclasses.is_dataclass(self._value)
+        return self._part(f".{name}", value, field_notes(type(self._value)).get(name, "") if computed else "")
 
     def _method(self, name: str, method):
         def call(*args, **kwargs):
@@ -276,18 +284,34 @@ def leaves(value) -> list:
 
 
 def steps(value) -> list:
-    """The estimators a traced value went through, outermost first, each once."""
+    """(name, what it computes) of each estimator a traced value went through, and of each
+    field of a result it read, outermost first, each once."""
     found = []
 
     def walk(v):
         origin = origin_of(v)
-        if origin.formula and origin.formula not in [f for _, f in found]:
-            found.append((origin.expression.split("(")[0], origin.formula))
+        if origin.formula and (step := (origin.expression.split("(")[0], origin.formula)) not in found:
+            found.append(step)
+        if origin.note and (step := ("." + origin.expression.rsplit(".", 1)[-1], origin.note)) not in found:
+            found.append(step)
         for child in origin.inputs:
             walk(child)
 
     walk(value)
     return found
+
+
+_FIELD_NOTE = re.compile(r"^\s+(\w+)\s*:[^#\n]*#\s*(.+)$", re.M)
+
+
+@functools.cache
+def field_notes(cls: type) -> dict:
+    """{field: its comment} of a dataclass, from its source: what each field of an estimator's result holds."""
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return {}
+    return dict(_FIELD_NOTE.findall(source))
 
 
 # Units in names (the estimators' convention) say how an input reads.
@@ -320,8 +344,21 @@ def card(text: str, value) -> str:
 
 
 def leaf_text(leaf) -> str:
-    """One published input: `run("llama3-405b").params = 405B (source: …)`."""
+    """One published input: `run("llama3-405b").params = 405B (source: …)`; a whole preset entry
+    with the numbers it holds: `run("llama3-405b"): params 405B, tokens 15.6T, … (source: …)`."""
     origin = origin_of(leaf)
-    shown = f" = {input_text(origin.expression, leaf)}" if isinstance(leaf, Traced) else ""
+    if isinstance(leaf, Traced):
+        shown = f" = {input_text(origin.expression, leaf)}"
+    else:
+        held = numbers_held(plain(leaf))
+        shown = ": " + ", ".join(f"{name} {input_text(name, value)}" for name, value in held) if held else ""
     where = f" (source: {origin.source})" if origin.source else ""
     return f"{origin.expression}{shown}{where}"
+
+
+def numbers_held(record) -> list:
+    """(field, number) of a dataclass's numeric fields, in order."""
+    if not dataclasses.is_dataclass(record):
+        return []
+    found = [(f.name, getattr(record, f.name)) for f in dataclasses.fields(record)]
+    return [(name, v) for name, v in found if isinstance(v, (int, float)) and not isinstance(v, bool)]

@@ -86,7 +86,11 @@ def test_a_pages_own_arithmetic_stays_traceable(page):
 def test_a_preset_estimate_names_the_preset_it_reads(page):
     render, _ = page
     [(_, card)] = cards(render('{{ run_preset_estimate("llama3-405b").flops | sci }}'))
-    assert f'run("llama3-405b") (source: {PRESETS.run("llama3-405b").source})' in card
+    run = PRESETS.run("llama3-405b")
+    # The preset entry with the numbers it holds, and what the field read from the estimate holds.
+    assert f'run("llama3-405b"): params {units.count(run.params)}, tokens {units.count(run.tokens)}' in card
+    assert f"(source: {run.source})" in card
+    assert ".flops: C = 6ND" in card
 
 
 def test_a_literal_has_no_derivation_and_is_refused(page):
