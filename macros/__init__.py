@@ -10,13 +10,17 @@ a number from `estimators.units`.
 A wrong call stops the build with one line: the page and its Markdown line,
 the macro or filter, and what is valid, with the closest valid name when a
 name is unknown (see `site_build.errors`).
+
+What estimators and preset lookups return carries its derivation
+(`site_build.derivation`); a filter prints a number as a focusable `<data>`
+with its derivation card and records it in the numbers manifest
+(`site_build.numbers`), and a computed number printed without one stops the build.
 """
 
 import functools
 import html
 import inspect
 import re
-import sys
 
 import estimators
 import jinja2
@@ -82,60 +86,6 @@ def _named_presets(name: str, fn, args: tuple, kwargs: dict) -> list:
     return [derivation.traced(lookup(key), derivation.Origin(f'{table}("{key}")'))]
 
 
-class _Page:
-    """The page being rendered: where its numbers are, for the manifest."""
-
-    path = ""  # relative to docs/
-    lines: list = []  # the template's lines (the Markdown without its front matter)
-    offset = 0  # lines of front matter before them
-    printed: dict = {}  # template line -> numbers printed from it so far
-
-
-def _template_line() -> int:
-    """The page template's line that is being rendered (0 when the call comes from elsewhere)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        template = frame.f_globals.get("__jinja_template__")
-        if template is not None:
-            return template.get_corresponding_lineno(frame.f_lineno)
-        frame = frame.f_back
-    return 0
-
-
-# `{{ ... | filter(...) }}` on a line, to name what the author wrote for each number it prints.
-_PRINT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}")
-
-
-def _line_text(line: int) -> str:
-    return _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
-
-
-def _written(line: int, name: str, arguments: str, computed: str) -> str:
-    """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
-
-    Jinja knows lines, not columns. Of the line's uses of the filter: those with
-    the same arguments, then those ending in the same attribute as the
-    computation (`computed`, an Origin's expression); if several remain (a loop, a table row), the n-th printed.
-    """
-    def same(text: str) -> str:
-        return text.replace(" ", "").replace("'", '"').lower()
-
-    uses = []
-    for match in _PRINT.finditer(_line_text(line)):
-        written = re.search(rf"\|\s*{name}\b(?:\(([^)]*)\))?\s*(\||$)", match.group(1))
-        if written and same(written.group(1) or "") == same(arguments):
-            uses.append(match.group(1))
-    last = re.search(r"\.(\w+)\)*$", computed)
-    ending = [u for u in uses if last and re.search(rf"\.{last.group(1)}\)*\s*\|", u)]
-    uses = ending or uses
-    if not uses:
-        return ""
-    key = (line, name, tuple(uses))
-    seen = _Page.printed.get(key, 0)
-    _Page.printed[key] = seen + 1
-    return uses[seen % len(uses)]
-
-
 def _arguments(args: tuple, kwargs: dict) -> str:
     """A filter call's arguments as a page writes them: `"FLOP/s"`, `binary=true`."""
     return ", ".join([*map(derivation.expression, args), *(f"{k}={derivation.expression(v)}" for k, v in kwargs.items())])
@@ -155,20 +105,9 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
             "filter", name,
             f"{value!r} has no derivation: print a number an estimator or a preset lookup returned, not a literal",
         )
-    line = _template_line()
-    numbers.collected.append(
-        numbers.Entry(
-            page=_Page.path,
-            line=line + _Page.offset if line else 0,
-            written=_written(line, name, _arguments(args[1:], kwargs), value.origin.expression),
-            derivation=value.origin.expression,
-            kind=numbers.kind(name, derivation.plain(args[1:]), derivation.plain(kwargs)),
-            value=float(value),
-            text=text,
-            inputs=tuple(
-                derivation.leaf_text(leaf) for leaf in derivation.leaves(value)
-            ),
-        )
+    numbers.record(
+        name, _arguments(args[1:], kwargs), numbers.kind(name, derivation.plain(args[1:]), derivation.plain(kwargs)),
+        value.origin.expression, float(value), text, tuple(derivation.leaf_text(leaf) for leaf in derivation.leaves(value)),
     )
     card = html.escape(derivation.card(text, value), quote=True).translate(_INERT)
     return f'<data class="number" value="{float(value)!r}" tabindex="0" title="{card}">{text}</data>'
@@ -223,23 +162,14 @@ def widget(name: str, preset: str | None = None, id: str | None = None) -> str:
         raise EstimatorError("id", id, f"an id not already used on this page ({', '.join(taken)})")
     html = render.render(name, preset, element_id=id)
     taken.append(id)
-    line = _template_line()
-    written = next((m.group(1) for m in _PRINT.finditer(_line_text(line)) if "widget(" in m.group(1)), "")
-    shown = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
-    for key, text in numbers.widget_outputs(html).items():
-        entry = numbers.Entry(_Page.path, line + _Page.offset if line else 0, written, f"widget({shown}).{key}", "widget", None, text)
-        numbers.collected.append(entry)
+    numbers.record_widget(", ".join(derivation.expression(a) for a in (name, preset) if a is not None), html)
     return html
 
 
 def on_pre_page_macros(env):
     """Each page starts with no widget ids taken and no number printed; an unknown name suggests the closest known one."""
     _widgets_on_page.clear()
-    page = env.page
-    _Page.path = page.file.src_path
-    _Page.lines = env.markdown.splitlines()
-    _Page.offset = errors.source_line(page, env.markdown, 0) or 0
-    _Page.printed = {}
+    numbers.start_page(env.page.file.src_path, env.markdown, errors.source_line(env.page, env.markdown, 0) or 0)
     errors.known_names = {*env.variables, *env.macros}
     env.env.undefined = errors.SuggestingUndefined
     env.env.finalize = _unprinted  # (the environment exists only once the modules are loaded)

@@ -19,6 +19,7 @@ its published inputs, the raw value and the text shown.
 
 import dataclasses
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from html.parser import HTMLParser
@@ -77,6 +78,84 @@ def kind(filter_name: str, args: tuple, kwargs: dict) -> str:
     if filter_name == "bytes" and kwargs.get("binary"):
         return "binary bytes"
     return KINDS.get(filter_name, filter_name)
+
+
+# --- where a page prints a number ---------------------------------------------------
+
+
+class _Page:
+    """The page being rendered (set by the macros before each page)."""
+
+    path = ""  # relative to docs/
+    lines: list = []  # the template's lines: the Markdown without its front matter
+    offset = 0  # lines of front matter before them
+    printed: dict = {}  # (line, filter, candidate expressions) -> numbers printed from them so far
+
+
+def start_page(path: str, template: str, front_matter_lines: int) -> None:
+    _Page.path, _Page.lines, _Page.offset, _Page.printed = path, template.splitlines(), front_matter_lines, {}
+
+
+def template_line() -> int:
+    """The line of the page's template being rendered (0 when the call comes from elsewhere)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return 0
+
+
+# `{{ ... }}` on a line, to name what the author wrote for each number it prints.
+_PRINT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}")
+
+
+def _printed_on(line: int) -> list:
+    """The `{{ }}` expressions of a template line."""
+    text = _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
+    return [m.group(1) for m in _PRINT.finditer(text)]
+
+
+def written(line: int, filter_name: str, arguments: str, computed: str) -> str:
+    """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
+
+    Jinja knows lines, not columns. Of the line's uses of the filter: those with
+    the same arguments, then those ending in the same attribute as the
+    computation (`computed`, the derivation); if several remain (a loop, a
+    table row), the n-th printed.
+    """
+    def same(text: str) -> str:
+        return text.replace(" ", "").replace("'", '"').lower()
+
+    uses = []
+    for expression in _printed_on(line):
+        call = re.search(rf"\|\s*{filter_name}\b(?:\(([^)]*)\))?\s*(\||$)", expression)
+        if call and same(call.group(1) or "") == same(arguments):
+            uses.append(expression)
+    last = re.search(r"\.(\w+)\)*$", computed)
+    uses = [u for u in uses if last and re.search(rf"\.{last.group(1)}\)*\s*\|", u)] or uses
+    if not uses:
+        return ""
+    key = (line, filter_name, tuple(uses))
+    seen = _Page.printed.get(key, 0)
+    _Page.printed[key] = seen + 1
+    return uses[seen % len(uses)]
+
+
+def record(filter_name: str, arguments: str, kind: str, derivation: str, value: float, text: str, inputs: tuple) -> None:
+    """One number a filter printed, where the page printed it."""
+    line = template_line()
+    where = line + _Page.offset if line else 0
+    collected.append(Entry(_Page.path, where, written(line, filter_name, arguments, derivation), derivation, kind, value, text, inputs))
+
+
+def record_widget(arguments: str, html: str) -> None:
+    """Each output of a widget the page shows, as the page shows it before any script runs."""
+    line = template_line()
+    call = next((e for e in _printed_on(line) if e.startswith("widget(")), "")
+    for key, text in widget_outputs(html).items():
+        collected.append(Entry(_Page.path, line + _Page.offset if line else 0, call, f"widget({arguments}).{key}", "widget", None, text))
 
 
 # --- the manifest ---------------------------------------------------------------------
