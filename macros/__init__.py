@@ -13,7 +13,8 @@ name is unknown (see `site_build.errors`).
 
 What estimators and preset lookups return carries its derivation
 (`site_build.derivation`); a filter prints a number as a focusable `<data>`
-with its derivation card and records it in the numbers manifest
+with its derivation card (`data-card`, which docs/assets/javascripts/cards.js
+shows) and records it in the numbers manifest
 (`site_build.numbers`), and a computed number printed without one stops the build.
 """
 
@@ -110,7 +111,7 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
         value.origin.expression, float(value), text, tuple(derivation.leaf_text(leaf) for leaf in derivation.leaves(value)),
     )
     card = html.escape(derivation.card(text, value), quote=True).translate(_INERT)
-    return f'<data class="number" value="{float(value)!r}" tabindex="0" title="{card}">{text}</data>'
+    return f'<data class="number" value="{float(value)!r}" tabindex="0" data-card="{card}">{text}</data>'
 
 
 def registrations() -> dict:

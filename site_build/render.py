@@ -47,15 +47,16 @@ class WidgetError(Exception):
 
 
 def _card(cards: dict):
-    """The attributes that give an output slot its provenance card: the card as its `title` (the theme's
-    tooltip reads it) and, unless `focusable` is off (a detail, whose figure above carries the same card),
-    a place in the tab order, so a keyboard reaches the card as a pointer does."""
+    """The attributes that give an output slot its provenance card: the card as its `data-card` (which
+    docs/assets/javascripts/cards.js shows, as it does a prose number's) and, unless `focusable` is off
+    (a detail, whose figure above carries the same card), a place in the tab order, so a keyboard
+    reaches the card as a pointer does."""
     def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:
         if key not in cards:
             return markupsafe.Markup("")
         # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
-        title = str(markupsafe.escape(cards[key])).replace("\n", "&#10;")
-        return markupsafe.Markup(f' title="{title}"' + (' tabindex="0"' if focusable else ""))
+        card = str(markupsafe.escape(cards[key])).replace("\n", "&#10;")
+        return markupsafe.Markup(f' data-card="{card}"' + (' tabindex="0"' if focusable else ""))
     return attributes
 
 

@@ -12,7 +12,7 @@
  * with a unique id (the URL keys are <id>.<field>, so a page can hold one
  * widget twice); inputs are named form controls (a multi-choice is checkboxes
  * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
- * outputs are [data-output=key], each with its provenance card as `title`;
+ * outputs are [data-output=key], each with its provenance card as `data-card`;
  * [data-error-for=field] holds a field's error; [data-status] one status line;
  * [data-chart] holds the chart and its data-chart-spec attribute its Vega
  * spec, absent for a widget without a chart.
@@ -242,35 +242,11 @@
     }
     for (const [key, text] of Object.entries(result.cards || {})) {
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
-      if (el) setCard(el, text);
+      if (el) el.dataset.card = text; // cards.js shows it, and follows it while it is open
     }
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
     w.root.dispatchEvent(new CustomEvent("widget:updated", { detail: { ms: performance.now() - w.sentAt } }));
-  }
-
-  // --- provenance cards -----------------------------------------------------
-  // The theme's tooltip shows an output's `title`, which it removes while the tooltip is open and
-  // puts back, as it was when opened, on closing. So the latest card is kept in data-card too, and
-  // written into `title` again whenever a pointer or focus arrives, before the theme reads it.
-
-  function openTooltip(el) {
-    const id = el.getAttribute("aria-describedby");
-    const tooltip = id && document.getElementById(id);
-    return tooltip && tooltip.classList.contains("md-tooltip2") ? tooltip : null;
-  }
-
-  function setCard(el, text) {
-    el.dataset.card = text;
-    const tooltip = openTooltip(el);
-    // textContent: the card is text, never markup (the theme writes a title in as HTML).
-    if (tooltip) tooltip.querySelector(".md-tooltip2__inner").textContent = text;
-    else el.title = text;
-  }
-
-  function refreshCard(event) {
-    const el = event.target;
-    if (el instanceof Element && el.dataset.card && !openTooltip(el)) el.title = el.dataset.card;
   }
 
   function showError(w, error) {
@@ -456,9 +432,6 @@
       for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", String(b === button));
       request(w);
     });
-    // Capture phase, so an output's own mouseenter (which does not bubble) reaches the root; the theme reads
-    // `title` only after a short delay of its own, by when the latest card is back in it.
-    for (const type of ["mouseenter", "focusin"]) root.addEventListener(type, refreshCard, true);
     // The first touch of a widget boots Pyodide at once rather than waiting for idle.
     for (const type of ["pointerdown", "focusin", "keydown"]) {
       root.addEventListener(type, boot, { once: true, passive: true });

@@ -1,9 +1,8 @@
 """Widget outputs' provenance cards in a real browser, for every widget on every page of the built site.
 
-Per page and palette, one load: for each widget an output takes keyboard focus and the theme's
-tooltip opens with its card, without moving the text; an input changes while the card is open and
-the open card follows it; reopened, the card is the new one (the theme puts back the title it
-found, which the runtime replaces); and axe finds nothing.
+Per page and palette, one load: for each widget an output takes keyboard focus and its card opens
+(cards.js, drawn as the theme draws its tooltips), without moving the text; an input changes while
+the card is open and the open card follows it; reopened, the card is the new one; and axe finds nothing.
 """
 
 import math

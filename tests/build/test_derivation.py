@@ -47,7 +47,7 @@ def page():
 
 def cards(html_text: str) -> list:
     """(shown text, card) of each number in rendered HTML."""
-    return [(text, html.unescape(title)) for title, text in re.findall(r'<data class="number"[^>]*title="([^"]*)">([^<]*)</data>', html_text)]
+    return [(text, html.unescape(title)) for title, text in re.findall(r'<data class="number"[^>]*data-card="([^"]*)">([^<]*)</data>', html_text)]
 
 
 def test_a_preset_field_prints_with_a_card_naming_the_preset_and_its_source(page):
