@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in moved:
         print(line)
     if moved:
-        print(f"{len(moved)} numbers differ from {LOCK.name}; after review, accept them with `make lock`", file=sys.stderr)
+        print(f"{len(moved)} derivations print other texts than {LOCK.name} holds; after review, accept them with `make lock`", file=sys.stderr)
     return 1 if moved else 0
 
 
