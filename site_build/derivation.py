@@ -13,7 +13,7 @@ how it was made:
   `run("llama3-405b").params` is a number whose origin names the preset and
   its source.
 
-An estimator receives plain values (`unwrap`), never wrapped ones: its
+An estimator receives plain values (`plain`), never wrapped ones: its
 internals stay untraced, and its result is traced as one step with its
 formula, the first line of its docstring (the line the methods page repeats).
 
@@ -239,11 +239,6 @@ class Record:
         return repr(self._value)
 
 
-def unwrapped_type(value) -> type:
-    """The type a traced value stands for (for messages that name it)."""
-    return type(plain(value))
-
-
 # --- what a reader sees ------------------------------------------------------------
 
 
@@ -271,7 +266,7 @@ def leaves(value) -> list:
 
     def walk(v):
         origin = origin_of(v)
-        if origin.source and not origin.formula or not origin.inputs:
+        if (origin.source and not origin.formula) or not origin.inputs:  # a preset's part, or a start
             if origin.expression not in seen:
                 seen.add(origin.expression)
                 found.append(v)
