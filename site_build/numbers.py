@@ -3,15 +3,16 @@
 Every number a page prints goes through a units filter; the filter (macros)
 records one `Entry` here: the page and its Markdown line, the expression the
 author wrote, the derivation it stands for (`derivation.Origin.expression`),
-its published inputs, the raw value and the text shown.
+its published inputs, the raw value and the text shown. Each widget a page
+shows adds its outputs at their build-time state, as text.
 
 - The build writes the whole manifest to `numbers.json` in the site folder.
 - `numbers.lock`, committed, holds the last reviewed texts. The test suite
   compares the build's manifest with it and prints what moved, page:line,
   derivation, old text -> new text. `make lock` (this module's `lock`
   command) accepts the build's numbers after review.
-- One quantity, one text: the build fails when one derivation, or one value of
-  one kind of quantity, is shown with two texts.
+- One quantity, one text: the build fails when one derivation, or one value,
+  of one kind of quantity is shown with two texts.
 
     python -m site_build.numbers check [site]   # the lock against a built site
     python -m site_build.numbers lock [site]    # write numbers.lock from it
