@@ -61,9 +61,6 @@ class Traced:
         self.origin = origin
         return self
 
-    def __reduce__(self):  # a copy is the plain number: the origin is build-time only
-        return (self._plain_type, (self._plain_type(self),))
-
     def __round__(self, digits=None):
         shown = "" if digits is None else f", {digits}"
         return traced(round(self._plain_type(self), digits), Origin(f"round({expression(self)}{shown})", inputs=(self,)))
