@@ -13,214 +13,42 @@ bill, its fit and remedies); `presets`
 loads presets.toml. `python -m estimators --help` lists the command line.
 """
 
-from .checkpoint import (
-    CheckpointOverhead,
-    CheckpointStall,
-    EffectiveTime,
-    Interruption,
-    Period,
-    checkpoint_bytes,
-    checkpoint_bytes_per_param,
-    checkpoint_overhead,
-    checkpoint_stall,
-    effective_training_time,
-    fleet_mtbf_seconds,
-    interruption_timeline,
-    interruptions_by_period,
-    lost_work_seconds,
-    mtbf_seconds,
-    optimal_checkpoint_interval,
-    resume_bytes_per_param,
-    weights_bytes,
-)
-from .compute import (
-    ComputeConstants,
-    attention_flops_per_token,
-    backward_flops_per_token,
-    compute_constants,
-    compute_multiple,
-    compute_optimal,
-    forward_flops_per_token,
-    optimal_training_flops,
-    tokens_per_param,
-    training_flops,
-    training_flops_with_attention,
-)
-from .errors import EstimatorError
-from .finetune import (
-    FinetuneBill,
-    FinetuneBreakdown,
-    FinetuneMemory,
-    QuantizationLayout,
-    finetune_bill,
-    finetune_breakdown,
-    finetune_memory,
-    lora_decoder_params,
-    lora_matrix_params,
-    lora_module_shapes,
-    lora_trainable_params,
-    quantization_layout,
-)
-from .ladder import scale_rung
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, sparse_peak_flops, training_seconds
-from .memory_bill import MemoryBill, Remedy, first_stage_params, memory_bill
-from .run import RunEstimate, run_estimate, run_preset_estimate
-from .memory import (
-    ActivationCoefficients,
-    GpuMemory,
-    MemoryFit,
-    ModelState,
-    activation_bytes,
-    activation_bytes_per_layer,
-    activation_coefficients,
-    activation_output_bytes,
-    bytes_per_param,
-    memory_fit,
-    min_data_parallel_gpus,
-    model_activation_bytes,
-    model_state_bytes,
-    training_memory_per_gpu,
-    zero_breakdown,
-    zero_bytes_per_gpu,
-)
-from .parallelism import (
-    CutTraffic,
-    GpuShare,
-    Layout,
-    LayoutTraffic,
-    Slice,
-    context_parallel_traffic_bytes,
-    cut_slices,
-    data_parallel_traffic_bytes,
-    expert_parallel_traffic_bytes,
-    gpu_share,
-    layout_preset_traffic,
-    layout_traffic,
-    link_seconds,
-    pipeline_traffic_bytes,
-    single_cut_layout,
-    step_compute_seconds,
-    tensor_parallel_traffic_bytes,
-)
-from .model_size import DecoderConfig, ParamBreakdown, decoder_params, param_count
-from .loop import LoopCosts, loop_costs
-from .moe import MlaConfig, MoeConfig, MoeParams, Routing, moe_params, route_tokens
-from .presets import load_presets
-from .scaling import LossFit, chinchilla_loss, chinchilla_optimal, loss_fits, optimal_exponents
-from .storage import StorageBreakdown, dataset_bytes, raw_text_bytes, storage_footprint, token_id_bytes
+import importlib
+import pkgutil
 
-__all__ = [
-    "ActivationCoefficients",
-    "CheckpointOverhead",
-    "CheckpointStall",
-    "ComputeConstants",
-    "CutTraffic",
-    "DecoderConfig",
-    "EffectiveTime",
-    "EstimatorError",
-    "FinetuneBill",
-    "FinetuneBreakdown",
-    "FinetuneMemory",
-    "GpuMemory",
-    "GpuShare",
-    "Interruption",
-    "Layout",
-    "LayoutTraffic",
-    "LoopCosts",
-    "LossFit",
-    "MemoryBill",
-    "MemoryFit",
-    "MlaConfig",
-    "ModelState",
-    "MoeConfig",
-    "MoeParams",
-    "ParamBreakdown",
-    "Period",
-    "QuantizationLayout",
-    "Remedy",
-    "Routing",
-    "RunEstimate",
-    "Slice",
-    "StorageBreakdown",
-    "activation_bytes",
-    "activation_bytes_per_layer",
-    "activation_coefficients",
-    "activation_output_bytes",
-    "attention_flops_per_token",
-    "backward_flops_per_token",
-    "bytes_per_param",
-    "checkpoint_bytes",
-    "checkpoint_bytes_per_param",
-    "checkpoint_overhead",
-    "checkpoint_stall",
-    "chinchilla_loss",
-    "chinchilla_optimal",
-    "compute_constants",
-    "compute_multiple",
-    "compute_optimal",
-    "context_parallel_traffic_bytes",
-    "cut_slices",
-    "data_parallel_traffic_bytes",
-    "dataset_bytes",
-    "decoder_params",
-    "delivered_flops",
-    "effective_training_time",
-    "expert_parallel_traffic_bytes",
-    "finetune_bill",
-    "finetune_breakdown",
-    "finetune_memory",
-    "first_stage_params",
-    "fleet_peak_flops",
-    "forward_flops_per_token",
-    "gpu_hours",
-    "gpu_share",
-    "interruption_timeline",
-    "interruptions_by_period",
-    "layout_preset_traffic",
-    "layout_traffic",
-    "link_seconds",
-    "load_presets",
-    "loop_costs",
-    "loss_fits",
-    "lora_decoder_params",
-    "lora_matrix_params",
-    "lora_module_shapes",
-    "lora_trainable_params",
-    "loss_fits",
-    "lost_work_seconds",
-    "memory_bill",
-    "memory_fit",
-    "min_data_parallel_gpus",
-    "model_activation_bytes",
-    "model_state_bytes",
-    "moe_params",
-    "fleet_mtbf_seconds",
-    "mtbf_seconds",
-    "optimal_checkpoint_interval",
-    "optimal_exponents",
-    "optimal_training_flops",
-    "param_count",
-    "pipeline_traffic_bytes",
-    "quantization_layout",
-    "raw_text_bytes",
-    "resume_bytes_per_param",
-    "route_tokens",
-    "run_estimate",
-    "run_preset_estimate",
-    "scale_rung",
-    "single_cut_layout",
-    "step_compute_seconds",
-    "seconds_for_gpu_hours",
-    "sparse_peak_flops",
-    "storage_footprint",
-    "tensor_parallel_traffic_bytes",
-    "token_id_bytes",
-    "tokens_per_param",
-    "training_flops",
-    "training_flops_with_attention",
-    "training_memory_per_gpu",
-    "training_seconds",
-    "weights_bytes",
-    "zero_breakdown",
-    "zero_bytes_per_gpu",
-]
+from .errors import EstimatorError
+from .presets import load_presets
+
+# The package's own machinery, not topics: a page's formatters (units), the checks every
+# estimator runs (validate), its error, the declarations cards read (provenance) and the
+# preset loader, whose lookups reach pages through `Presets` (only `load_presets` is re-exported).
+SUPPORT_MODULES = ("errors", "presets", "provenance", "units", "validate")
+
+
+def _public(module) -> dict:
+    """The functions and classes `module` defines (not those it imports), by name."""
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__ and callable(value)
+    }
+
+
+def _topics() -> dict:
+    """{name: function or class} of every topic module, each name defined once in the package."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_") or info.name in SUPPORT_MODULES:
+            continue
+        for name, value in _public(importlib.import_module(f"{__name__}.{info.name}")).items():
+            if name in found:
+                raise ImportError(f"estimators: {name} is defined in both {found[name].__module__} and {value.__module__}")
+            found[name] = value
+    return found
+
+
+TOPICS = _topics()  # what the macros offer a page, and the names below
+globals().update(TOPICS)
+
+ESTIMATORS = {name: fn for name, fn in TOPICS.items() if not isinstance(fn, type)}
+__all__ = sorted({*TOPICS, "EstimatorError", "load_presets"})

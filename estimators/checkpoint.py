@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from .memory import bytes_per_param
 from .errors import EstimatorError
+from .provenance import quantity
 from .validate import finite_result, flag, non_negative, non_negative_int, one_of, positive, positive_int
 
 SHIPPED_WEIGHT_BYTES = 2  # BF16 weights, what a release ships
@@ -112,12 +113,12 @@ def optimal_checkpoint_interval(checkpoint_cost_s: float, mtbf_s: float, method:
 
 @dataclass(frozen=True)
 class EffectiveTime:
-    window_s: float  # wall-clock of the run
-    lost_work_s: float  # n·τ/2, recomputed after failures
-    restart_s: float  # n × time to restart
-    checkpoint_stall_s: float  # (window / τ) × seconds the GPUs stall per write
-    effective_s: float  # what is left for training
-    effective_share: float  # effective_s / window_s
+    window_s: float = quantity("wall-clock of the run", "duration")
+    lost_work_s: float = quantity("n·τ/2, recomputed after failures", "duration")
+    restart_s: float = quantity("n × time to restart", "duration")
+    checkpoint_stall_s: float = quantity("(window / τ) × seconds the GPUs stall per write", "duration")
+    effective_s: float = quantity("what is left for training", "duration")
+    effective_share: float = quantity("effective_s / window_s", "percent")
 
 
 def effective_training_time(
@@ -148,12 +149,12 @@ def effective_training_time(
 class CheckpointStall:
     """How long the GPUs stop for checkpoints, written synchronously or asynchronously."""
 
-    shard_bytes: float  # what each GPU saves: checkpoint bytes / GPUs
-    sync_s: float  # per checkpoint: the whole checkpoint through the storage's aggregate write bandwidth
-    async_s: float  # per checkpoint: one shard copied to host memory; the write goes on in the background
-    checkpoints: int  # checkpoints written in the window: ⌊window / interval⌋
-    sync_run_s: float  # per window, synchronous
-    async_run_s: float  # per window, asynchronous
+    shard_bytes: float = quantity("what each GPU saves: checkpoint bytes / GPUs", "bytes")
+    sync_s: float = quantity("per checkpoint: the whole checkpoint through the storage's aggregate write bandwidth", "duration")
+    async_s: float = quantity("per checkpoint: one shard copied to host memory; the write goes on in the background", "duration")
+    checkpoints: int = quantity("checkpoints written in the window: ⌊window / interval⌋", "integer")
+    sync_run_s: float = quantity("per window, synchronous", "duration")
+    async_run_s: float = quantity("per window, asynchronous", "duration")
     background_fits: bool  # the background write ends before the next checkpoint is due
 
 
@@ -185,8 +186,8 @@ def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: 
 
 @dataclass(frozen=True)
 class Interruption:
-    at_s: float  # when it strikes, from the window's start
-    lost_s: float  # work thrown away: back to the last checkpoint
+    at_s: float = quantity("when it strikes, from the window's start", "duration")
+    lost_s: float = quantity("work thrown away: back to the last checkpoint", "duration")
 
 
 def _strike_s(i: int, window_s: float, interruptions: int) -> float:
@@ -217,9 +218,9 @@ def interruption_timeline(window_s: float, interruptions: int, checkpoint_interv
 
 @dataclass(frozen=True)
 class CheckpointOverhead:
-    lost_s: float  # n·τ/2, work thrown away by the interruptions
-    saving_s: float  # (W/τ)·δ, the GPUs paused for saves
-    total_s: float  # what Young's and Daly's interval minimises
+    lost_s: float = quantity("n·τ/2, work thrown away by the interruptions", "duration")
+    saving_s: float = quantity("(W/τ)·δ, the GPUs paused for saves", "duration")
+    total_s: float = quantity("what Young's and Daly's interval minimises", "duration")
 
 
 def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval_s: float,
@@ -236,9 +237,9 @@ def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval
 
 @dataclass(frozen=True)
 class Period:
-    start_s: float  # from the window's start
-    interruptions: int  # of interruption_timeline's, striking in this period
-    lost_s: float  # the work they throw away
+    start_s: float = quantity("from the window's start", "duration")
+    interruptions: int = quantity("of interruption_timeline's, striking in this period", "integer")
+    lost_s: float = quantity("the work they throw away", "duration")
 
 
 def interruptions_by_period(window_s: float, interruptions: int, checkpoint_interval_s: float, period_s: float) -> tuple:

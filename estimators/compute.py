@@ -17,6 +17,7 @@ puts the optimal D near 20·N; the fitted loss laws are in `scaling`.
 import math
 from dataclasses import dataclass
 
+from .provenance import quantity
 from .validate import finite_result, positive, positive_int
 
 FORWARD_FLOPS_PER_PARAM_TOKEN = 2
@@ -30,11 +31,11 @@ CHINCHILLA_TOKENS_PER_PARAM = 20
 
 @dataclass(frozen=True)
 class ComputeConstants:
-    forward: int  # FLOPs per parameter per token, forward pass
-    backward: int  # FLOPs per parameter per token, backward pass
-    training: int  # forward + backward: the 6 of C = 6ND
-    attention: int  # the 12 of 12·L·H·Q·T (PaLM appendix B)
-    chinchilla_tokens_per_param: int  # compute-optimal D / N (Hoffmann et al. 2022, Table 3)
+    forward: int = quantity("FLOPs per parameter per token, forward pass")
+    backward: int = quantity("FLOPs per parameter per token, backward pass")
+    training: int = quantity("forward + backward: the 6 of C = 6ND")
+    attention: int = quantity("the 12 of 12·L·H·Q·T (PaLM appendix B)")
+    chinchilla_tokens_per_param: int = quantity("compute-optimal D / N (Hoffmann et al. 2022, Table 3)")
 
 
 def compute_constants() -> ComputeConstants:

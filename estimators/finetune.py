@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from .errors import EstimatorError
 from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes, model_state_bytes
 from .model_size import DecoderConfig, decoder_params, head_dim
+from .provenance import quantity
 from .validate import finite_result, one_of, positive, positive_int
 
 BITS_PER_BYTE = 8
@@ -36,12 +37,12 @@ DOUBLE_QUANT_BLOCK = 256  # first-level constants per second-level block (QLoRA 
 class QuantizationLayout:
     """How a 4-bit storage spends its bits: codes, block constants, constants of those constants."""
 
-    code_bits: int  # bits of each weight's code
-    block: int  # weights sharing one block constant; 0 when there are none
-    constant_bits: int  # bits of one block constant
-    second_block: int  # block constants sharing one second-level constant; 0 when there are none
-    second_constant_bits: int  # bits of one second-level constant
-    bits_per_weight: float  # code_bits + constant_bits/block + second_constant_bits/(block·second_block)
+    code_bits: int = quantity("bits of each weight's code")
+    block: int = quantity("weights sharing one block constant; 0 when there are none", "integer")
+    constant_bits: int = quantity("bits of one block constant")
+    second_block: int = quantity("block constants sharing one second-level constant; 0 when there are none", "integer")
+    second_constant_bits: int = quantity("bits of one second-level constant")
+    bits_per_weight: float = quantity("code_bits + constant_bits/block + second_constant_bits/(block·second_block)")
 
 
 def _layout(code_bits: int, block: int = 0, constant_bits: int = 0, second_block: int = 0, second_bits: int = 0):
@@ -139,11 +140,11 @@ def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA
 @dataclass(frozen=True)
 class FinetuneMemory:
     method: str  # "full", "lora" or "qlora"
-    trainable_params: float  # parameters the optimizer updates
-    trainable_share: float  # trainable / base parameters
-    frozen_bytes: float  # the frozen base weights (0 for a full fine-tune)
-    trainable_bytes: float  # weights, gradients and optimizer state of what is trained
-    total: float  # frozen + trainable, model state only
+    trainable_params: float = quantity("parameters the optimizer updates", "count")
+    trainable_share: float = quantity("trainable / base parameters", "percent")
+    frozen_bytes: float = quantity("the frozen base weights (0 for a full fine-tune)", "bytes")
+    trainable_bytes: float = quantity("weights, gradients and optimizer state of what is trained", "bytes")
+    total: float = quantity("frozen + trainable, model state only", "bytes")
 
 
 def finetune_memory(
@@ -182,14 +183,14 @@ class FinetuneBreakdown:
     """Model-state bytes of a fine-tune, component by component (activations not included)."""
 
     method: str  # "full", "lora" or "qlora"
-    trainable_params: float  # parameters the optimizer updates
-    trainable_share: float  # trainable / base parameters
-    base_quantized_bytes: float  # the blocks' linear weights in 4-bit storage (qlora only)
-    base_16bit_bytes: float  # base weights kept in BF16: all of them (lora), embedding, head and norms (qlora)
-    trainable_weights_bytes: float  # BF16 weights of what is trained
-    gradients_bytes: float  # its gradients
-    optimizer_bytes: float  # Adam's moments, plus the FP32 master copy of a full fine-tune
-    total: float
+    trainable_params: float = quantity("parameters the optimizer updates", "count")
+    trainable_share: float = quantity("trainable / base parameters", "percent")
+    base_quantized_bytes: float = quantity("the blocks' linear weights in 4-bit storage (qlora only)", "bytes")
+    base_16bit_bytes: float = quantity("base weights kept in BF16: all of them (lora), embedding, head and norms (qlora)", "bytes")
+    trainable_weights_bytes: float = quantity("BF16 weights of what is trained", "bytes")
+    gradients_bytes: float = quantity("its gradients", "bytes")
+    optimizer_bytes: float = quantity("Adam's moments, plus the FP32 master copy of a full fine-tune", "bytes")
+    total: float = quantity("all of the above", "bytes")
 
 
 def finetune_breakdown(
@@ -247,8 +248,8 @@ class FinetuneBill:
     """One method's memory on one GPU: model state by part, activations, and the fit."""
 
     state: FinetuneBreakdown
-    activations: float  # bytes the backward pass keeps (model_activation_bytes of the base)
-    total: float  # state.total + activations
+    activations: float = quantity("bytes the backward pass keeps (model_activation_bytes of the base)", "bytes")
+    total: float = quantity("state.total + activations", "bytes")
     fit: MemoryFit  # against the GPU's memory
 
 

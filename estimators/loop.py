@@ -29,6 +29,7 @@ from .compute import (
 )
 from .memory import ModelState, bytes_per_param
 from .model_size import DecoderConfig, decoder_params, head_dim, linear_params
+from .provenance import quantity
 from .validate import positive_int
 
 # The stations in the order a step runs them: key -> name, and what each hands to the next.
@@ -40,17 +41,17 @@ HANDS_ON = {"forward": "logits", "loss": "loss", "backward": "gradients", "optim
 class LoopCosts:
     """The cost of each station for one model and sequence length."""
 
-    params: int  # N, parameters
-    seq_len: int  # T, tokens per sequence
-    forward_flops: float  # 2N FLOPs per token, the weights' matmuls
-    forward_attention_flops: float  # 4·L·H·Q·T FLOPs per token, scores and values
-    logits_flops: float  # 2·d·V FLOPs per token: the output layer, inside forward_flops
-    vocab: int  # V, logits per token the loss compares with the true next token
-    backward_flops: float  # 4N FLOPs per token
-    backward_attention_flops: float  # 8·L·H·Q·T FLOPs per token
+    params: int = quantity("N, parameters", "count")
+    seq_len: int = quantity("T, tokens per sequence", "integer")
+    forward_flops: float = quantity("2N FLOPs per token, the weights' matmuls", "sci")
+    forward_attention_flops: float = quantity("4·L·H·Q·T FLOPs per token, scores and values", "sci")
+    logits_flops: float = quantity("2·d·V FLOPs per token: the output layer, inside forward_flops", "sci")
+    vocab: int = quantity("V, logits per token the loss compares with the true next token", "integer")
+    backward_flops: float = quantity("4N FLOPs per token", "sci")
+    backward_attention_flops: float = quantity("8·L·H·Q·T FLOPs per token", "sci")
     optimizer_state: ModelState  # bytes per parameter the optimizer step reads or writes
-    optimizer_bytes: float  # that state for all N parameters, touched once per step
-    attention_share: float  # attention's share of the training FLOPs per token
+    optimizer_bytes: float = quantity("that state for all N parameters, touched once per step", "bytes")
+    attention_share: float = quantity("attention's share of the training FLOPs per token", "percent")
 
 
 def loop_costs(config: DecoderConfig, seq_len: int, optimizer: str = "adam") -> LoopCosts:

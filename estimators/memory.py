@@ -90,6 +90,7 @@ import math
 from dataclasses import dataclass
 
 from .errors import EstimatorError
+from .provenance import quantity
 from .validate import finite_result, flag, non_negative, one_of, positive, positive_int
 
 WEIGHT_BYTES = 2  # FP16/BF16 working copy of each parameter
@@ -136,10 +137,10 @@ FIT_TOLERANCE = 1e-9
 class ActivationCoefficients:
     """Korthikanti et al. 2022's coefficients, bytes per s·b·h of one layer."""
 
-    unsplit: int  # never split by tensor parallelism (the 10 of 10 + 24/t)
-    split: int  # split by tensor parallelism (the 24 of 10 + 24/t)
-    attention: int  # × a·s/h: softmax, its dropout mask and the Q·Kᵀ scores
-    full_recompute: int  # what full recomputation keeps: each layer's 16-bit input
+    unsplit: int = quantity("never split by tensor parallelism (the 10 of 10 + 24/t)")
+    split: int = quantity("split by tensor parallelism (the 24 of 10 + 24/t)")
+    attention: int = quantity("× a·s/h: softmax, its dropout mask and the Q·Kᵀ scores")
+    full_recompute: int = quantity("what full recomputation keeps: each layer's 16-bit input")
 
 
 def activation_coefficients() -> ActivationCoefficients:
@@ -151,12 +152,12 @@ def activation_coefficients() -> ActivationCoefficients:
 class ModelState:
     """Model-state bytes (per parameter, or per GPU), stacked in the order a chart draws them."""
 
-    weights: float  # FP16/BF16 weights
-    gradients: float  # FP16/BF16 gradients
-    master: float  # FP32 master weights
-    momentum: float  # first moment
-    variance: float  # second moment
-    total: float
+    weights: float = quantity("FP16/BF16 weights")
+    gradients: float = quantity("FP16/BF16 gradients")
+    master: float = quantity("FP32 master weights")
+    momentum: float = quantity("first moment")
+    variance: float = quantity("second moment")
+    total: float = quantity("all of the above")
 
 
 def _state(weights: float, gradients: float, master: float, momentum: float, variance: float) -> ModelState:
@@ -335,13 +336,13 @@ def activation_bytes(
 class GpuMemory:
     """Bytes on one GPU during a training step, stacked in the order a chart draws them."""
 
-    weights: float  # FP16/BF16 weights
-    gradients: float  # FP16/BF16 gradients
-    master: float  # FP32 master weights
-    momentum: float  # first moment
-    variance: float  # second moment
-    activations: float  # tensors kept for the backward pass
-    total: float
+    weights: float = quantity("FP16/BF16 weights", "bytes")
+    gradients: float = quantity("FP16/BF16 gradients", "bytes")
+    master: float = quantity("FP32 master weights", "bytes")
+    momentum: float = quantity("first moment", "bytes")
+    variance: float = quantity("second moment", "bytes")
+    activations: float = quantity("tensors kept for the backward pass", "bytes")
+    total: float = quantity("all of the above", "bytes")
 
 
 def training_memory_per_gpu(
@@ -407,10 +408,10 @@ def min_data_parallel_gpus(
 class MemoryFit:
     """How a memory bill compares with the memory of the GPU that has to hold it."""
 
-    used: float  # bytes the bill asks for
-    budget: float  # bytes the GPU has
-    ratio: float  # used / budget
-    spare: float  # budget − used; negative when the bill does not fit
+    used: float = quantity("bytes the bill asks for", "bytes")
+    budget: float = quantity("bytes the GPU has", "bytes")
+    ratio: float = quantity("used / budget", "times")
+    spare: float = quantity("budget − used; negative when the bill does not fit", "bytes")
     fits: bool  # used ≤ budget, to within FIT_TOLERANCE
 
 

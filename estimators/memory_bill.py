@@ -35,6 +35,7 @@ from .memory import (
     training_memory_per_gpu,
 )
 from .model_size import DecoderConfig, decoder_params
+from .provenance import quantity
 
 TOP_STAGE = ZERO_STAGES[-1]
 FULL_RECOMPUTE = "full"
@@ -46,8 +47,8 @@ class Remedy:
 
     change: str  # "zero_stage", "recompute" or "gpus"
     value: object  # the new stage, recomputation mode or data-parallel GPU count (None: no count fits)
-    zero_stage: int  # the stage the remedy is counted at
-    total_bytes: float | None  # the bill after the change; None when no GPU count fits
+    zero_stage: int = quantity("the stage the remedy is counted at", "integer")
+    total_bytes: float | None = quantity("the bill after the change; None when no GPU count fits", "bytes")
     fits: bool
 
 

@@ -20,6 +20,7 @@ Checked exactly against Llama 3 8B/70B/405B and GPT-2 124M (see the tests).
 
 from dataclasses import dataclass
 
+from .provenance import quantity
 from .validate import flag, non_negative_int, one_of, positive_int
 from .errors import EstimatorError
 
@@ -30,17 +31,17 @@ NORMS_PER_BLOCK = 2  # before attention and before the MLP (pre-norm)
 
 @dataclass(frozen=True)
 class DecoderConfig:
-    layers: int  # transformer blocks, L
-    d_model: int  # hidden width, d
-    heads: int  # query heads, H
-    kv_heads: int  # key/value heads, G (GQA); equal to heads for multi-head attention
-    ffn_dim: int  # MLP inner width, F
-    vocab: int  # vocabulary size, V
+    layers: int = quantity("transformer blocks, L", "integer")
+    d_model: int = quantity("hidden width, d", "integer")
+    heads: int = quantity("query heads, H", "integer")
+    kv_heads: int = quantity("key/value heads, G (GQA); equal to heads for multi-head attention", "integer")
+    ffn_dim: int = quantity("MLP inner width, F", "integer")
+    vocab: int = quantity("vocabulary size, V", "integer")
     tied_embeddings: bool = False  # output head shares the token embedding
     mlp: str = "swiglu"  # "swiglu" or "gelu"
     norm: str = "rmsnorm"  # "rmsnorm" or "layernorm"
     bias: bool = False  # biases on every linear layer (GPT-2)
-    max_positions: int = 0  # rows of a learned position table; 0 for rotary positions
+    max_positions: int = quantity("rows of a learned position table; 0 for rotary positions", "integer", default=0)
     dropout: bool = False  # dropout in training (GPT-2's config: 0.1); Llama trains without it
 
     def __post_init__(self):
@@ -59,12 +60,12 @@ class DecoderConfig:
 
 @dataclass(frozen=True)
 class ParamBreakdown:
-    embeddings: int  # token (+ learned position) tables
-    attention: int  # all blocks
-    mlp: int  # all blocks
-    norms: int  # all blocks + the final norm
-    head: int  # output projection; 0 when tied
-    total: int
+    embeddings: int = quantity("token (+ learned position) tables", "count")
+    attention: int = quantity("all blocks", "count")
+    mlp: int = quantity("all blocks", "count")
+    norms: int = quantity("all blocks + the final norm", "count")
+    head: int = quantity("output projection; 0 when tied", "count")
+    total: int = quantity("all of the above", "count")
 
 
 def head_dim(d_model: int, heads: int) -> int:

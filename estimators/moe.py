@@ -33,17 +33,18 @@ import heapq
 from dataclasses import dataclass
 
 from .model_size import NORMS_PER_BLOCK, gqa_attention_params, linear_params, mlp_params, norm_params
+from .provenance import quantity
 from .validate import flag, non_negative_int, positive_int
 from .errors import EstimatorError
 
 
 @dataclass(frozen=True)
 class MlaConfig:
-    q_lora_rank: int  # r_q, rank of the query bottleneck
-    kv_lora_rank: int  # r_kv, rank of the key/value bottleneck
-    qk_nope_head_dim: int  # h_nope, per-head query/key width without rotary positions
-    qk_rope_head_dim: int  # h_rope, per-head query/key width with rotary positions
-    v_head_dim: int  # h_v, per-head value width
+    q_lora_rank: int = quantity("r_q, rank of the query bottleneck", "integer")
+    kv_lora_rank: int = quantity("r_kv, rank of the key/value bottleneck", "integer")
+    qk_nope_head_dim: int = quantity("h_nope, per-head query/key width without rotary positions", "integer")
+    qk_rope_head_dim: int = quantity("h_rope, per-head query/key width with rotary positions", "integer")
+    v_head_dim: int = quantity("h_v, per-head value width", "integer")
 
     def __post_init__(self):
         for name in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
@@ -52,17 +53,17 @@ class MlaConfig:
 
 @dataclass(frozen=True)
 class MoeConfig:
-    layers: int  # transformer blocks, L
-    d_model: int  # hidden width, d
-    heads: int  # query heads, H
-    kv_heads: int  # key/value heads (GQA); ignored with MLA
-    vocab: int  # vocabulary size, V
-    dense_layers: int  # first blocks with a dense MLP instead of experts
-    dense_ffn_dim: int  # MLP width of those dense blocks
-    expert_ffn_dim: int  # MLP width of one expert, F_e
-    routed_experts: int  # E, experts the router chooses among in each MoE block
-    shared_experts: int  # S, experts every token passes through
-    top_k: int  # k, routed experts per token
+    layers: int = quantity("transformer blocks, L", "integer")
+    d_model: int = quantity("hidden width, d", "integer")
+    heads: int = quantity("query heads, H", "integer")
+    kv_heads: int = quantity("key/value heads (GQA); ignored with MLA", "integer")
+    vocab: int = quantity("vocabulary size, V", "integer")
+    dense_layers: int = quantity("first blocks with a dense MLP instead of experts", "integer")
+    dense_ffn_dim: int = quantity("MLP width of those dense blocks", "integer")
+    expert_ffn_dim: int = quantity("MLP width of one expert, F_e", "integer")
+    routed_experts: int = quantity("E, experts the router chooses among in each MoE block", "integer")
+    shared_experts: int = quantity("S, experts every token passes through", "integer")
+    top_k: int = quantity("k, routed experts per token", "integer")
     tied_embeddings: bool = False
     mla: MlaConfig | None = None  # multi-head latent attention (DeepSeek); None for GQA
 
@@ -82,9 +83,9 @@ class MoeConfig:
 
 @dataclass(frozen=True)
 class MoeParams:
-    total: int  # every parameter stored
-    active: int  # parameters one token passes through (top-k + shared experts), embeddings included
-    embedding: int  # the input token table (a lookup, no arithmetic), inside both figures
+    total: int = quantity("every parameter stored", "count")
+    active: int = quantity("parameters one token passes through (top-k + shared experts), embeddings included", "count")
+    embedding: int = quantity("the input token table (a lookup, no arithmetic), inside both figures", "count")
 
 
 def mla_attention_params(d_model: int, heads: int, mla: MlaConfig) -> int:
@@ -126,13 +127,13 @@ def moe_params(config: MoeConfig) -> MoeParams:
 class Routing:
     """Which experts each token goes to, and how many tokens each expert receives."""
 
-    experts: int  # E, routed experts, numbered 1 to E
-    top_k: int  # k, experts per token
+    experts: int = quantity("E, routed experts, numbered 1 to E", "integer")
+    top_k: int = quantity("k, experts per token", "integer")
     choices: tuple  # per token, its k expert numbers, first choice first
     load: tuple  # per expert (1 to E), the tokens sent to it
-    used: int  # experts that receive at least one token
-    busiest: int  # the most tokens any one expert receives
-    even_load: float  # k·T / E, what each expert would receive were the load even
+    used: int = quantity("experts that receive at least one token", "integer")
+    busiest: int = quantity("the most tokens any one expert receives", "integer")
+    even_load: float = quantity("k·T / E, what each expert would receive were the load even")
 
 
 _MASK64 = (1 << 64) - 1

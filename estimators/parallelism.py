@@ -48,6 +48,7 @@ from .memory import ZERO_STAGES, zero_bytes_per_gpu
 from .model_size import DecoderConfig, decoder_params
 from .moe import MoeConfig, moe_params
 from .presets import load_presets
+from .provenance import quantity
 from .validate import finite_result, non_negative, one_of, positive, positive_int
 
 BF16_BYTES = 2  # one 16-bit value of a gradient, activation or weight
@@ -152,12 +153,12 @@ def step_compute_seconds(active_params: float, tokens_per_step: float, gpus: int
 class Layout:
     """How a job is cut: the degree of each nested dimension (1: not cut that way)."""
 
-    tp: int = 1  # tensor-parallel GPUs per layer
-    cp: int = 1  # context-parallel GPUs per sequence
-    pp: int = 1  # pipeline stages
-    dp: int = 1  # data-parallel replicas
-    ep: int = 1  # expert-parallel GPUs, drawn from the data-parallel ones (MoE only)
-    zero_stage: int = 0  # ZeRO stage over the data-parallel replicas (3: FSDP)
+    tp: int = quantity("tensor-parallel GPUs per layer", "integer", default=1)
+    cp: int = quantity("context-parallel GPUs per sequence", "integer", default=1)
+    pp: int = quantity("pipeline stages", "integer", default=1)
+    dp: int = quantity("data-parallel replicas", "integer", default=1)
+    ep: int = quantity("expert-parallel GPUs, drawn from the data-parallel ones (MoE only)", "integer", default=1)
+    zero_stage: int = quantity("ZeRO stage over the data-parallel replicas (3: FSDP)", "integer", default=0)
 
     @property
     def gpus(self) -> int:
@@ -169,11 +170,11 @@ class CutTraffic:
     """One dimension of a layout: its GPUs, what it sends per step, and over which link."""
 
     cut: str  # a key of CUTS
-    group_gpus: int  # GPUs that talk to one another in this dimension
-    span_gpus: int  # neighbouring GPUs its groups reach across: inner degrees × its own
-    traffic_bytes: float  # bytes each GPU sends per step in this dimension
+    group_gpus: int = quantity("GPUs that talk to one another in this dimension", "integer")
+    span_gpus: int = quantity("neighbouring GPUs its groups reach across: inner degrees × its own", "integer")
+    traffic_bytes: float = quantity("bytes each GPU sends per step in this dimension", "bytes")
     scale_up: bool  # the group fits inside one NVLink (scale-up) domain
-    link_seconds: float  # traffic / the bandwidth of the link it crosses
+    link_seconds: float = quantity("traffic / the bandwidth of the link it crosses", "duration")
 
 
 @dataclass(frozen=True)
@@ -181,11 +182,11 @@ class LayoutTraffic:
     """The traffic a layout creates in one training step, per GPU, next to the step's arithmetic."""
 
     layout: Layout
-    micro_batches: int  # per data-parallel replica, per step
+    micro_batches: int = quantity("per data-parallel replica, per step", "integer")
     cuts: tuple  # CutTraffic of every dimension cut (degree > 1), innermost first
-    compute_seconds: float  # 6·N_active·tokens / (GPUs × peak × MFU)
-    link_seconds: float  # the cuts' link times added (none overlapped)
-    comm_ratio: float  # link_seconds / compute_seconds: above 1, communication-bound unless hidden
+    compute_seconds: float = quantity("6·N_active·tokens / (GPUs × peak × MFU)", "duration")
+    link_seconds: float = quantity("the cuts' link times added (none overlapped)", "duration")
+    comm_ratio: float = quantity("link_seconds / compute_seconds: above 1, communication-bound unless hidden", "times")
 
 
 def _shape(config) -> tuple:
@@ -299,11 +300,11 @@ def cut_slices(cut: str, gpus: int) -> tuple:
 class GpuShare:
     """What one GPU holds under a layout, in numbers."""
 
-    params: float  # parameters whose weights it keeps: Ψ/(tp·pp), experts split over ep
-    layers: float  # L/pp
-    state_bytes: float  # model state (mixed-precision Adam) under the layout's ZeRO stage
-    sequences: float  # sequences of each step it processes: B/dp
-    tokens_per_sequence: float  # s/cp
+    params: float = quantity("parameters whose weights it keeps: Ψ/(tp·pp), experts split over ep", "count")
+    layers: float = quantity("L/pp")
+    state_bytes: float = quantity("model state (mixed-precision Adam) under the layout's ZeRO stage", "bytes")
+    sequences: float = quantity("sequences of each step it processes: B/dp")
+    tokens_per_sequence: float = quantity("s/cp")
 
 
 def gpu_share(config, layout: Layout, seq_len: int, global_batch: int, optimizer: str = "adam") -> GpuShare:

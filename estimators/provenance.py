@@ -17,21 +17,6 @@ from dataclasses import dataclass
 
 from . import units
 
-# Formatters a quantity can be printed by, with the extra arguments some take.
-_PRINTERS = {
-    "count": units.count,
-    "bytes": units.bytes_,
-    "duration": units.duration,
-    "sci": units.sci,
-    "integer": units.integer,
-    "number": units.number,
-    "percent": units.percent,
-    "times": units.times,
-    "si": units.si,
-    "plain": units.plain,
-}
-
-
 @dataclass(frozen=True)
 class Quantity:
     """What a numeric field holds and how it reads: the declaration a card prints it by."""
@@ -43,8 +28,8 @@ class Quantity:
     of: object = None  # the estimator that computes the field, for a field of a composed estimate
 
     def __post_init__(self):
-        if self.printed not in _PRINTERS:
-            raise ValueError(f"printed={self.printed!r}: one of {', '.join(_PRINTERS)}")
+        if self.printed not in units.FORMATTERS:
+            raise ValueError(f"printed={self.printed!r}: one of {', '.join(units.FORMATTERS)}")
         if (self.printed == "si") != bool(self.unit):
             raise ValueError("an si quantity names its unit, and only an si quantity does")
 
@@ -54,7 +39,7 @@ class Quantity:
             return units.si(value, self.unit)
         if self.printed == "bytes":
             return units.bytes_(value, binary=self.binary)
-        return _PRINTERS[self.printed](value)
+        return units.FORMATTERS[self.printed](value)
 
 
 def quantity(note: str = "", printed: str = "number", *, unit: str = "", binary: bool = False, of=None, **field):
@@ -66,14 +51,26 @@ def quantity(note: str = "", printed: str = "number", *, unit: str = "", binary:
     return dataclasses.field(metadata={"quantity": declared}, **field)
 
 
+def computed_quantity(note: str = "", printed: str = "number", *, unit: str = "", binary: bool = False):
+    """A property that holds a number (a model's parameter count, computed from its
+    configuration), declared as a field is."""
+    declared = Quantity(note, printed, unit, binary)
+
+    def declare(fn):
+        fn.quantity = declared
+        return property(fn)
+
+    return declare
+
+
 def quantity_of(cls, name: str) -> Quantity | None:
-    """The declaration of field `name` of dataclass `cls`, or None if it declares none."""
-    if not dataclasses.is_dataclass(cls):
-        return None
-    for f in dataclasses.fields(cls):
-        if f.name == name:
-            return f.metadata.get("quantity")
-    return None
+    """The declaration of field or property `name` of class `cls`, or None if it declares none."""
+    if dataclasses.is_dataclass(cls):
+        for f in dataclasses.fields(cls):
+            if f.name == name:
+                return f.metadata.get("quantity")
+    attribute = inspect.getattr_static(cls, name, None)
+    return getattr(attribute.fget, "quantity", None) if isinstance(attribute, property) else None
 
 
 @dataclass(frozen=True)

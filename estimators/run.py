@@ -13,27 +13,28 @@ from .compute import training_flops
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
 from .memory import model_state_bytes
 from .presets import load_presets
+from .provenance import quantity
 from .storage import dataset_bytes, token_id_bytes
 
 
 @dataclass(frozen=True)
 class RunEstimate:
-    params: float  # N, parameters
-    tokens: float  # D, training tokens
-    gpus: int
-    peak_flops_per_gpu: float  # dense peak at the run's precision, FLOP/s
-    mfu: float  # fraction of peak the run sustains
-    flops: float  # C = 6ND, FLOPs
-    fleet_peak_flops: float  # FLOP/s, all GPUs at peak
-    delivered_flops: float  # FLOP/s, at the MFU
-    seconds: float  # ideal wall-clock: no failures, no restarts
-    gpu_hours: float
-    token_bytes: int  # bytes per stored token id
-    dataset_bytes: float  # the training tokens as ids on disk
-    state_bytes: float  # mixed-precision Adam training state, 16 B/param
-    checkpoint_bytes: float  # resumable: weights, master copy, both moments
-    checkpoint_bytes_with_gradients: float
-    weights_bytes: float  # the BF16 weights a release ships
+    params: float = quantity("N, parameters", "count")
+    tokens: float = quantity("D, training tokens", "count")
+    gpus: int = quantity("GPUs in the fleet", "integer")
+    peak_flops_per_gpu: float = quantity("dense peak at the run's precision, FLOP/s", "si", unit="FLOP/s")
+    mfu: float = quantity("fraction of peak the run sustains", "percent")
+    flops: float = quantity("C = 6ND, FLOPs", "sci", of=training_flops)
+    fleet_peak_flops: float = quantity("FLOP/s, all GPUs at peak", "si", unit="FLOP/s", of=fleet_peak_flops)
+    delivered_flops: float = quantity("FLOP/s, at the MFU", "si", unit="FLOP/s", of=delivered_flops)
+    seconds: float = quantity("ideal wall-clock: no failures, no restarts", "duration", of=training_seconds)
+    gpu_hours: float = quantity("GPUs × ideal wall-clock hours", "count", of=gpu_hours)
+    token_bytes: int = quantity("bytes per stored token id", "integer", of=token_id_bytes)
+    dataset_bytes: float = quantity("the training tokens as ids on disk", "bytes", of=dataset_bytes)
+    state_bytes: float = quantity("mixed-precision Adam training state, 16 B/param", "bytes", of=model_state_bytes)
+    checkpoint_bytes: float = quantity("resumable: weights, master copy, both moments", "bytes", of=checkpoint_bytes)
+    checkpoint_bytes_with_gradients: float = quantity("the checkpoint with its BF16 gradients too", "bytes", of=checkpoint_bytes)
+    weights_bytes: float = quantity("the BF16 weights a release ships", "bytes", of=weights_bytes)
 
 
 def run_estimate(params: float, tokens: float, gpus: int, peak_flops_per_gpu: float, mfu: float,

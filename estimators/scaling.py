@@ -30,16 +30,17 @@ import math
 from dataclasses import dataclass
 
 from .compute import TRAINING_FLOPS_PER_PARAM_TOKEN
+from .provenance import quantity
 from .validate import finite_result, one_of, positive
 
 
 @dataclass(frozen=True)
 class LossFit:
-    e: float  # irreducible loss, nats per token
-    a: float  # A, coefficient of the parameter term
-    b: float  # B, coefficient of the data term
-    alpha: float  # α, exponent of N
-    beta: float  # β, exponent of D
+    e: float = quantity("irreducible loss, nats per token")
+    a: float = quantity("A, coefficient of the parameter term")
+    b: float = quantity("B, coefficient of the data term")
+    alpha: float = quantity("α, exponent of N")
+    beta: float = quantity("β, exponent of D")
     source: str
 
 

@@ -11,6 +11,7 @@ multiple of N (D = r·N): dataset r·N·bytes/token, weights 2·N, a checkpoint
 from dataclasses import dataclass
 
 from .checkpoint import checkpoint_bytes, weights_bytes
+from .provenance import quantity
 from .validate import finite_result, flag, non_negative_int, positive, positive_int
 
 TOKEN_ID_WIDTHS = (1, 2, 4, 8)  # bytes of the unsigned integer types a shard can use
@@ -46,12 +47,12 @@ def dataset_bytes(tokens: float, bytes_per_token: float) -> float:
 
 @dataclass(frozen=True)
 class StorageBreakdown:
-    tokens: float  # D = r·N, training tokens
-    dataset: float  # bytes of tokenised data
-    weights: float  # bytes of the shipped BF16 weights
-    checkpoint: float  # bytes of one checkpoint
-    retained: float  # bytes of the k checkpoints kept (each written one counted once)
-    total: float  # dataset + weights + retained
+    tokens: float = quantity("D = r·N, training tokens", "count")
+    dataset: float = quantity("bytes of tokenised data", "bytes")
+    weights: float = quantity("bytes of the shipped BF16 weights", "bytes")
+    checkpoint: float = quantity("bytes of one checkpoint", "bytes")
+    retained: float = quantity("bytes of the k checkpoints kept (each written one counted once)", "bytes")
+    total: float = quantity("dataset + weights + retained", "bytes")
 
 
 def storage_footprint(

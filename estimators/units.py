@@ -200,3 +200,25 @@ def duration(seconds: float) -> str:
 def plain(value: float) -> str:
     """The shortest plain form of a number, as a form field shows it: 405, 15.6, 16384."""
     return format(_finite(value), ".15g")
+
+
+# What each formatter prints, for the build's one-text check (one value of one kind reads one
+# way, whichever formatter printed it). The rounded figures of count, sci, number and plain are
+# one kind; an exact integer (405,853,388,800) is a kind of its own beside its rounded 406B, as
+# binary bytes are beside decimal ones.
+_KINDS = {count: "number", sci: "number", number: "number", plain: "number", integer: "exact number",
+          duration: "seconds", percent: "fraction", times: "ratio", bytes_: "bytes"}
+
+
+def kind_of(formatter, *args, **kwargs) -> str:
+    """The kind of quantity a call of `formatter` prints: `si(x, "B")` is bytes like `bytes_(x)`."""
+    if formatter is si:
+        return "bytes" if args[0] == "B" else str(args[0])
+    if formatter is bytes_ and kwargs.get("binary"):
+        return "binary bytes"
+    return _KINDS[formatter]
+
+
+# The formatters a page, a widget or a card prints a number with (a page's filters, by name
+# without the trailing underscore that keeps `bytes_` from shadowing the built-in).
+FORMATTERS = {fn.__name__.rstrip("_"): fn for fn in (si, *_KINDS)}

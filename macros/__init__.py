@@ -1,9 +1,10 @@
 """mkdocs-macros module: what a Markdown page can call.
 
-Registers, all discovered rather than listed: every public function of
-`estimators` as a macro under its own name; one lookup per preset table
-(`run("llama3-405b")`, `gpu(...)`, ...: the lookup methods of `Presets`);
-every public formatter of `estimators.units` as a filter; and `widget()`.
+Registers, all discovered rather than listed: every estimator (each public
+function of a topic module of `estimators`, `estimators.ESTIMATORS`) as a
+macro under its own name; one lookup per preset table (`run("llama3-405b")`,
+`gpu(...)`, ...: the lookup methods of `Presets`); every formatter of
+`estimators.units` (`units.FORMATTERS`) as a filter; and `widget()`.
 It holds no formula: every number comes from `estimators`, every text form of
 a number from `estimators.units`.
 
@@ -13,18 +14,24 @@ name is unknown (see `site_build.errors`).
 
 What estimators and preset lookups return carries its derivation
 (`site_build.derivation`); a filter prints a number as a focusable `<data>`
-with its derivation card (`data-card`, which docs/assets/javascripts/cards.js
-shows) and records it in the numbers manifest
-(`site_build.numbers`), and a computed number printed without one stops the build.
+with its derivation card (`data-card`, which the site's card script shows)
+and records it in the build's numbers manifest (`site_build.numbers.Manifest`,
+one per build, held by mkdocs-macros' `env`); a line marker before each
+`{{ }}` and `{% %}` of a page tells the manifest which Markdown line is being
+rendered. A computed number printed without a filter stops the build.
 """
 
 import functools
 import html
 import inspect
+import logging
 import re
+from pathlib import Path
 
 import estimators
 import jinja2
+import jinja2.ext
+import jinja2.lexer
 import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
@@ -36,13 +43,13 @@ from site_build.errors import MacroError
 _ELEMENT_ID = re.compile(r"[A-Za-z][\w-]*")
 
 
-def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
+def _guarded(fn, name: str, kind: str = "macro", traces: str = "", manifest: numbers.Manifest | None = None):
     """Wrap fn so that a bad call raises MacroError naming the macro (or filter) and what is valid.
 
     An estimator or a preset lookup (`traces` is "estimator" or "lookup") is
     given plain values and returns traced ones (site_build.derivation), an
     estimator's with its formula; a filter prints a traced number with its
-    hover card and records it in the numbers manifest.
+    hover card and records it in `manifest`.
     """
     signature = inspect.signature(fn)
 
@@ -65,7 +72,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = ""):
         except (TypeError, ValueError) as error:
             raise MacroError(kind, name, f"{error}; valid call: {errors.call_form(kind, name, signature)}") from None
         if kind == "filter":
-            return _printed(name, args, kwargs, result)
+            return _printed(manifest, name, fn, args, kwargs, result)
         if traces:
             shown = _arguments(args, kwargs)
             inputs = derivation.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
@@ -98,7 +105,7 @@ def _arguments(args: tuple, kwargs: dict) -> str:
 _INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\n|`*_[]\\"})
 
 
-def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
+def _printed(manifest: numbers.Manifest, name: str, formatter, args: tuple, kwargs: dict, text: str) -> str:
     """A number as the page shows it: its text, focusable, with the hover card of its derivation."""
     value = args[0]
     if not isinstance(value, derivation.Traced):
@@ -106,37 +113,61 @@ def _printed(name: str, args: tuple, kwargs: dict, text: str) -> str:
             "filter", name,
             f"{value!r} has no derivation: print a number an estimator or a preset lookup returned, not a literal",
         )
-    numbers.record(
-        name, _arguments(args[1:], kwargs), numbers.kind(name, derivation.plain(args[1:]), derivation.plain(kwargs)),
-        value.origin.expression, float(value), text, tuple(derivation.leaf_text(leaf) for leaf in derivation.leaves(value)),
-    )
+    kind = units.kind_of(formatter, *derivation.plain(args[1:]), **derivation.plain(kwargs))
+    inputs = tuple(derivation.leaf_text(leaf) for leaf in derivation.leaves(value))
+    manifest.record(kind, value.origin.expression, float(value), text, inputs)
     card = html.escape(derivation.card(text, value), quote=True).translate(_INERT)
     return f'<data class="number" value="{float(value)!r}" tabindex="0" data-card="{card}">{text}</data>'
 
 
-def registrations() -> dict:
+class _Build:
+    """What one build keeps from page to page: the numbers printed, and the widget ids the page
+    being rendered has taken."""
+
+    def __init__(self):
+        self.manifest = numbers.Manifest()
+        self.widget_ids: list = []
+
+    def widget(self, name: str, preset: str | None = None, id: str | None = None) -> str:
+        """A live widget at a preset state. Its element id is `id`, or the widget's name,
+        then name-2, name-3 for further copies on the same page (each copy keeps its own state and URL keys)."""
+        if id is not None and not _ELEMENT_ID.fullmatch(id):
+            raise EstimatorError("id", id, "letters, digits, '-' and '_', starting with a letter")
+        taken = self.widget_ids
+        if id is None:
+            id = name
+            copies = 1
+            while id in taken:
+                copies += 1
+                id = f"{name}-{copies}"
+        elif id in taken:
+            raise EstimatorError("id", id, f"an id not already used on this page ({', '.join(taken)})")
+        html_text = render.render(name, preset, element_id=id)
+        taken.append(id)
+        call = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
+        self.manifest.record_widget(f"widget({call})", html_text)
+        return html_text
+
+
+def registrations(build: _Build | None = None) -> dict:
     """Everything a page can call, unwrapped: {"macros": {name: fn}, "filters": {name: fn}},
     and which macros are "estimators" and which preset "lookups" (lists of names)."""
+    build = build or _Build()
     presets = estimators.load_presets()
-    macros = {name: getattr(estimators, name) for name in estimators.__all__ if inspect.isfunction(getattr(estimators, name))}
+    macros = dict(estimators.ESTIMATORS)
+    estimator_names = list(macros)
     # Values these return carry their derivation (site_build.derivation); a lookup has no formula.
+    macros["load_presets"] = estimators.load_presets
     lookups = ["load_presets"]
-    estimator_names = [name for name in macros if name not in lookups]
     for name, _ in inspect.getmembers(Presets, inspect.isfunction):
         if not name.startswith("_"):
             macros[name] = getattr(presets, name)
             lookups.append(name)
-    macros["widget"] = widget
+    macros["widget"] = build.widget
     # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
     macros["widget_module"] = pyodide_widgets.module
     macros["glossary"] = glossary_page
-    # `bytes_` (named so as not to shadow the built-in) is `bytes` in a page.
-    filters = {
-        name.rstrip("_"): fn
-        for name, fn in inspect.getmembers(units, inspect.isfunction)
-        if fn.__module__ == units.__name__ and not name.startswith("_")
-    }
-    return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
+    return {"macros": macros, "filters": dict(units.FORMATTERS), "estimators": estimator_names, "lookups": lookups}
 
 
 def glossary_page() -> str:
@@ -144,36 +175,51 @@ def glossary_page() -> str:
     return glossary.page_markdown(glossary.load())
 
 
-_widgets_on_page: list = []
+# The line marker a page's template calls before each of its `{{ }}` and `{% %}`.
+_LINE_MARKER = "_numbers_at_line"
 
 
-def widget(name: str, preset: str | None = None, id: str | None = None) -> str:
-    """A live widget at a preset state. Its element id is `id`, or the widget's name,
-    then name-2, name-3 for further copies on the same page (each copy keeps its own state and URL keys)."""
-    if id is not None and not _ELEMENT_ID.fullmatch(id):
-        raise EstimatorError("id", id, "letters, digits, '-' and '_', starting with a letter")
-    taken = _widgets_on_page
-    if id is None:
-        id = name
-        copies = 1
-        while id in taken:
-            copies += 1
-            id = f"{name}-{copies}"
-    elif id in taken:
-        raise EstimatorError("id", id, f"an id not already used on this page ({', '.join(taken)})")
-    html = render.render(name, preset, element_id=id)
-    taken.append(id)
-    numbers.record_widget(", ".join(derivation.expression(a) for a in (name, preset) if a is not None), html)
-    return html
+class _LineMarkers(jinja2.ext.Extension):
+    """Before each `{{ }}` and `{% %}` of a template, `{{ _numbers_at_line(N) }}` with its line N:
+    it prints nothing and tells the manifest which line the numbers after it are printed from.
+    (Jinja knows a template's lines only while it reads it; this is where it tells them.)"""
+
+    def filter_stream(self, stream):
+        for token in stream:
+            if token.type in (jinja2.lexer.TOKEN_VARIABLE_BEGIN, jinja2.lexer.TOKEN_BLOCK_BEGIN):
+                for kind, value in (
+                    (jinja2.lexer.TOKEN_VARIABLE_BEGIN, "{{"), (jinja2.lexer.TOKEN_NAME, _LINE_MARKER),
+                    (jinja2.lexer.TOKEN_LPAREN, "("), (jinja2.lexer.TOKEN_INTEGER, token.lineno),
+                    (jinja2.lexer.TOKEN_RPAREN, ")"), (jinja2.lexer.TOKEN_VARIABLE_END, "}}"),
+                ):
+                    yield jinja2.lexer.Token(token.lineno, kind, value)
+            yield token
 
 
 def on_pre_page_macros(env):
-    """Each page starts with no widget ids taken and no number printed; an unknown name suggests the closest known one."""
-    _widgets_on_page.clear()
-    numbers.start_page(env.page.file.src_path, env.markdown, errors.source_line(env.page, env.markdown, 0) or 0)
+    """Each page starts with no widget ids taken; an unknown name suggests the closest known one."""
+    build = env.site_build
+    build.widget_ids.clear()
+    build.manifest.start_page(env.page.file.src_path, errors.source_line(env.page, env.markdown, 0) or 0)
     errors.known_names = {*env.variables, *env.macros}
-    env.env.undefined = errors.SuggestingUndefined
-    env.env.finalize = _unprinted  # (the environment exists only once the modules are loaded)
+    _prepare(env.env, build)
+
+
+def _prepare(jinja_env, build: _Build) -> None:
+    """The Jinja environment as the site's pages need it (it exists only once the modules are loaded)."""
+    jinja_env.undefined = errors.SuggestingUndefined
+    jinja_env.finalize = _unprinted
+    jinja_env.add_extension(_LineMarkers)
+    jinja_env.globals[_LINE_MARKER] = build.manifest.at
+
+
+def on_post_build(env):
+    """The manifest into the site folder; a quantity printed two ways is a warning, which the
+    strict build (and `make serve`) turns into a failed build."""
+    entries = env.site_build.manifest.entries
+    for finding in numbers.one_text_findings(entries):
+        logging.getLogger("mkdocs.plugins.macros.numbers").warning(finding)
+    numbers.write(entries, Path(env.conf["site_dir"]))
 
 
 def _unprinted(value):
@@ -181,16 +227,17 @@ def _unprinted(value):
     if isinstance(value, derivation.Traced):
         raise MacroError(
             "number", value.origin.expression,
-            f"a number printed without a units filter; print it as `{{{{ … | integer }}}}` or with another filter ({', '.join(sorted(registrations()['filters']))})",
+            f"a number printed without a units filter; print it as `{{{{ … | integer }}}}` or with another filter ({', '.join(sorted(units.FORMATTERS))})",
         )
     return value
 
 
 def define_env(env):
     errors.install()
-    found = registrations()
+    env.site_build = build = _Build()
+    found = registrations(build)
     for name, fn in found["macros"].items():
         traces = "lookup" if name in found["lookups"] else "estimator" if name in found["estimators"] else ""
         env.macro(_guarded(fn, name, traces=traces), name)
     for name, fn in found["filters"].items():
-        env.filter(_guarded(fn, name, "filter"), name)
+        env.filter(_guarded(fn, name, "filter", manifest=build.manifest), name)

@@ -15,7 +15,8 @@ how it was made:
 
 An estimator receives plain values (`plain`), never wrapped ones: its
 internals stay untraced, and its result is traced as one step with its
-formula, the first line of its docstring (the line the methods page repeats).
+formula (`estimators.provenance.formula_of`). A field read from a record says
+what it holds and how it reads by its declaration (`provenance.quantity`).
 
 The filter that formats a traced number (macros) writes its origin into the
 numbers manifest and into the number's hover card (`card`).
@@ -24,13 +25,12 @@ Nothing here runs in the browser: widgets declare their derivations instead.
 """
 
 import dataclasses
-import functools
 import inspect
 import operator
-import re
 from collections.abc import Mapping
 
 from estimators import units
+from estimators.provenance import Quantity, formula_of, quantity_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,15 +40,15 @@ class Origin:
     `expression` reads as a page would write the computation, with each preset
     named by its key: `model_state_bytes(model("llama3-405b").params)`.
     `formula` is the estimator's, `source` the preset's; `inputs` are the
-    traced values it was computed from; `note` says what a field of an
-    estimator's result holds (`flops  # C = 6ND, FLOPs`).
+    traced values it was computed from; `quantity` is the declaration of the
+    record field it was read from (what it holds, how it reads).
     """
 
     expression: str
     formula: str = ""
     source: str = ""
     inputs: tuple = ()
-    note: str = ""  # what an estimator result's field holds, as its dataclass comments it
+    quantity: Quantity | None = None
 
 
 class Traced:
@@ -171,14 +171,14 @@ class Record:
         self._value = value
         self._origin = origin
 
-    def _part(self, suffix: str, value, note: str = ""):
+    def _part(self, suffix: str, value, quantity: Quantity | None = None):
         # A preset entry names its own source; its parts (a model's config) inherit it.
         source = getattr(value, "source", None)
         origin = dataclasses.replace(
             self._origin,
             expression=self._origin.expression + suffix,
             source=source if isinstance(source, str) else self._origin.source,
-            note=note,
+            quantity=quantity,
         )
         return traced(value, origin)
 
@@ -186,8 +186,7 @@ class Record:
         value = getattr(self._value, name)
         if inspect.ismethod(value) or inspect.isbuiltin(value):
             return self._method(name, value)
-        computed = self._origin.formula and dataclasses.is_dataclass(self._value)
-        return self._part(f".{name}", value, field_notes(type(self._value)).get(name, "") if computed else "")
+        return self._part(f".{name}", value, quantity_of(type(self._value), name))
 
     def _method(self, name: str, method):
         def call(*args, **kwargs):
@@ -197,7 +196,8 @@ class Record:
         return call
 
     def __getitem__(self, key):
-        return self._part(f"[{expression(key)}]", self._value[plain(key)])
+        # An item of a declared mapping (a GPU's peak per precision) is a quantity of the same kind.
+        return self._part(f"[{expression(key)}]", self._value[plain(key)], self._origin.quantity)
 
     # A mapping's views, so that `{% for key, fit in fits.items() %}` keeps each value's trace.
     def items(self):
@@ -240,8 +240,9 @@ class Record:
 
 
 def formula(fn) -> str:
-    """An estimator's formula: the first line of its docstring, without its code markup."""
-    return inspect.getdoc(fn).splitlines()[0].replace("`", "") if fn.__doc__ else ""
+    """An estimator's formula as its declaration gives it, "" for a function that declares none."""
+    declared = formula_of(fn)
+    return declared.text if declared else ""
 
 
 def inputs_of(values) -> tuple:
@@ -284,7 +285,8 @@ def steps(value) -> list:
         origin = origin_of(v)
         if origin.formula and (step := (origin.expression.split("(")[0], origin.formula)) not in found:
             found.append(step)
-        if origin.note and (step := ("." + origin.expression.rsplit(".", 1)[-1], origin.note)) not in found:
+        read_from_result = origin.formula and origin.quantity and origin.quantity.note
+        if read_from_result and (step := ("." + origin.expression.rsplit(".", 1)[-1], origin.quantity.note)) not in found:
             found.append(step)
         for child in origin.inputs:
             walk(child)
@@ -293,37 +295,12 @@ def steps(value) -> list:
     return found
 
 
-_FIELD_NOTE = re.compile(r"^\s+(\w+)\s*:[^#\n]*#\s*(.+)$", re.M)
-
-
-@functools.cache
-def field_notes(cls: type) -> dict:
-    """{field: its comment} of a dataclass, from its source: what each field of an estimator's result holds."""
-    try:
-        source = inspect.getsource(cls)
-    except (OSError, TypeError):
-        return {}
-    return dict(_FIELD_NOTE.findall(source))
-
-
-# Units in names (the estimators' convention) say how an input reads.
-def input_text(name_path: str, value) -> str:
-    """An input's value as the site prints its kind, judged by the name it has in its record."""
-    name = name_path.rsplit(".", 1)[-1].rstrip(")").lower()
+def input_text(value, quantity: Quantity | None) -> str:
+    """An input's value as the units policy prints its declared kind; undeclared, in full."""
     number = plain(value)
-    if isinstance(number, int) and not name.endswith(("params", "tokens", "bytes")):
-        return units.integer(number)
-    if name.endswith("bytes"):
-        return units.bytes_(number)
-    if name.endswith(("seconds", "_s")):
-        return units.duration(number)
-    if "flops" in name:
-        return units.sci(number)
-    if name.endswith(("params", "tokens")) or name in ("n", "d"):
-        return units.count(number)
-    if name in ("mfu",) or name.endswith(("share", "fraction")):
-        return units.percent(number)
-    return units.plain(number) if abs(number) < 1e6 else units.sci(number)
+    if quantity is not None:
+        return quantity.text(number)
+    return units.integer(number) if isinstance(number, int) else units.plain(number)
 
 
 def card(text: str, value) -> str:
@@ -340,17 +317,17 @@ def leaf_text(leaf) -> str:
     with the numbers it holds: `run("llama3-405b"): params 405B, tokens 15.6T, … (source: …)`."""
     origin = origin_of(leaf)
     if isinstance(leaf, Traced):
-        shown = f" = {input_text(origin.expression, leaf)}"
+        shown = f" = {input_text(leaf, origin.quantity)}"
     else:
         held = numbers_held(plain(leaf))
-        shown = ": " + ", ".join(f"{name} {input_text(name, value)}" for name, value in held) if held else ""
+        shown = ": " + ", ".join(f"{name} {input_text(value, q)}" for name, value, q in held) if held else ""
     where = f" (source: {origin.source})" if origin.source else ""
     return f"{origin.expression}{shown}{where}"
 
 
 def numbers_held(record) -> list:
-    """(field, number) of a dataclass's numeric fields, in order."""
+    """(field, number, its declaration) of a dataclass's numeric fields, in order."""
     if not dataclasses.is_dataclass(record):
         return []
-    found = [(f.name, getattr(record, f.name)) for f in dataclasses.fields(record)]
-    return [(name, v) for name, v in found if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    found = [(f.name, getattr(record, f.name), f.metadata.get("quantity")) for f in dataclasses.fields(record)]
+    return [(name, v, q) for name, v, q in found if isinstance(v, (int, float)) and not isinstance(v, bool)]

@@ -128,12 +128,9 @@ def on_post_template(output_content, template_name, config):
 
 
 def on_post_build(config):
-    from site_build import csp, numbers
+    from site_build import csp
 
     site = Path(config.site_dir)
-    for finding in numbers.one_text_findings(numbers.collected):
-        log.warning(finding)
-    numbers.write(numbers.collected, site)
     paths = [path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()]
     (site / "_headers").write_text(csp.headers_file(_script_hashes, paths), "utf-8")
 

@@ -1,10 +1,10 @@
 """The numbers manifest, its reviewed lock, and the one-text check.
 
 Every number a page prints goes through a units filter; the filter (macros)
-records one `Entry` here: the page and its Markdown line, the expression the
-author wrote, the derivation it stands for (`derivation.Origin.expression`),
-its published inputs, the raw value and the text shown. Each widget a page
-shows adds its outputs at their build-time state, as text.
+records one `Entry` in the build's `Manifest`: the page and its Markdown line,
+the derivation it stands for (`derivation.Origin.expression`), its published
+inputs, the raw value and the text shown. Each widget a page shows adds its
+outputs at their build-time state, as text.
 
 - The build writes the whole manifest to `numbers.json` in the site folder.
 - `numbers.lock`, committed, holds the last reviewed texts. The test suite
@@ -20,7 +20,6 @@ shows adds its outputs at their build-time state, as text.
 
 import dataclasses
 import json
-import re
 import sys
 from collections import Counter, defaultdict
 from html.parser import HTMLParser
@@ -29,36 +28,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = "numbers.json"
 LOCK = ROOT / "numbers.lock"
-collected: list = []  # this build's entries, appended by the units filters (macros)
 LOCK_HEADER = (
     "# The numbers the site prints, as last reviewed: page:line, text, derivation.\n"
     "# Written by `make lock` from a build; the tests fail when a build prints other texts.\n"
 )
 
-# What kind of quantity each filter prints, for the one-text check: the same value
-# of the same kind must read the same, whichever filter printed it. An exact
-# count (`integer`: 405,853,388,800) is a kind of its own beside its rounded
-# figure (406B), as a binary unit is beside a decimal one (see `kind`).
-KINDS = {
-    "bytes": "bytes",
-    "count": "number",
-    "sci": "number",
-    "plain": "number",
-    "number": "number",
-    "integer": "exact number",
-    "duration": "seconds",
-    "percent": "fraction",
-    "times": "ratio",
-}
-
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
     page: str  # the Markdown file, relative to docs/
-    line: int  # its line, 0 when unknown
-    written: str  # the expression as the author wrote it
+    line: int  # the line of the `{{ }}` or `{% %}` that printed it, 0 when unknown
     derivation: str  # what it stands for, presets named by key
-    kind: str  # what the filter prints: bytes, seconds, number, FLOP/s...; "widget" for a widget's output
+    kind: str  # the kind of quantity (units.kind_of): bytes, seconds, number, FLOP/s...; "widget" for a widget's output
     value: float | None  # None for a widget's output, which is text from the start
     text: str
     inputs: tuple = ()  # its published inputs, one text each: `run("llama3-405b").params = 405B (source: …)`
@@ -68,95 +49,37 @@ class Entry:
         return f"{self.page}:{self.line}" if self.line else self.page
 
 
-def kind(filter_name: str, args: tuple, kwargs: dict) -> str:
-    """The kind of quantity a filter call prints: `si(x, "B")` is bytes like `bytes(x)`.
+@dataclasses.dataclass
+class Manifest:
+    """What one build printed, and where on its page the rendering has got to.
 
-    Binary bytes are a kind of their own: the units policy prints GiB only where
-    a text names them (a GPU's memory), beside the decimal figure it explains.
+    The macros hold one per build: they start each page, the page's line
+    markers (`at`) say which Markdown line is being rendered, and the filters
+    and widgets record what they print.
     """
-    if filter_name == "si" and args:
-        return "bytes" if args[0] == "B" else str(args[0])
-    if filter_name == "bytes" and kwargs.get("binary"):
-        return "binary bytes"
-    return KINDS.get(filter_name, filter_name)
 
+    entries: list = dataclasses.field(default_factory=list)
+    page: str = ""  # relative to docs/
+    offset: int = 0  # lines of front matter above the template's first line
+    line: int = 0  # the Markdown line being rendered, 0 outside a page
 
-# --- where a page prints a number ---------------------------------------------------
+    def start_page(self, path: str, front_matter_lines: int) -> None:
+        self.page, self.offset, self.line = path, front_matter_lines, 0
 
-
-class _Page:
-    """The page being rendered (set by the macros before each page)."""
-
-    path = ""  # relative to docs/
-    lines: list = []  # the template's lines: the Markdown without its front matter
-    offset = 0  # lines of front matter before them
-    printed: dict = {}  # (line, filter, candidate expressions) -> numbers printed from them so far
-
-
-def start_page(path: str, template: str, front_matter_lines: int) -> None:
-    _Page.path, _Page.lines, _Page.offset, _Page.printed = path, template.splitlines(), front_matter_lines, {}
-
-
-def template_line() -> int:
-    """The line of the page's template being rendered (0 when the call comes from elsewhere)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        template = frame.f_globals.get("__jinja_template__")
-        if template is not None:
-            return template.get_corresponding_lineno(frame.f_lineno)
-        frame = frame.f_back
-    return 0
-
-
-# `{{ ... }}` on a line, to name what the author wrote for each number it prints.
-_PRINT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}")
-
-
-def _printed_on(line: int) -> list:
-    """The `{{ }}` expressions of a template line."""
-    text = _Page.lines[line - 1] if 0 < line <= len(_Page.lines) else ""
-    return [m.group(1) for m in _PRINT.finditer(text)]
-
-
-def written(line: int, filter_name: str, arguments: str, computed: str) -> str:
-    """The `{{ }}` expression the author wrote for a number printed from `line` with this filter.
-
-    Jinja knows lines, not columns. Of the line's uses of the filter: those with
-    the same arguments, then those ending in the same attribute as the
-    computation (`computed`, the derivation); if several remain (a loop, a
-    table row), the n-th printed.
-    """
-    def same(text: str) -> str:
-        return text.replace(" ", "").replace("'", '"').lower()
-
-    uses = []
-    for expression in _printed_on(line):
-        call = re.search(rf"\|\s*{filter_name}\b(?:\(([^)]*)\))?\s*(\||$)", expression)
-        if call and same(call.group(1) or "") == same(arguments):
-            uses.append(expression)
-    last = re.search(r"\.(\w+)\)*$", computed)
-    uses = [u for u in uses if last and re.search(rf"\.{last.group(1)}\)*\s*\|", u)] or uses
-    if not uses:
+    def at(self, template_line: int) -> str:
+        """A line marker: the template's line `template_line` starts rendering (prints nothing)."""
+        self.line = template_line + self.offset
         return ""
-    key = (line, filter_name, tuple(uses))
-    seen = _Page.printed.get(key, 0)
-    _Page.printed[key] = seen + 1
-    return uses[seen % len(uses)]
 
+    def record(self, kind: str, derivation: str, value: float, text: str, inputs: tuple) -> None:
+        """One number a filter printed, where the page printed it."""
+        self.entries.append(Entry(self.page, self.line, derivation, kind, value, text, inputs))
 
-def record(filter_name: str, arguments: str, kind: str, derivation: str, value: float, text: str, inputs: tuple) -> None:
-    """One number a filter printed, where the page printed it."""
-    line = template_line()
-    where = line + _Page.offset if line else 0
-    collected.append(Entry(_Page.path, where, written(line, filter_name, arguments, derivation), derivation, kind, value, text, inputs))
-
-
-def record_widget(arguments: str, html: str) -> None:
-    """Each output of a widget the page shows, as the page shows it before any script runs."""
-    line = template_line()
-    call = next((e for e in _printed_on(line) if e.startswith("widget(")), "")
-    for key, text in widget_outputs(html).items():
-        collected.append(Entry(_Page.path, line + _Page.offset if line else 0, call, f"widget({arguments}).{key}", "widget", None, text))
+    def record_widget(self, call: str, html: str) -> None:
+        """Each output of a widget the page shows (`call`: `widget("training_time")`), as the page
+        shows it before any script runs."""
+        for key, text in widget_outputs(html).items():
+            self.entries.append(Entry(self.page, self.line, f"{call}.{key}", "widget", None, text))
 
 
 # --- the manifest ---------------------------------------------------------------------
@@ -223,7 +146,7 @@ def one_text_findings(entries: list) -> list[str]:
         for group in groups.values():
             texts = sorted({e.text for e in group})
             if len(texts) > 1:
-                shown = "; ".join(f"{e.where} {e.text!r} ({e.written})" for e in group if e.text in texts)
+                shown = "; ".join(f"{e.where} {e.text!r} ({e.derivation})" for e in group if e.text in texts)
                 what = group[0].derivation if label == "derivation" else f"{group[0].kind} {group[0].value:g}"
                 findings.append(f"one quantity printed {len(texts)} ways ({what}): {shown}")
     return sorted(set(findings))

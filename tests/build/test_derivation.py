@@ -21,28 +21,26 @@ class _Env:
     """What mkdocs-macros hands `define_env`: somewhere to register macros and filters."""
 
     def __init__(self):
-        self.jinja = jinja2.Environment(undefined=jinja2.StrictUndefined)
+        self.env = jinja2.Environment(undefined=jinja2.StrictUndefined)
 
     def macro(self, fn, name):
-        self.jinja.globals[name] = fn
+        self.env.globals[name] = fn
 
     def filter(self, fn, name):
-        self.jinja.filters[name] = fn
+        self.env.filters[name] = fn
 
 
-def renderer():
-    """Render a template with the site's macros and filters, as registered now."""
+def site_macros():
+    """(render a template with the site's macros and filters as registered now, the entries it printed)."""
     env = _Env()
     macros.define_env(env)
-    return lambda text: env.jinja.from_string(text).render()
+    macros._prepare(env.env, env.site_build)
+    return (lambda text: env.env.from_string(text).render()), env.site_build.manifest.entries
 
 
 @pytest.fixture
 def page():
-    """(render, the entries it printed)."""
-    numbers.collected.clear()
-    yield renderer(), numbers.collected
-    numbers.collected.clear()
+    return site_macros()
 
 
 def cards(html_text: str) -> list:
@@ -117,10 +115,11 @@ def test_traced_numbers_compute_as_plain_ones():
     assert type(derivation.plain([a, (b,)])[1][0]) is int
 
 
-def test_an_estimator_is_given_plain_values(page, monkeypatch):
+def test_an_estimator_is_given_plain_values(monkeypatch):
     seen = []
-    monkeypatch.setattr(estimators, "weights_bytes", lambda params: seen.append(type(params)) or 2 * params)
-    renderer()('{{ weights_bytes(model("llama3-8b").params) | bytes }}')
+    monkeypatch.setitem(estimators.ESTIMATORS, "weights_bytes", lambda params: seen.append(type(params)) or 2 * params)
+    render, _ = site_macros()
+    render('{{ weights_bytes(model("llama3-8b").params) | bytes }}')
     assert seen == [int]
 
 
@@ -128,7 +127,7 @@ def test_an_estimator_is_given_plain_values(page, monkeypatch):
 
 
 def entry(page="a.md", line=1, derivation="x", kind="bytes", value=1e9, text="1 GB"):
-    return numbers.Entry(page, line, derivation, derivation, kind, value, text)
+    return numbers.Entry(page, line, derivation, kind, value, text)
 
 
 def test_one_derivation_shown_two_ways_is_found():
@@ -155,3 +154,10 @@ def test_a_number_that_only_moved_line_is_no_change():
 
 def test_widget_outputs_are_read_from_the_widgets_html():
     assert numbers.widget_outputs('<p data-output="a" title="x">1 <b>GB</b></p><span data-output="b">2</span>') == {"a": "1 GB", "b": "2"}
+
+
+def test_each_number_is_recorded_at_the_line_of_the_print_that_made_it(page):
+    render, printed = page
+    render('{{ run("llama3-405b").tokens | count }}\n\n{% for key in ["llama3-8b", "llama3-70b"] %}\n'
+           '{{ model(key).params | count }}{% endfor %}\n{% set e = run_preset_estimate("llama3-405b") %}{{ e.gpus | integer }}')
+    assert [e.line for e in printed] == [1, 4, 4, 5]

