@@ -338,3 +338,11 @@ def layout_preset_traffic(key: str) -> LayoutTraffic:
         lay.micro_batch, lay.global_batch, gpu.peak_flops[PRECISION], lay.mfu, gpu.nvlink_domain_gpus,
         presets.interconnect(lay.scale_up).bandwidth_bytes_per_s, presets.interconnect(lay.scale_out).bandwidth_bytes_per_s,
     )
+
+
+def replica_sequences(global_batch: int, dp: int) -> int:
+    """B / DP: the sequences of each step one data-parallel replica processes (B a whole multiple of DP)."""
+    b, d = positive_int("global_batch", global_batch), positive_int("dp", dp)
+    if b % d:
+        raise EstimatorError("global_batch", global_batch, f"a whole multiple of dp ({d})")
+    return b // d

@@ -505,3 +505,13 @@ def load_presets() -> Presets:
 @cache
 def _shipped_presets() -> Presets:
     return parse_presets(resources.files(__package__).joinpath("presets.toml").read_text("utf-8"))
+
+
+def address_of(entry) -> str:
+    """Where a loaded preset entry lives: `runs.llama3-405b` (its table and key)."""
+    presets = load_presets()
+    for table in dataclasses.fields(presets):
+        for key, candidate in getattr(presets, table.name).items():
+            if candidate is entry:
+                return f"{table.name}.{key}"
+    raise ValueError(f"{entry!r} is not an entry of the loaded presets")

@@ -1,7 +1,7 @@
 """What an estimator's outputs declare about themselves, so that every card reads one declaration.
 
-- An estimator's **formula** is the first line of its docstring, written as the
-  methods page writes it ("C = 6·N·D, in FLOPs, …"). `formula_of` reads it;
+- An estimator's **formula** is the first paragraph of its docstring, written as
+  the methods page writes it ("C = 6·N·D, in FLOPs, …"). `formula_of` reads it;
   prose cards, widget cards and the methods page's list of formulas all go
   through it, so no formula is typed twice.
 - A field of a result (or of a preset entry) that holds a number declares,
@@ -78,25 +78,27 @@ class Formula:
     """An estimator's formula as one declaration: its text and where it is declared."""
 
     text: str  # as the methods page writes it
-    estimator: str  # "compute.training_flops": where to read the code
+    declared_in: str  # "compute.training_flops", "CheckpointStall.shard_bytes": where to read it
 
 
 def formula_of(target) -> Formula | None:
-    """The formula of an estimator, or of the field of a composed estimate that names one.
+    """The formula of an estimator, or of a field of an estimator's result.
 
-    `target` is a function, or (result dataclass, field name) for a field declared
-    with `quantity(of=estimator)`. None when nothing declares one.
+    `target` is a function, or (result dataclass, field name): a field declared
+    with `quantity(of=estimator)` has that estimator's formula, any other its
+    declared note. None when nothing declares one.
     """
     if isinstance(target, tuple):
         cls, name = target
         declared = quantity_of(cls, name)
         if declared is None:
             raise ValueError(f"{cls.__name__}.{name} is not a declared quantity")
-        if declared.of is None:
-            return None
+        if declared.of is None:  # computed inside its estimator: what it holds is its formula
+            return Formula(declared.note, f"{cls.__name__}.{name}") if declared.note else None
         target = declared.of
     doc = inspect.getdoc(target)
     if not doc:
         return None
     module = target.__module__.rsplit(".", 1)[-1]
-    return Formula(doc.splitlines()[0].replace("`", ""), f"{module}.{target.__name__}")
+    first_paragraph = " ".join(line.strip() for line in doc.split("\n\n")[0].splitlines())
+    return Formula(first_paragraph.replace("`", ""), f"{module}.{target.__name__}")

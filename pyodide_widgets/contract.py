@@ -11,10 +11,12 @@ the reader sees.
 
 import math
 import re
+import dataclasses
 from dataclasses import dataclass
 
 from estimators import units, validate
 from estimators.errors import EstimatorError
+from estimators.presets import address_of
 
 KINDS = ("number", "whole", "choice", "multi", "toggle")
 # How a multi-choice travels in a form, a URL or a preset's JSON: "q,k,v,o".
@@ -87,15 +89,16 @@ class Output:
     key, updated with the rest); `note` is a fixed line; a `sentence` is a
     line of prose across the widget (a verdict) rather than a figure.
 
-    `formula` and `uses` say how the output is made, for its provenance card
-    (pyodide_widgets.provenance): the formula as the methods page writes it
-    and the fields it is computed from, by name. A detail breaks its figure
-    down from the same inputs, so it shows its figure's card. An output that
-    states no computed quantity (a stage's artifact, a practice's sentence)
-    declares no formula: it quotes data. `source` says where the fixed inputs
-    of an output that no field changes come from (a compared model's
-    configuration, a stage's report), as the presets' sources do for the
-    fields; an output with neither has no card.
+    `of` names what computes the output, for its provenance card
+    (pyodide_widgets.provenance): an estimator, or `(result class, field)`
+    for a field of a composed estimate; the card shows that estimator's
+    formula as declared (`estimators.provenance.formula_of`), never a retyped
+    one. `uses` are the fields it is computed from, by name (the contract
+    tests change each field in turn and check that exactly these move it). A
+    detail breaks its figure down from the same inputs and shares its card.
+    `source` cites inputs no field changes (a compared model's
+    configuration); an output with neither `of` nor `source` quotes data and
+    has no card.
     """
 
     key: str
@@ -103,7 +106,7 @@ class Output:
     note: str = ""
     detail: str = ""
     sentence: bool = False
-    formula: str = ""
+    of: object = None
     uses: tuple = ()
     source: str = ""
 
@@ -212,20 +215,86 @@ def read(fields, state: dict) -> dict:
     return values
 
 
-def presets_from(fields, table: dict, **renamed) -> dict:
-    """{key: {"label", "source", "state"}} with one state per preset of `table` whose fields are named like the form's.
+# --- presets: every value from presets.toml or an estimator -------------------------
 
-    Each field's value is the preset's attribute of the same name, or of the name `renamed` gives
-    (stage="zero_stage"), as text for a choice (whose options are text); the preset's `name` is the
-    button's label and its `source` the provenance cards' source.
-    """
-    def value(field: Field, preset):
-        raw = getattr(preset, renamed.get(field.name, field.name))
-        return str(raw) if field.kind == "choice" else raw
+
+@dataclass(frozen=True)
+class Supplied:
+    """A preset's value for one field, and the one place it comes from."""
+
+    value: object  # as the preset state holds it: display units, a choice as its option
+    origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`
+    sources: tuple  # ((address, source), ...) of the presets.toml entries it comes from
+    recompute: object = dataclasses.field(compare=False, repr=False)  # () -> the value again, for the contract tests
+
+
+def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
+    """The value of one field of a presets.toml entry (`attribute` may be dotted: "config.top_k"),
+    in display units (`scale` as the field's)."""
+    address = address_of(entry)
+
+    def value():
+        raw = entry
+        for part in attribute.split("."):
+            raw = getattr(raw, part)
+        return raw / scale if scale != 1.0 else raw
+
+    return Supplied(value(), f"{address}.{attribute}", ((address, entry.source),), value)
+
+
+def from_entry(entry, option: str | None = None) -> Supplied:
+    """The pick of a presets.toml entry itself, for a choice whose options are entries: the option
+    is the entry's key unless the choice names it otherwise (a run's model, say)."""
+    address = address_of(entry)
+
+    def value():
+        return option if option is not None else address_of(entry).split(".", 1)[1]
+
+    return Supplied(value(), address, ((address, entry.source),), value)
+
+
+def from_estimate(estimator, *args, attribute: str = "", scale: float = 1.0, entries=()) -> Supplied:
+    """An estimator's result (or one `attribute` of it) computed from presets.toml `entries`."""
+    def value():
+        result = estimator(*args)
+        raw = getattr(result, attribute) if attribute else result
+        return raw / scale if scale != 1.0 else raw
+
+    addresses = [address_of(e) for e in entries]
+    # Named by what it reads: the entries, or (with none) the arguments themselves.
+    shown = ", ".join(addresses) if addresses else ", ".join(map(repr, args))
+    call = f"{estimator.__name__}({shown})" + (f".{attribute}" if attribute else "")
+    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value)
+
+
+def preset(fields, label: str, values: dict) -> dict:
+    """A preset: `{"label", "state", "supplied"}`. `values` maps each field to a `Supplied` (or, for
+    a choice, one of its options). The state holds a choice as its option's text and a number as the
+    form shows it (15 significant digits), so the preset and the same value from a link or a
+    keystroke give one answer."""
+    by_name = {f.name: f for f in fields}
+
+    def held(name, value):
+        raw = value.value if isinstance(value, Supplied) else value
+        field = by_name[name]
+        return form_text(field, raw) if field.kind in ("choice", "number") else raw
 
     return {
-        key: {"label": preset.name, "source": preset.source, "state": {f.name: value(f, preset) for f in fields}}
-        for key, preset in table.items()
+        "label": label,
+        "state": {name: held(name, value) for name, value in values.items()},
+        "supplied": {name: value for name, value in values.items() if isinstance(value, Supplied)},
+    }
+
+
+def presets_from(fields, table: dict, **renamed) -> dict:
+    """{key: preset} with one state per entry of `table` whose fields are named like the form's.
+
+    Each field's value is the entry's attribute of the same name, or of the name `renamed` gives
+    (stage="zero_stage"); the entry's `name` is the button's label.
+    """
+    return {
+        key: preset(fields, entry.name, {f.name: from_preset(entry, renamed.get(f.name, f.name)) for f in fields})
+        for key, entry in table.items()
     }
 
 

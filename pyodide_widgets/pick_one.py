@@ -11,7 +11,7 @@ are and how its one sentence reads.
 import tomllib
 from importlib import resources
 
-from .contract import Output, choice, read
+from .contract import Output, choice, preset, read
 
 TEMPLATE = "pick_one.html"
 OUTPUTS = (Output("picked", sentence=True),)
@@ -34,7 +34,7 @@ def declare(field: str, label: str, options: dict, sentence, diagram: dict):
     def presets() -> dict:
         """The first option: the template's buttons pick the others (one preset shows no preset row)."""
         value, first = next(iter(options.items()))
-        return {value: {"label": first["name"], "state": {field: value}}}
+        return {value: preset(fields, first["name"], {field: value})}
 
     def update(state: dict) -> dict:
         picked = read(fields, state)[field]

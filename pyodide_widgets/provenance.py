@@ -1,44 +1,63 @@
-"""Provenance cards: how each output of a widget is made, in the words of its declaration.
+"""Provenance cards: how each output of a widget is made, read from its declaration.
 
-A card is plain text, one line each: the output's formula (`Output.formula`),
-then every field it uses (`Output.uses`) with its label, its value as the form
-shows it and where that value comes from ("the preset" or "your input"),
-then the name and source of that preset (and the output's own `source`, for
-inputs no field changes). A value comes from the preset nearest the state (the one that
-agrees with it on the most fields, the first on a tie) when it is that
-preset's value, and is the reader's own input otherwise.
+A card is plain text, one line each: the formula of what computes the output
+(`Output.of`, through `estimators.provenance.formula_of`: the one declaration
+prose cards and the methods page read too), then every field it uses
+(`Output.uses`) with its label, its value as the form shows it and where that
+value comes from: the presets.toml entry or estimate that supplied it
+(`contract.Supplied`), nothing for an option a preset picks with no entry
+behind it (a cut, a mode), or "your input" when no preset holds that value;
+then the source of each entry named, once; then the output's own `source`,
+for inputs no field changes.
 
-The build writes each card into the page as the output's `title` (a native
-tooltip with JavaScript off, the theme's tooltip with it on) and the worker
-returns the cards beside the outputs, so a card follows its inputs.
+When several presets supply the value a field holds, the one that agrees with
+the state on the most fields names it (the first on a tie): whichever it is,
+the source named did supply that very number.
+
+The build writes each card into the page as the output's `data-card`, and the
+worker returns the cards beside the outputs, so a card follows its inputs.
 """
 
 from functools import cache
 
 from estimators import units
+from estimators.provenance import formula_of
 
 from .contract import form_text, read
 
-PRESET, YOURS = "the preset", "your input"
+YOURS = "your input"
+PICKED = object()  # an option a preset picks that no presets.toml entry supplies
 TOGGLE_WORDS = {True: "on", False: "off"}
 
 
+def formula_text(output) -> str:
+    """The formula line of an output's card: its estimator's declared formula."""
+    declared = formula_of(output.of) if output.of is not None else None
+    return declared.text if declared else ""
+
+
 def cards(widget, state: dict) -> dict:
-    """{output key: card} for every output that declares a formula or a source, its detail sharing its card."""
+    """{output key: card} for every output that names what computes it or a source, its detail sharing its card."""
     fields = {f.name: f for f in widget.FIELDS}
     values = _read_as_shown(widget.FIELDS, state)
-    preset, theirs = _nearest(widget, values)
-    agreed = {name for name, value in theirs.items() if values[name] == value}
     result = {}
     for output in widget.OUTPUTS:
-        if not (output.formula or output.source):
+        formula = formula_text(output)
+        if not (formula or output.source):
             continue
-        lines = [output.formula] if output.formula else []
+        lines = [formula] if formula else []
+        cited = {}
         for name in output.uses:
-            origin = PRESET if name in agreed else YOURS
-            lines.append(f"{fields[name].label}: {shown(fields[name], values[name])} — {origin}")
-        if agreed & set(output.uses) and preset.get("source"):
-            lines.append(f"The preset, {preset['label']}: {preset['source']}")
+            value = f"{fields[name].label}: {shown(fields[name], values[name])}"
+            supplied = _supplier(widget, values, name)
+            if supplied is PICKED:
+                lines.append(value)
+            elif supplied is None:
+                lines.append(f"{value} — {YOURS}")
+            else:
+                lines.append(f"{value} — {supplied.origin}")
+                cited.update(supplied.sources)
+        lines += [f"{address}: {source}" for address, source in cited.items()]
         if output.source:
             lines.append(output.source)
         text = "\n".join(lines)
@@ -71,6 +90,14 @@ def _presets(widget) -> tuple:
     return tuple((p, _read_as_shown(widget.FIELDS, p["state"])) for p in widget.presets().values())
 
 
-def _nearest(widget, values: dict) -> tuple:
-    """(preset, its validated values): the one that agrees with `values` on the most fields, the first on a tie."""
-    return max(_presets(widget), key=lambda pair: sum(pair[1][name] == value for name, value in values.items()))
+def _supplier(widget, values: dict, name: str):
+    """Where the value field `name` holds comes from: the `Supplied` of the preset that gave it
+    (nearest the state first); PICKED for an option a preset picks without a presets.toml entry
+    behind it (a cut, a mode); None when no preset holds it: the reader's own."""
+    def agreement(pair):
+        return sum(pair[1][n] == v for n, v in values.items())
+
+    for preset, theirs in sorted(_presets(widget), key=agreement, reverse=True):
+        if theirs[name] == values[name]:
+            return preset["supplied"].get(name, PICKED)
+    return None

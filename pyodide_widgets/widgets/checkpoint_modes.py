@@ -1,4 +1,4 @@
-"""W9: synchronous against asynchronous checkpoints.
+"""Synchronous against asynchronous checkpoints.
 
 A synchronous save pauses every GPU until the checkpoint is on storage; an
 asynchronous one pauses them only while each copies its shard to host memory,
@@ -11,7 +11,7 @@ import estimators
 from estimators import units
 from estimators.checkpoint import CHECKPOINT_MODES
 
-from ..contract import Output, choice, number, read
+from ..contract import Output, choice, from_entry, from_preset, number, preset, read
 
 TITLE = "Synchronous against asynchronous checkpoints"
 CHART = "checkpoint_modes"
@@ -31,18 +31,16 @@ FIELDS = (
     number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
 )
 
-_CHECKPOINT = f"checkpoint = {units.plain(estimators.checkpoint_bytes_per_param())}N bytes"
-_PAUSE = "synchronous: checkpoint / the storage's write rate; asynchronous: shard / the GPU-to-host bandwidth"
+_STALL = estimators.CheckpointStall
 
 OUTPUTS = (
-    Output("shard", "Each GPU saves", detail="checkpoint", formula=f"shard = checkpoint / GPUs, {_CHECKPOINT}", uses=("run",)),
-    Output("pause", "The GPUs pause, per save", detail="other", formula=f"pause = {_PAUSE}",
-           uses=("mode", "run", "storage", "host")),
-    Output("run_pause", "Paused over the run", detail="run_share",
-           formula=f"paused = pause × saves, saves = run length / interval; {_PAUSE}",
+    Output("shard", "Each GPU saves", detail="checkpoint", of=(_STALL, "shard_bytes"), uses=("run",)),
+    # A save due before the last one is written waits for it: the interval matters at its extreme.
+    Output("pause", "The GPUs pause, per save", detail="other", of=estimators.checkpoint_stall,
+           uses=("mode", "run", "storage", "host", "interval")),
+    Output("run_pause", "Paused over the run", detail="run_share", of=estimators.checkpoint_stall,
            uses=("mode", "run", "storage", "host", "interval", "window")),
-    Output("background", "The write to storage", detail="background_note",
-           formula=f"write = checkpoint / the storage's write rate, against the interval; {_CHECKPOINT}",
+    Output("background", "The write to storage", detail="background_note", of=(_STALL, "sync_s"),
            uses=("run", "storage", "interval")),
 )
 
@@ -50,10 +48,10 @@ OUTPUTS = (
 def presets() -> dict:
     """The Llama 3 405B run on its cluster's storage, saved each way."""
     f = _PRESETS.failure("llama3-405b")
-    base = {"run": "llama3-405b", "storage": "llama3-tectonic", "host": "pcie5-h100",
-            "interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY}
-    return {mode: {"label": label, "source": f.source, "state": {**base, "mode": mode}}
-            for mode, label in CHECKPOINT_MODES.items()}
+    base = {"run": from_entry(_PRESETS.run("llama3-405b")), "storage": from_entry(_PRESETS.storage_system("llama3-tectonic")),
+            "host": from_entry(_PRESETS.interconnect("pcie5-h100")),
+            "interval": from_preset(f, "checkpoint_interval_seconds", MINUTE), "window": from_preset(f, "window_seconds", DAY)}
+    return {mode: preset(FIELDS, label, {**base, "mode": mode}) for mode, label in CHECKPOINT_MODES.items()}
 
 
 def _short(seconds: float) -> str:

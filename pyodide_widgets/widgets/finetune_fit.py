@@ -45,13 +45,13 @@ _BILL = {
     "lora": ("model", "rank", "modules", "seq_len", "micro_batch", "recompute"),
     "qlora": ("model", "rank", "modules", "quantization", "seq_len", "micro_batch", "recompute"),
 }
-_PARTS = "total = weights (or the frozen base and the adapters) + gradients + optimizer state + activations"
 
 OUTPUTS = (
-    Output("trainable", "Trained by LoRA and QLoRA", detail="per_module",
-           formula="r × (d_in + d_out) for each adapted matrix, in every block", uses=("model", "rank", "modules")),
-    *(Output(method, label, detail=f"{method}_parts", formula=_PARTS, uses=_BILL[method]) for method, label in METHODS.items()),
-    *(Output(f"{method}_fit", sentence=True, formula="spare = the GPU's memory − total", uses=(*_BILL[method], "gpu"))
+    Output("trainable", "Trained by LoRA and QLoRA", detail="per_module", of=estimators.lora_decoder_params,
+           uses=("model", "rank", "modules")),
+    *(Output(method, label, detail=f"{method}_parts", of=estimators.finetune_bill, uses=_BILL[method])
+      for method, label in METHODS.items()),
+    *(Output(f"{method}_fit", sentence=True, of=(estimators.MemoryFit, "spare"), uses=(*_BILL[method], "gpu"))
       for method in METHODS),
 )
 

@@ -1,4 +1,4 @@
-"""W10: what each interruption costs.
+"""What each interruption costs.
 
 Each interruption sends the run back to its last checkpoint, on average half
 an interval of work (estimators.lost_work_seconds); each checkpoint pauses the
@@ -10,7 +10,7 @@ time between interruptions (estimators.mtbf_seconds).
 import estimators
 from estimators import units
 
-from ..contract import Output, number, read, whole
+from ..contract import Output, from_estimate, from_preset, number, preset, read, whole
 
 TITLE = "What each interruption costs"
 CHART = "interruptions"
@@ -18,21 +18,9 @@ CHART = "interruptions"
 _PRESETS = estimators.load_presets()
 MINUTE, DAY = 60, 86400
 HOURS_PER_DAY = 24
-PAUSE_DECIMALS = 2  # the default pause as the form shows it: to the hundredth of a second
 # The cost curve is drawn at these multiples of the optimum and of the reader's interval: products
 # of exact constants, so CPython and Pyodide draw the same points (a fractional power may differ in its last bit).
 CURVE_FACTORS = (1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 1, 3 / 2, 2, 3, 4, 6, 8)
-
-
-def _sync_pause(failures_key: str = "llama3-405b") -> float:
-    """The default pause: the run's checkpoint written synchronously to its cluster's storage."""
-    run = _PRESETS.run(failures_key)
-    storage = _PRESETS.storage_system("llama3-tectonic")
-    stall = estimators.checkpoint_stall(estimators.checkpoint_bytes(_PRESETS.model(run.model).params), run.gpus,
-                                        _PRESETS.interconnect("pcie5-h100").bandwidth_bytes_per_s,
-                                        storage.write_bytes_per_s, _PRESETS.failure(failures_key).window_seconds,
-                                        _PRESETS.failure(failures_key).checkpoint_interval_seconds)
-    return stall.sync_s
 
 
 FIELDS = (
@@ -43,29 +31,37 @@ FIELDS = (
            note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
 )
 
-_DALY = "Daly's τ = √(2δM) + √(2δM)·(√x/3 + x/9) − δ, x = δ/2M, M = W / n"
 _EVERYTHING = ("interval", "interruptions", "window", "pause")
+_OVERHEAD = estimators.CheckpointOverhead
 
 OUTPUTS = (
-    Output("lost", "Work thrown away", detail="lost_share", formula="lost = n·τ/2", uses=("interruptions", "interval", "window")),
-    Output("writing", "Time spent saving", detail="writing_detail", formula="saving = (W/τ)·δ",
+    Output("lost", "Work thrown away", detail="lost_share", of=(_OVERHEAD, "lost_s"), uses=("interruptions", "interval", "window")),
+    Output("writing", "Time spent saving", detail="writing_detail", of=(_OVERHEAD, "saving_s"),
            uses=("window", "interval", "pause")),
-    Output("optimal", "Optimal interval (Daly)", detail="young", formula=_DALY, uses=("pause", "interruptions", "window")),
-    Output("at_optimal", "Lost + saving, at the optimum", detail="now", formula=f"n·τ/2 + (W/τ)·δ at {_DALY}",
-           uses=_EVERYTHING),
+    Output("optimal", "Optimal interval (Daly)", detail="young", of=estimators.optimal_checkpoint_interval,
+           uses=("pause", "interruptions", "window")),
+    Output("at_optimal", "Lost + saving, at the optimum", detail="now", of=(_OVERHEAD, "total_s"), uses=_EVERYTHING),
 )
 
 
 def presets() -> dict:
-    """All interruptions (the seed's count), then the unexpected ones only."""
-    f = _PRESETS.failure("llama3-405b")
-    base = {"interval": f.checkpoint_interval_seconds / MINUTE, "window": f.window_seconds / DAY,
-            "pause": round(_sync_pause(), PAUSE_DECIMALS)}
+    """All interruptions (the seed's count), then the unexpected ones only; the pause is the run's
+    checkpoint written synchronously to its cluster's storage."""
+    f, run = _PRESETS.failure("llama3-405b"), _PRESETS.run("llama3-405b")
+    storage, host = _PRESETS.storage_system("llama3-tectonic"), _PRESETS.interconnect("pcie5-h100")
+    model = _PRESETS.model(run.model)
+    pause = from_estimate(
+        estimators.checkpoint_stall, estimators.checkpoint_bytes(model.params), run.gpus, host.bandwidth_bytes_per_s,
+        storage.write_bytes_per_s, f.window_seconds, f.checkpoint_interval_seconds,
+        attribute="sync_s", entries=(model, run, host, storage, f),
+    )
+    base = {"interval": from_preset(f, "checkpoint_interval_seconds", MINUTE), "window": from_preset(f, "window_seconds", DAY),
+            "pause": pause}
     return {
-        "all": {"label": f"All {units.integer(f.interruptions)} interruptions", "source": f.source,
-                "state": {**base, "interruptions": f.interruptions}},
-        "unexpected": {"label": f"Only the {units.integer(f.unexpected)} unexpected ones", "source": f.source,
-                       "state": {**base, "interruptions": f.unexpected}},
+        "all": preset(FIELDS, f"All {units.integer(f.interruptions)} interruptions",
+                      {**base, "interruptions": from_preset(f, "interruptions")}),
+        "unexpected": preset(FIELDS, f"Only the {units.integer(f.unexpected)} unexpected ones",
+                             {**base, "interruptions": from_preset(f, "unexpected")}),
     }
 
 

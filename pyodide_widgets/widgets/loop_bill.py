@@ -1,4 +1,4 @@
-"""W2: what the training loop consumes, for one run: data, compute, memory and time.
+"""What the training loop consumes, for one run: data, compute, memory and time.
 
 Every tile is a field of the run's estimate (estimators.run_preset_estimate).
 """
@@ -6,7 +6,7 @@ Every tile is a field of the run's estimate (estimators.run_preset_estimate).
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, read
+from ..contract import Output, choice, from_entry, preset, read
 
 TITLE = "What the loop consumes"
 
@@ -14,23 +14,20 @@ _PRESETS = estimators.load_presets()
 
 FIELDS = (choice("run", "Training run", {key: run.name for key, run in _PRESETS.runs.items()}),)
 
-_K, _ADAM = estimators.compute_constants(), estimators.bytes_per_param()
 RUN = ("run",)
+_E = estimators.RunEstimate
 
 OUTPUTS = (
-    Output("data", "Data", detail="data_bytes", formula="D, the run's tokens; on disk D × w bytes, w the width of one token id",
-           uses=RUN),
-    Output("compute", "Compute: C = 6 × N × D", detail="compute_rate", formula=f"C = {_K.training} × N × D", uses=RUN),
-    Output("memory", "Memory: the training state", detail="memory_per_param",
-           formula=f"state = {units.plain(_ADAM.total)}N bytes (weights, gradients, master copy, two moments)", uses=RUN),
-    Output("time", "Time, at the run's MFU", detail="gpu_hours",
-           formula="T = C / (GPUs × peak × MFU); GPU-hours = T × GPUs", uses=RUN),
+    Output("data", "Data", detail="data_bytes", of=(_E, "dataset_bytes"), uses=RUN),
+    Output("compute", "Compute: C = 6 × N × D", detail="compute_rate", of=(_E, "flops"), uses=RUN),
+    Output("memory", "Memory: the training state", detail="memory_per_param", of=(_E, "state_bytes"), uses=RUN),
+    Output("time", "Time, at the run's MFU", detail="gpu_hours", of=(_E, "seconds"), uses=RUN),
 )
 
 
 def presets() -> dict:
     """One starting state per run preset (the first is the default)."""
-    return {key: {"label": run.name, "source": run.source, "state": {"run": key}} for key, run in _PRESETS.runs.items()}
+    return {key: preset(FIELDS, run.name, {"run": from_entry(run)}) for key, run in _PRESETS.runs.items()}
 
 
 def update(state: dict) -> dict:

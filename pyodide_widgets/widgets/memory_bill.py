@@ -47,37 +47,24 @@ FIELDS = (
           note="the bill of the first stage, the fullest under the 1F1B schedule"),
 )
 
-# Ψ, the first pipeline stage's parameters, split by tensor parallelism; ZeRO shards a part from its stage up.
-_PSI = "Ψ = the first pipeline stage's parameters / TP"
 _STATE = ("model", "optimizer", "stage", "gpus", "tp", "pp")
+_SAME_FOR_EVERY_OPTIMIZER = tuple(u for u in _STATE if u != "optimizer")
 _ACTIVATIONS = ("model", "seq_len", "micro_batch", "recompute", "tp", "pp")
 _EVERYTHING = tuple(f.name for f in FIELDS)
 
-
-def _sharded(part: str) -> str:
-    """The formula of one part of the model state: ZeRO shards it from its stage up (memory.SHARDED_FROM_STAGE)."""
-    stage = memory.SHARDED_FROM_STAGE[part]
-    return f"{part} = the optimizer's bytes per parameter for it × Ψ, ÷ data-parallel GPUs from ZeRO-{stage}; {_PSI}"
-
-
 OUTPUTS = (
-    Output("weights", "Weights (BF16)", formula=_sharded("weights"), uses=_STATE),
-    Output("gradients", "+ gradients", note="BF16, or FP32 as Megatron-LM keeps them",
-           formula=_sharded("gradients"), uses=_STATE),
-    Output("master", "+ master weights (FP32)", formula=_sharded("master"), uses=_STATE),
-    Output("momentum", "+ momentum", formula=_sharded("momentum"), uses=_STATE),
-    Output("variance", "+ variance", formula=_sharded("variance"), uses=_STATE),
-    Output("activations", "+ activations", note="not sharded by ZeRO",
-           formula="activations = one layer's (Korthikanti et al.) × L/PP layers × PP micro-batches in flight, "
-                   "split by TP; recomputation keeps less", uses=_ACTIVATIONS),
-    Output("total", "= on each GPU", detail="ratio",
-           formula="total = weights + gradients + master + momentum + variance + activations, against the GPU's memory",
-           uses=_EVERYTHING),
-    Output("per_param", sentence=True, formula="bytes per parameter = weights + gradients + master + momentum + variance",
-           uses=("optimizer",)),
-    Output("verdict", sentence=True,
-           formula="spare = the GPU's memory − total; when over: the total at ZeRO-3, with full recomputation, "
-                   "and the fewest data-parallel GPUs that fit", uses=_EVERYTHING),
+    # Every optimizer keeps BF16 weights and an FP32 master copy: the optimizer moves the other parts only.
+    Output("weights", "Weights (BF16)", of=estimators.zero_breakdown, uses=_SAME_FOR_EVERY_OPTIMIZER),
+    Output("gradients", "+ gradients", note="BF16, or FP32 as Megatron-LM keeps them", of=estimators.zero_breakdown,
+           uses=_STATE),
+    Output("master", "+ master weights (FP32)", of=estimators.zero_breakdown, uses=_SAME_FOR_EVERY_OPTIMIZER),
+    Output("momentum", "+ momentum", of=estimators.zero_breakdown, uses=_STATE),
+    Output("variance", "+ variance", of=estimators.zero_breakdown, uses=_STATE),
+    Output("activations", "+ activations", note="not sharded by ZeRO", of=estimators.model_activation_bytes,
+           uses=_ACTIVATIONS),
+    Output("total", "= on each GPU", detail="ratio", of=estimators.memory_bill, uses=_EVERYTHING),
+    Output("per_param", sentence=True, of=estimators.bytes_per_param, uses=("optimizer",)),
+    Output("verdict", sentence=True, of=estimators.memory_bill, uses=_EVERYTHING),
 )
 
 

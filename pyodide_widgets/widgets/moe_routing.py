@@ -1,4 +1,4 @@
-"""W4: dense against mixture-of-experts.
+"""Dense against mixture-of-experts.
 
 Step through a sentence and see which experts each token goes to, with the
 number of experts and of experts per token adjustable. The router is a
@@ -13,7 +13,7 @@ import dataclasses
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, read, whole
+from ..contract import Output, choice, from_preset, preset, read, whole
 
 TITLE = "Dense against mixture-of-experts: what one token touches"
 CHART = "moe_params"
@@ -36,30 +36,26 @@ FIELDS = (
     whole("top_k", "Experts per token (top-k)", unit="experts", max=_MAX_EXPERTS),
 )
 
-_ROUTER = "the top-k of E routed experts by a deterministic stand-in for a trained router's scores"
-_PARAMS = "stored = the rest + E × one routed expert; per token = the rest + k × one, the rest being all but the routed experts"
-
 OUTPUTS = (
-    Output("route", "This token goes to", detail="route_note", formula=_ROUTER, uses=("token", "experts", "top_k")),
-    Output("shaped", "A Mixtral-shaped model with these experts", detail="shaped_note",
-           formula=f"{_PARAMS}, on {_MOE[SHAPE].name}'s shape", uses=("experts", "top_k")),
-    Output("mixtral", _MOE["mixtral-8x7b"].name, detail="mixtral_note", formula=_PARAMS, source=_MOE["mixtral-8x7b"].source),
-    Output("deepseek", _MOE["deepseek-v3"].name, detail="deepseek_note", formula=_PARAMS, source=_MOE["deepseek-v3"].source),
-    Output("routes", "Every token", sentence=True, formula=_ROUTER, uses=("experts", "top_k")),
-    Output("load", "The load", sentence=True, formula="the busiest expert's tokens against the even spread, tokens × k / E",
-           uses=("experts", "top_k")),
+    Output("route", "This token goes to", detail="route_note", of=estimators.route_tokens, uses=("token", "experts", "top_k")),
+    Output("shaped", "A Mixtral-shaped model with these experts", detail="shaped_note", of=estimators.moe_params,
+           uses=("experts", "top_k"), source=_MOE[SHAPE].source),
+    Output("mixtral", _MOE["mixtral-8x7b"].name, detail="mixtral_note", of=estimators.moe_params,
+           source=_MOE["mixtral-8x7b"].source),
+    Output("deepseek", _MOE["deepseek-v3"].name, detail="deepseek_note", of=estimators.moe_params,
+           source=_MOE["deepseek-v3"].source),
+    Output("routes", "Every token", sentence=True, of=estimators.route_tokens, uses=("experts", "top_k")),
+    Output("load", "The load", sentence=True, of=(estimators.Routing, "busiest"), uses=("experts", "top_k")),
 )
 
 
 def presets() -> dict:
     """The two compared models' own experts and top-k (the first is the default)."""
     return {
-        key: {
-            "label": f"{_MOE[key].name}: {units.integer(_MOE[key].config.routed_experts)} experts, "
-                     f"top-{units.integer(_MOE[key].config.top_k)}",
-            "source": _MOE[key].source,
-            "state": {"token": "0", "experts": _MOE[key].config.routed_experts, "top_k": _MOE[key].config.top_k},
-        }
+        key: preset(FIELDS, f"{_MOE[key].name}: {units.integer(_MOE[key].config.routed_experts)} experts, "
+                            f"top-{units.integer(_MOE[key].config.top_k)}",
+                    {"token": "0", "experts": from_preset(_MOE[key], "config.routed_experts"),
+                     "top_k": from_preset(_MOE[key], "config.top_k")})
         for key in COMPARED
     }
 

@@ -11,7 +11,7 @@ cut (estimators.cut_slices).
 import estimators
 from estimators import parallelism, units
 
-from ..contract import Output, choice, number, read, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, whole
 
 TITLE = "Six ways to cut one training job"
 CHART = "parallel_cuts"
@@ -40,27 +40,20 @@ FIELDS = (
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
 )
 
-_K = estimators.compute_constants()
 _TRAFFIC = ("cut", "model", "gpus", "seq_len", "global_batch", "micro_batch")
-_LINK = (*_TRAFFIC, "gpu", "scale_up", "scale_out")
+# A step's bytes over the link: per micro-batch traffic adds up to the same step, whatever the micro-batch.
+_LINK = (*(u for u in _TRAFFIC if u != "micro_batch"), "gpu", "scale_up", "scale_out")
 _COMPUTE = ("model", "gpus", "gpu", "seq_len", "global_batch", "mfu")
-_LINK_TIME = ("link time = bytes sent / the link's bandwidth: the link inside a server while the group fits "
-              "one NVLink domain, the network beyond")
-_COMPUTE_TIME = f"arithmetic = {_K.training} × N_active × batch × sequence / (GPUs × BF16 peak × MFU)"
 
 OUTPUTS = (
-    Output("holds", "Each GPU holds", detail="holds_detail",
-           formula="parameters = (N − the experts EP spreads) / (TP × PP); state ZeRO-sharded over DP; "
-                   "sequences = batch / DP, tokens = sequence / CP", uses=("cut", "model", "gpus", "seq_len", "global_batch")),
-    Output("collective", "Traffic it creates", detail="group", formula="the collective the cut runs every step, among its GPUs",
-           uses=("cut", "gpus")),
-    Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch",
-           formula="bytes = what the cut's collective exchanges, once a step or once per micro-batch "
-                   "(micro-batches = the replica's batch / micro-batch)", uses=_TRAFFIC),
-    Output("link_time", "Time on the link", detail="link", formula=_LINK_TIME, uses=_LINK),
-    Output("compute", "The step's arithmetic", detail="compute_detail", formula=_COMPUTE_TIME, uses=_COMPUTE),
-    Output("verdict", sentence=True, formula=f"link time / arithmetic: over one, communication-bound; {_LINK_TIME}; {_COMPUTE_TIME}",
-           uses=tuple(f.name for f in FIELDS)),
+    Output("holds", "Each GPU holds", detail="holds_detail", of=estimators.gpu_share,
+           uses=("cut", "model", "gpus", "seq_len", "global_batch")),
+    Output("collective", "Traffic it creates", detail="group", of=estimators.layout_traffic, uses=("cut", "gpus")),
+    Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch", of=(estimators.CutTraffic, "traffic_bytes"),
+           uses=_TRAFFIC),
+    Output("link_time", "Time on the link", detail="link", of=estimators.link_seconds, uses=_LINK),
+    Output("compute", "The step's arithmetic", detail="compute_detail", of=estimators.step_compute_seconds, uses=_COMPUTE),
+    Output("verdict", sentence=True, of=(estimators.LayoutTraffic, "comm_ratio"), uses=tuple(dict.fromkeys((*_LINK, *_COMPUTE)))),
 )
 
 
@@ -70,29 +63,26 @@ def presets() -> dict:
     works on that replica's share of the batch; data parallelism on the whole batch."""
     short, long = _PRESETS.layout("llama3-405b-8k"), _PRESETS.layout("llama3-405b-128k")
 
-    def state(cut: str, gpus: int, layout, model: str | None = None) -> dict:
-        batch = layout.global_batch if cut == "dp" else layout.global_batch // layout.dp
+    def state(cut: str, gpus, layout, model=None) -> dict:
+        batch = (from_preset(layout, "global_batch") if cut == "dp" else
+                 from_estimate(estimators.replica_sequences, layout.global_batch, layout.dp, entries=(layout,)))
         return {
-            "cut": cut, "model": model or layout.model, "gpus": gpus, "gpu": layout.gpu, "scale_up": layout.scale_up,
-            "scale_out": layout.scale_out, "seq_len": layout.seq_len, "global_batch": batch,
-            "micro_batch": layout.micro_batch, "mfu": layout.mfu / PER_CENT,
+            "cut": cut, "model": model or from_preset(layout, "model"), "gpus": gpus, "gpu": from_entry(_PRESETS.gpu(layout.gpu)),
+            "scale_up": from_entry(_PRESETS.interconnect(layout.scale_up)),
+            "scale_out": from_entry(_PRESETS.interconnect(layout.scale_out)), "seq_len": from_preset(layout, "seq_len"),
+            "global_batch": batch, "micro_batch": from_preset(layout, "micro_batch"), "mfu": from_preset(layout, "mfu", PER_CENT),
         }
 
-    server = _PRESETS.gpu(short.gpu).nvlink_domain_gpus
-    what_if = f"A what-if with the batch, links and MFU of Llama 3's 8K stage: {short.source}"
+    server = from_preset(_PRESETS.gpu(short.gpu), "nvlink_domain_gpus")
     return {
-        "llama3-405b-tp": {"label": f"Llama 3 405B: TP {short.tp}", "source": short.source,
-                           "state": state("tp", short.tp, short)},
-        "llama3-405b-pp": {"label": f"Llama 3 405B: PP {short.pp}", "source": short.source,
-                           "state": state("pp", short.pp, short)},
-        "llama3-405b-dp": {"label": f"Llama 3 405B: DP {short.dp}", "source": short.source,
-                           "state": state("dp", short.dp, short)},
-        "llama3-405b-cp": {"label": f"Llama 3 405B, 128K: CP {long.cp}", "source": long.source,
-                           "state": state("cp", long.cp, long)},
-        "zero-8b": {"label": "Llama 3 8B: FSDP over one server", "source": what_if,
-                    "state": state("zero", server, short, "llama3-8b")},
-        "ep-deepseek-v3": {"label": "DeepSeek-V3: experts over one server", "source": what_if,
-                           "state": state("ep", server, short, "deepseek-v3")},
+        "llama3-405b-tp": preset(FIELDS, f"Llama 3 405B: TP {short.tp}", state("tp", from_preset(short, "tp"), short)),
+        "llama3-405b-pp": preset(FIELDS, f"Llama 3 405B: PP {short.pp}", state("pp", from_preset(short, "pp"), short)),
+        "llama3-405b-dp": preset(FIELDS, f"Llama 3 405B: DP {short.dp}", state("dp", from_preset(short, "dp"), short)),
+        "llama3-405b-cp": preset(FIELDS, f"Llama 3 405B, 128K: CP {long.cp}", state("cp", from_preset(long, "cp"), long)),
+        "zero-8b": preset(FIELDS, "Llama 3 8B: FSDP over one server",
+                          state("zero", server, short, from_entry(_PRESETS.model("llama3-8b")))),
+        "ep-deepseek-v3": preset(FIELDS, "DeepSeek-V3: experts over one server",
+                                 state("ep", server, short, from_entry(_PRESETS.model("deepseek-v3")))),
     }
 
 

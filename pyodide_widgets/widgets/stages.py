@@ -1,4 +1,4 @@
-"""W5: the five stages from raw text to a reasoning model.
+"""the five stages from raw text to a reasoning model.
 
 For each stage (presets.toml, table `stages`: one published run each) its
 objective, budget, output artifact and example; all stages' GPU counts and
@@ -8,7 +8,7 @@ durations on shared log scales (figures/stages.py), the picked one marked.
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, read
+from ..contract import Output, choice, from_entry, preset, read
 
 TITLE = "The stages that turn raw text into a reasoning model"
 CHART = "stages"
@@ -18,14 +18,13 @@ _STAGES = estimators.load_presets().stages
 
 FIELDS = (choice("stage", "Stage", {key: s.name for key, s in _STAGES.items()}, play=True),)
 
-_BUDGET = "GPU-hours = GPUs × hours, from whichever of the two the report gives"
 # Per stage, in its own option of the page: the objective (with the budget under it), the artifact, the example.
 OUTPUTS = tuple(
     output
     for key, stage in _STAGES.items()
     for output in (
         # Fixed by the stage's report, not by the form: the card cites the report.
-        Output(key, stage.name, detail=f"{key}_budget", formula=_BUDGET, source=stage.source),
+        Output(key, stage.name, detail=f"{key}_budget", of=estimators.gpu_hours, source=stage.source),
         Output(f"{key}_artifact", "Output artifact", source=stage.source),
         Output(f"{key}_example", "Example", source=stage.source),
     )
@@ -34,7 +33,7 @@ OUTPUTS = tuple(
 
 def presets() -> dict:
     """One state per stage, the first (pretraining) the default."""
-    return {key: {"label": stage.name, "source": stage.source, "state": {"stage": key}} for key, stage in _STAGES.items()}
+    return {key: preset(FIELDS, stage.name, {"stage": from_entry(stage)}) for key, stage in _STAGES.items()}
 
 
 def _time(stage) -> tuple:

@@ -1,4 +1,4 @@
-"""W11: the storage footprint of a run across model scale.
+"""the storage footprint of a run across model scale.
 
 Dataset, shipped weights, one checkpoint, the checkpoints kept and the total
 (estimators.storage_footprint) at the reader's size, and the same parts over a
@@ -9,7 +9,7 @@ import estimators
 from estimators import units
 from estimators.storage import TOKEN_ID_WIDTHS
 
-from ..contract import Output, choice, form_text, number, read, toggle, whole
+from ..contract import Output, choice, form_text, from_estimate, from_preset, number, preset, read, toggle, whole
 
 TITLE = "Storage footprint across model scale"
 CHART = "storage_scale"
@@ -36,21 +36,17 @@ FIELDS = (
     toggle("gradients", "Checkpoints hold the gradients too"),
 )
 
-_CHECKPOINT = (f"checkpoint = {units.plain(estimators.checkpoint_bytes_per_param())}N bytes, "
-               f"{units.plain(estimators.checkpoint_bytes_per_param(True))}N with the gradients")
-_TOTAL = f"total = r·N·w + {units.plain(estimators.weights_bytes(1))}N + k × checkpoint; {_CHECKPOINT}"
+_BREAKDOWN = estimators.StorageBreakdown
 
 OUTPUTS = (
-    Output("dataset", "Dataset", detail="dataset_note", formula="dataset = r·N tokens × w bytes a token id",
+    Output("dataset", "Dataset", detail="dataset_note", of=(_BREAKDOWN, "dataset"),
            uses=("params", "tokens_per_param", "token_bytes")),
-    Output("weights", "Shipped weights (BF16)", formula=f"weights = {units.plain(estimators.weights_bytes(1))}N bytes",
-           uses=("params",)),
-    Output("checkpoint", "One checkpoint", note="one of those kept, not added again", formula=_CHECKPOINT,
+    Output("weights", "Shipped weights (BF16)", of=estimators.weights_bytes, uses=("params",)),
+    Output("checkpoint", "One checkpoint", note="one of those kept, not added again", of=estimators.checkpoint_bytes,
            uses=("params", "gradients")),
-    Output("retained", "Checkpoints kept", formula=f"kept = k × checkpoint; {_CHECKPOINT}",
-           uses=("params", "checkpoints_kept", "gradients")),
-    Output("total", "Total on disk", detail="dataset_share", formula=_TOTAL, uses=tuple(f.name for f in FIELDS)),
-    Output("across", "Across sizes", sentence=True, formula=f"{_TOTAL}, at each size N",
+    Output("retained", "Checkpoints kept", of=(_BREAKDOWN, "retained"), uses=("params", "checkpoints_kept", "gradients")),
+    Output("total", "Total on disk", detail="dataset_share", of=estimators.storage_footprint, uses=tuple(f.name for f in FIELDS)),
+    Output("across", "Across sizes", sentence=True, of=estimators.storage_footprint,
            uses=("tokens_per_param", "checkpoints_kept", "token_bytes", "gradients")),
 )
 
@@ -58,33 +54,22 @@ OUTPUTS = (
 def presets() -> dict:
     """The seed's round 7B example first, then each training run at its own ratio and token width."""
     seed = _PRESETS.example("seed-7b")
-    states = {
-        "seed-7b": {
-            "label": f"The seed's example: {seed.name}",
-            "source": seed.source,
-            "state": {
-                "params": seed.params / BILLION,
-                "tokens_per_param": seed.tokens_per_param,
-                "checkpoints_kept": seed.checkpoints_kept,
-                "token_bytes": str(seed.token_bytes),
-                "gradients": seed.checkpoint_gradients,
-            },
-        }
-    }
+    states = {"seed-7b": preset(FIELDS, f"The seed's example: {seed.name}", {
+        "params": from_preset(seed, "params", BILLION),
+        "tokens_per_param": from_preset(seed, "tokens_per_param"),
+        "checkpoints_kept": from_preset(seed, "checkpoints_kept"),
+        "token_bytes": from_preset(seed, "token_bytes"),
+        "gradients": seed.checkpoint_gradients,
+    })}
     for key, run in _PRESETS.runs.items():
-        e = estimators.run_preset_estimate(key)
-        states.setdefault(run.model, {
-            "label": _PRESETS.model(run.model).name,
-            "source": run.source,
-            "state": {
-                "params": run.params / BILLION,
-                # As the form shows it (38.52 for 15.6T / 405B), so a link and the preset agree.
-                "tokens_per_param": form_text(FIELDS[1], estimators.tokens_per_param(run.params, run.tokens)),
-                "checkpoints_kept": seed.checkpoints_kept,
-                "token_bytes": str(e.token_bytes),
-                "gradients": False,
-            },
-        })
+        model = _PRESETS.model(run.model)
+        states.setdefault(run.model, preset(FIELDS, model.name, {
+            "params": from_preset(run, "params", BILLION),
+            "tokens_per_param": from_estimate(estimators.tokens_per_param, run.params, run.tokens, entries=(run,)),
+            "checkpoints_kept": from_preset(seed, "checkpoints_kept"),
+            "token_bytes": from_estimate(estimators.run_preset_estimate, key, attribute="token_bytes", entries=(run, model)),
+            "gradients": False,  # frameworks' checkpoints leave the gradients out
+        }))
     return states
 
 

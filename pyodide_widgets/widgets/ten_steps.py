@@ -1,4 +1,4 @@
-"""W15: the ten steps of a training run, and which of them need real attention at each scale.
+"""the ten steps of a training run, and which of them need real attention at each scale.
 
 The steps, the rung each starts to need attention from and who does them come
 from pyodide_widgets/ten_steps.toml; the rungs from the presets' scale ladder.
@@ -17,7 +17,7 @@ import estimators
 from estimators import units, validate
 from estimators.ladder import CROSSES
 
-from ..contract import Output, choice, read
+from ..contract import Output, choice, from_entry, preset, read
 
 TITLE = "The ten steps at one scale"
 TEMPLATE = "ten_steps.html"
@@ -72,21 +72,6 @@ FIELDS = (
     choice("step", "Step", {key: f"{step.number}. {step.title}" for key, step in STEPS.items()}),
 )
 
-_FROM_RUNG = "the steps whose rung is at or below the scale (ten_steps.toml)"
-_MTBF = "M = W / n × the logged run's GPUs / GPUs, at the rung's fewest and most GPUs"
-
-OUTPUTS = (
-    Output("count", "Steps that need real attention", formula=f"count of {_FROM_RUNG}", uses=("scale",)),
-    Output("crosses", "A job's traffic crosses", formula="what a job of the rung's size crosses", uses=("scale",)),
-    Output("interruptions", "An unexpected interruption about every", note="Llama 3's failure rate, scaled by GPU count",
-           formula=_MTBF, uses=("scale",), source=_PRESETS.failure(STEPS[_FAILURE_STEP].failures).source),
-    Output("steps", "Needs real attention", sentence=True, formula=_FROM_RUNG, uses=("scale",)),
-    Output("verdict", sentence=True,
-           formula="from the step's rung up; the reason, where computed: the training state against one GPU's memory, "
-                   f"what the job crosses, or {_MTBF}", uses=("scale", "step")),
-)
-
-
 def needs_attention(step: str, scale: str) -> bool:
     """Whether `step` needs real attention on rung `scale`: from its own rung upwards."""
     return _ORDER[scale] >= _ORDER[STEPS[step].rung]
@@ -132,13 +117,23 @@ def attention(scale: str) -> list:
     return [(key, reason(key, scale)) for key in STEPS if needs_attention(key, scale)]
 
 
+OUTPUTS = (
+    Output("count", "Steps that need real attention", of=needs_attention, uses=("scale",)),
+    Output("crosses", "A job's traffic crosses", of=estimators.scale_rung, uses=("scale",)),
+    Output("interruptions", "An unexpected interruption about every", note="Llama 3's failure rate, scaled by GPU count",
+           of=estimators.fleet_mtbf_seconds, uses=("scale",), source=_PRESETS.failure(STEPS[_FAILURE_STEP].failures).source),
+    Output("steps", "Needs real attention", sentence=True, of=needs_attention, uses=("scale",)),
+    Output("verdict", sentence=True, of=needs_attention, uses=("scale", "step")),
+)
+
+
 def presets() -> dict:
     """One state per rung, each showing a step that starts to need attention there (the first is the default)."""
     featured = {}
     for key, step in STEPS.items():
         featured.setdefault(step.rung, key)
     return {
-        key: {"label": scale.name, "source": scale.source, "state": {"scale": key, "step": featured.get(key, _FAILURE_STEP)}}
+        key: preset(FIELDS, scale.name, {"scale": from_entry(scale), "step": featured.get(key, _FAILURE_STEP)})
         for key, scale in SCALES.items()
     }
 

@@ -1,4 +1,4 @@
-"""W6: tokens per parameter, compute-optimal or over-trained.
+"""tokens per parameter, compute-optimal or over-trained.
 
 For a released model picked on the ruler: D/N, the compute multiple over a
 compute-optimal run of the same size (estimators.compute_multiple), and what
@@ -9,7 +9,7 @@ and at the optimum of each fit of the loss law (estimators.chinchilla_optimal).
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, read
+from ..contract import Output, choice, from_entry, preset, read
 
 TITLE = "Compute-optimal or over-trained"
 CHART = "tokens_ruler"
@@ -28,35 +28,26 @@ def _markers() -> dict:
     return dict(sorted(markers.items(), key=lambda item: estimators.tokens_per_param(item[1][1], item[1][2])))
 
 
-def _sources() -> dict:
-    """{marker key: the source of its N and D}, each marker's from the preset `_markers` takes it from."""
-    sources = {}
+def _entries() -> dict:
+    """{marker key: the presets.toml entry its N and D come from}, as `_markers` takes them."""
+    entries = {}
     for run in _PRESETS.runs.values():
-        sources.setdefault(run.model, run.source)
-    return sources | {key: b.source for key, b in _PRESETS.budgets.items()}
+        entries.setdefault(run.model, run)
+    return entries | dict(_PRESETS.budgets)
 
 
-MARKERS, SOURCES = _markers(), _sources()
-_K = estimators.compute_constants()
-_C = f"C = {_K.training} × N × D"
-_R = _K.chinchilla_tokens_per_param
-
+MARKERS, ENTRIES = _markers(), _entries()
 FIELDS = (choice("model", "Model on the ruler", {key: name for key, (name, _, _) in MARKERS.items()}),)
 
 OUTPUTS = (
-    Output("ratio", "Tokens per parameter", detail="budget", formula="D / N", uses=("model",)),
-    Output("multiple", "Compute over a compute-optimal run of its size", detail="flops",
-           formula=f"{_C} over C_opt = {_K.training} × N × {_R}N: D / {_R}N",
+    Output("ratio", "Tokens per parameter", detail="budget", of=estimators.tokens_per_param, uses=("model",)),
+    Output("multiple", "Compute over a compute-optimal run of its size", detail="flops", of=estimators.compute_multiple,
            uses=("model",)),
-    Output("rule", "The same FLOPs at the rule of thumb", detail="rule_ratio",
-           formula=f"{_C} spent at D = {_R}N: C = {_K.training * _R}N², N = √(C / {_K.training * _R})",
-           uses=("model",)),
-    *(Output(fit, f"The same FLOPs at the loss-law optimum, {label}", detail=f"{fit}_ratio",
-             formula=f"{_C} spent where L(N, D) is least: N_opt = G·(C/{_K.training})^a, D_opt = (C/{_K.training})^b / G, "
-                     f"with {label}",
+    Output("rule", "The same FLOPs at the rule of thumb", detail="rule_ratio", of=estimators.compute_optimal, uses=("model",)),
+    *(Output(fit, f"The same FLOPs at the loss-law optimum, {label}", detail=f"{fit}_ratio", of=estimators.chinchilla_optimal,
              uses=("model",))
       for fit, label in FITS.items()),
-    Output("ruler", "On the ruler", sentence=True, formula="D / N of every model on the ruler, each from its own preset"),
+    Output("ruler", "On the ruler", sentence=True, of=estimators.tokens_per_param),
 )
 
 
@@ -64,7 +55,7 @@ def presets() -> dict:
     """Llama 3 8B first, the page's example, then every other marker."""
     first = "llama3-8b"
     order = [first] + [key for key in MARKERS if key != first]
-    return {key: {"label": MARKERS[key][0], "source": SOURCES[key], "state": {"model": key}} for key in order}
+    return {key: preset(FIELDS, MARKERS[key][0], {"model": from_entry(ENTRIES[key], key)}) for key in order}
 
 
 def _ratio(value: float) -> str:

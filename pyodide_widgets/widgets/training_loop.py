@@ -1,4 +1,4 @@
-"""W1: the training loop, station by station, for one dense model.
+"""the training loop, station by station, for one dense model.
 
 Each station's cost per token (forward 2N, backward 4N, each with its share of
 the attention term) and what the optimizer step touches once per step, from
@@ -9,7 +9,7 @@ by figures/training_loop.py; the picked station is highlighted in it.
 import estimators
 from estimators import loop, memory, units
 
-from ..contract import Output, choice, read, whole
+from ..contract import Output, choice, from_entry, from_preset, preset, read, whole
 
 TITLE = "One step of the training loop"
 TEMPLATE = "training_loop.html"
@@ -25,34 +25,26 @@ FIELDS = (
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
 )
 
-_K = estimators.compute_constants()
-_ATTENTION = f"its share of the attention term {_K.attention}·L·H·Q·T"
 _SHAPE = ("model", "seq_len")
+_COSTS = estimators.LoopCosts
 
 OUTPUTS = (
-    Output("forward", "Forward pass, per token", detail="forward_attention",
-           formula=f"forward = {_K.forward}N, plus {_ATTENTION}", uses=_SHAPE),
-    Output("loss", "Loss, per token", detail="loss_logits",
-           formula=f"logits = V, the vocabulary; the output layer costs {_K.forward} × d × V of the forward pass",
-           uses=("model",)),
-    Output("backward", "Backward pass, per token", detail="backward_attention",
-           formula=f"backward = {_K.backward}N, plus {_ATTENTION}", uses=_SHAPE),
-    Output("optimizer", "Optimizer step, once per step", detail="optimizer_parts",
-           formula="bytes = N × (weights + gradients + master weights + moments), the optimizer's bytes per parameter",
+    Output("forward", "Forward pass, per token", detail="forward_attention", of=(_COSTS, "forward_flops"), uses=_SHAPE),
+    Output("loss", "Loss, per token", detail="loss_logits", of=(_COSTS, "logits_flops"), uses=("model",)),
+    Output("backward", "Backward pass, per token", detail="backward_attention", of=(_COSTS, "backward_flops"), uses=_SHAPE),
+    Output("optimizer", "Optimizer step, once per step", detail="optimizer_parts", of=(_COSTS, "optimizer_bytes"),
            uses=("model", "optimizer")),
-    Output("per_token", sentence=True, formula=f"C per token = {_K.training}N + {_K.attention}·L·H·Q·T", uses=_SHAPE),
+    Output("per_token", sentence=True, of=estimators.loop_costs, uses=_SHAPE),
 )
 
 
 def presets() -> dict:
     """One starting state per training setup's model and sequence length (the first is the default)."""
     return {
-        key: {
-            "label": f"{_MODELS[setup.model].name}, {units.integer(setup.seq_len)} tokens",
-            "source": setup.source,
-            "state": {"station": next(iter(loop.STATIONS)), "model": setup.model, "seq_len": setup.seq_len,
-                      "optimizer": setup.optimizer},
-        }
+        key: preset(FIELDS, f"{_MODELS[setup.model].name}, {units.integer(setup.seq_len)} tokens", {
+            "station": next(iter(loop.STATIONS)), "model": from_entry(_MODELS[setup.model]),
+            "seq_len": from_preset(setup, "seq_len"), "optimizer": from_preset(setup, "optimizer"),
+        })
         for key, setup in _PRESETS.setups.items()
     }
 

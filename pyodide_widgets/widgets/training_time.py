@@ -1,4 +1,4 @@
-"""W8: how long does a training run take?
+"""How long does a training run take?
 
 C = 6ND, divided by what the fleet delivers (GPUs × dense peak × MFU), gives
 the ideal wall-clock time; the same inputs give GPU-hours, the bytes the run
@@ -8,7 +8,7 @@ moves, and its place on the N × D plane (estimators.run_estimate).
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, number, read, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, whole
 
 TITLE = "How long does a training run take?"
 CHART = "compute_plane"
@@ -28,45 +28,35 @@ FIELDS = (
     choice("token_bytes", "Token ids on disk", {w: f"{w} B per token" for w in estimators.storage.TOKEN_ID_WIDTHS}),
 )
 
-_K, _ADAM = estimators.compute_constants(), estimators.bytes_per_param()
 _FLEET = ("gpu", "precision", "gpus", "mfu")
+_E = estimators.RunEstimate
 
 OUTPUTS = (
-    Output("flops", "Compute: C = 6 × N × D", formula=f"C = {_K.training} × N × D", uses=("params", "tokens")),
-    Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet",
-           formula="delivered = GPUs × peak × MFU", uses=_FLEET),
-    Output("duration", "= ideal wall-clock time", formula=f"T = C / (GPUs × peak × MFU), C = {_K.training} × N × D",
-           uses=("params", "tokens", *_FLEET)),
-    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", formula="GPU-hours = T × GPUs = C / (peak × MFU)",
-           uses=("params", "tokens", *_FLEET)),
-    Output("tokens", "Dataset", detail="dataset", formula="D tokens; on disk D × w bytes, w the width of one token id",
-           uses=("tokens", "token_bytes")),
+    Output("flops", "Compute: C = 6 × N × D", of=(_E, "flops"), uses=("params", "tokens")),
+    Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet", of=(_E, "delivered_flops"), uses=_FLEET),
+    Output("duration", "= ideal wall-clock time", of=(_E, "seconds"), uses=("params", "tokens", *_FLEET)),
+    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", of=(_E, "gpu_hours"),
+           uses=("params", "tokens", *(u for u in _FLEET if u != "gpus"))),
+    Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
-           formula=f"state = {units.plain(_ADAM.total)}N bytes", uses=("params",)),
-    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note",
-           formula=f"checkpoint = {units.plain(estimators.checkpoint_bytes_per_param())}N bytes "
-                   f"(weights, master copy, two moments); {units.plain(estimators.checkpoint_bytes_per_param(True))}N "
-                   f"with gradients, {units.plain(estimators.weights_bytes(1))}N the weights only",
-           uses=("params",)),
+           of=(_E, "state_bytes"), uses=("params",)),
+    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
 )
 
 
 def presets() -> dict:
     """Named starting states, one per training-run preset (the first is the default)."""
     return {
-        key: {
-            "label": run.name,
-            "source": run.source,
-            "state": {
-                "params": run.params / BILLION,
-                "tokens": run.tokens / TRILLION,
-                "gpu": run.gpu,
-                "precision": run.precision,
-                "gpus": run.gpus,
-                "mfu": run.mfu / PER_CENT,
-                "token_bytes": str(estimators.run_preset_estimate(key).token_bytes),
-            },
-        }
+        key: preset(FIELDS, run.name, {
+            "params": from_preset(run, "params", BILLION),
+            "tokens": from_preset(run, "tokens", TRILLION),
+            "gpu": from_entry(_PRESETS.gpu(run.gpu)),
+            "precision": from_preset(run, "precision"),
+            "gpus": from_preset(run, "gpus"),
+            "mfu": from_preset(run, "mfu", PER_CENT),
+            "token_bytes": from_estimate(estimators.run_preset_estimate, key, attribute="token_bytes",
+                                         entries=(run, _PRESETS.model(run.model))),
+        })
         for key, run in _PRESETS.runs.items()
     }
 

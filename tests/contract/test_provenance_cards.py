@@ -1,9 +1,11 @@
 """Provenance cards, checked for every widget found in pyodide_widgets.widgets.
 
-Every output that states a quantity shows how it was made: its formula, each input it uses with
-the value the form holds, and whether that value is a preset's (named, with its source) or the
-reader's own. The build writes the cards into the page and the worker sends them with the outputs.
-(The theme's tooltip showing them, live, is tests/browser/test_provenance_cards.py.)
+Every output that states a quantity shows how it was made: the formula of what computes it (its
+one declaration, `estimators.provenance.formula_of`), each input it uses with the value the form
+holds and the presets.toml entry or estimate that supplied it (or "your input"), and the sources
+of those entries. What an output declares it uses is checked against what moves it; every number
+a preset holds comes from presets.toml or an estimator. The build writes the cards into the page
+and the worker sends them with the outputs. (Cards shown live: tests/browser/test_provenance_cards.py.)
 """
 
 import html
@@ -13,20 +15,23 @@ import re
 
 import pytest
 
+import estimators
 import pyodide_widgets
 from estimators import EstimatorError
+from estimators.provenance import formula_of
 from pyodide_widgets import contract, dispatch, provenance
 from site_build import render
 from tools.lint_numbers import find_quantities
 
 WIDGETS = pyodide_widgets.WIDGETS
+PRESETS = estimators.load_presets()
 
 
 def carded(widget) -> dict:
     """{output key: its declaration} for every slot that has a card: a figure's detail shares its card."""
     slots = {}
     for output in widget.OUTPUTS:
-        if output.formula or output.source:
+        if output.of is not None or output.source:
             slots[output.key] = output
             if output.detail:
                 slots[output.detail] = output
@@ -49,41 +54,125 @@ def line(field, value_text: str, origin: str) -> str:
     return f"{field.label}: {value_text} — {origin}"
 
 
+def entry_at(address: str):
+    """The presets.toml entry at `runs.llama3-405b`, looked up afresh."""
+    table, key = address.split(".", 1)
+    return getattr(PRESETS, table)[key]
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 def test_every_output_that_states_a_quantity_has_a_card(name):
     widget = pyodide_widgets.module(name)
     fields = {f.name for f in widget.FIELDS}
     for output in widget.OUTPUTS:
         assert set(output.uses) <= fields, f"{output.key} uses a field the form lacks: {set(output.uses) - fields}"
-        assert not output.uses or output.formula, f"{output.key} names inputs but no formula"
+        assert not output.uses or output.of is not None, f"{output.key} names inputs but not what computes it"
+        assert output.of is None or formula_of(output.of), f"{output.key}: {output.of!r} declares no formula"
     cards = carded(widget)
     for key, preset in widget.presets().items():
         for slot, text in widget.update(preset["state"])["outputs"].items():
             if slot != contract.SUMMARY and find_quantities(text):
-                assert slot in cards, f"preset {key}: {slot!r} states {text!r} with no formula or source"
+                assert slot in cards, f"preset {key}: {slot!r} states {text!r} with nothing declared to compute it"
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_a_preset_cards_name_each_used_value_the_preset_and_its_source(name):
+def test_every_number_a_preset_holds_comes_from_presets_toml_or_an_estimator(name):
+    widget = pyodide_widgets.module(name)
+    for key, preset in widget.presets().items():
+        for field in widget.FIELDS:
+            supplied = preset["supplied"].get(field.name)
+            if field.kind in ("number", "whole"):
+                assert supplied is not None, f"preset {key}: {field.name} = {preset['state'][field.name]!r} is typed, not supplied"
+            if supplied is None:
+                continue
+            assert supplied.recompute() == supplied.value, f"preset {key}: {field.name} is not what {supplied.origin} gives"
+            for address, source in supplied.sources:
+                assert entry_at(address).source == source, f"preset {key}: {field.name} cites {address} with another's source"
+            if supplied.origin in dict(supplied.sources):  # the pick of an entry
+                continue
+            table_key, _, attribute = supplied.origin.partition(".")[2].partition(".")
+            if not supplied.sources or "(" in supplied.origin:
+                assert supplied.sources, f"preset {key}: {field.name} comes from {supplied.origin}, which names no entry"
+                continue
+            raw = entry_at(supplied.origin.rsplit(".", len(attribute.split("."))) [0])
+            for part in attribute.split("."):
+                raw = getattr(raw, part)
+            assert math.isclose(contract.parse_number(field.name, contract.form_text(field, supplied.value)) * field.scale
+                                if field.kind in ("number", "whole") else 0,
+                                raw if field.kind in ("number", "whole") else 0, rel_tol=1e-12), supplied.origin
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_a_presets_cards_state_each_formula_as_declared_and_each_value_with_what_supplied_it(name):
     widget = pyodide_widgets.module(name)
     fields = {f.name: f for f in widget.FIELDS}
     presets = list(widget.presets().values())
-    if any(o.uses for o in widget.OUTPUTS):
-        assert all(p.get("source") for p in presets), "a preset whose values a card cites needs a source"
-    for i, preset in enumerate(presets):
-        # A state two presets share is the first one's.
-        named = next(p for p in presets[:i + 1] if p["state"] == preset["state"])
+    for preset in presets:
         cards = provenance.cards(widget, preset["state"])
         assert set(cards) == set(carded(widget))
         for key, output in carded(widget).items():
             card = cards[key].split("\n")
-            assert card[0] == (output.formula or output.source)
-            for field in output.uses:
-                assert line(fields[field], shown(fields[field], preset["state"][field]), provenance.PRESET) in card
-            if output.uses:
-                assert f"The preset, {named['label']}: {named['source']}" in card
+            assert card[0] == (provenance.formula_text(output) or output.source)
+            cited = {}
+            for used in output.uses:
+                value = shown(fields[used], preset["state"][used])
+                suppliers = [p["supplied"][used] for p in presets
+                             if used in p["supplied"] and shown(fields[used], p["state"][used]) == value]
+                if suppliers:
+                    [origin] = [l.split(" — ", 1)[1] for l in card if l.startswith(f"{fields[used].label}: {value} — ")]
+                    supplied = next(s for s in suppliers if s.origin == origin)
+                    cited.update(supplied.sources)
+                else:
+                    assert f"{fields[used].label}: {value}" in card
+            sources = [l for l in card[1:] if not any(l.startswith(f"{f.label}: ") for f in widget.FIELDS)]
+            named = [l for l in sources if l != output.source]
+            assert named == [f"{address}: {source}" for address, source in cited.items()], (key, card)
             if output.source:
                 assert card[-1] == output.source
+
+
+def variants(field, raw):
+    """Other valid-looking values of a field, as a reader might type or pick them."""
+    text = contract.form_text(field, raw)
+    if field.kind == "choice":
+        yield from [value for value, _ in field.options if value != text][:6]
+    elif field.kind == "multi":
+        picked = text.split(contract.MULTI_SEPARATOR)
+        if len(picked) > 1:
+            yield contract.MULTI_SEPARATOR.join(picked[1:])
+        yield from [contract.MULTI_SEPARATOR.join([*picked, v]) for v, _ in field.options if v not in picked][:1]
+    elif field.kind == "toggle":
+        yield "false" if text == "true" else "true"
+    else:
+        for factor in (2, 0.5, 1.5, 1e3, 1e-3):  # far, too, so that a verdict's threshold is crossed
+            value = float(text) * factor
+            yield contract.form_text(field, round(value) if field.kind == "whole" else value)
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_each_output_moves_with_exactly_the_fields_it_declares_it_uses(name):
+    widget = pyodide_widgets.module(name)
+    slots = {o.key: (o.key, o.detail) for o in widget.OUTPUTS}
+    moved = {key: set() for key in slots}
+    changed = set()  # fields some valid change was tried on (a choice of one option has none)
+    for preset in widget.presets().values():
+        state = {f.name: contract.form_text(f, preset["state"][f.name]) for f in widget.FIELDS}
+        before = widget.update(state)["outputs"]
+        for field in widget.FIELDS:
+            for text in variants(field, state[field.name]):
+                try:
+                    after = widget.update({**state, field.name: text})["outputs"]
+                except EstimatorError:
+                    continue
+                changed.add(field.name)
+                for key, parts in slots.items():
+                    if any(part and before[part] != after[part] for part in parts):
+                        moved[key].add(field.name)
+    for output in widget.OUTPUTS:
+        if output.of is None:
+            continue
+        assert set(output.uses) & changed == moved[output.key], (
+            f"{output.key}: declares {sorted(output.uses)}, moved by {sorted(moved[output.key])}")
 
 
 def other_values(field, presets: list):
