@@ -2,7 +2,7 @@
 
 Registers, all discovered rather than listed: every public function of
 `estimators` as a macro under its own name; one lookup per preset table
-(`run("llama3-405b")`, `gpu(...)`, ...: the lookup methods of `Presets`);
+(`run("llama3-405b")`, `gpu(...)`, ...: each table presets.toml declares names its own);
 every public formatter of `estimators.units` as a filter; and `widget()`.
 It holds no formula: every number comes from `estimators`, every text form of
 a number from `estimators.units`.
@@ -28,7 +28,6 @@ import jinja2
 import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
-from estimators.presets import Presets
 from site_build import derivation, errors, glossary, numbers, render
 from site_build.errors import MacroError
 
@@ -80,7 +79,7 @@ def _named_presets(name: str, fn, args: tuple, kwargs: dict) -> list:
     """The preset an estimator named `<table>_preset_<what>` looks up by its `key` argument
     (`run_preset_estimate("llama3-405b")` reads `run("llama3-405b")`), traced as that lookup is."""
     table = name.split("_preset_")[0]
-    if table == name or not hasattr(Presets, table):
+    if table == name or table not in estimators.load_presets().lookups:
         return []
     key = inspect.signature(fn).bind(*args, **kwargs).arguments.get("key")
     lookup = getattr(estimators.load_presets(), table)
@@ -122,10 +121,9 @@ def registrations() -> dict:
     # Values these return carry their derivation (site_build.derivation); a lookup has no formula.
     lookups = ["load_presets"]
     estimator_names = [name for name in macros if name not in lookups]
-    for name, _ in inspect.getmembers(Presets, inspect.isfunction):
-        if not name.startswith("_"):
-            macros[name] = getattr(presets, name)
-            lookups.append(name)
+    for name in presets.lookups:  # one per table presets.toml declares
+        macros[name] = getattr(presets, name)
+        lookups.append(name)
     macros["widget"] = widget
     # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
     macros["widget_module"] = pyodide_widgets.module
