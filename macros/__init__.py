@@ -28,7 +28,7 @@ import jinja2
 import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
-from site_build import derivation, errors, glossary, numbers, render
+from site_build import derivation, errors, glossary, numbers, preset_tables, render
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -134,6 +134,8 @@ def registrations() -> dict:
         for name, fn in inspect.getmembers(units, inspect.isfunction)
         if fn.__module__ == units.__name__ and not name.startswith("_")
     }
+    # The methods page's preset tables, their numbers printed by these filters as a page prints them.
+    macros["presets_tables"] = functools.partial(preset_tables.markdown, {name: _guarded(fn, name, "filter") for name, fn in filters.items()})
     return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
 
 
