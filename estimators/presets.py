@@ -1,292 +1,76 @@
 """Load and validate presets.toml: the inputs the site uses, each with a source.
 
-A preset with a missing field, an unknown field (a unit slip such as
-``memory_gb``), a value of the wrong type or out of range, or a reference to
-an unknown GPU raises EstimatorError naming the preset and the field.
+Every table is declared once, in presets.toml itself, under ``[tables.<name>]``
+beside its entries: the lookup a page calls for one entry (``gpu("h100-sxm")``),
+its methods-page heading, and each field's type, check, note, how a number
+reads (``estimators.provenance.quantity``) and the column it is listed under.
+From that declaration this module makes the entries' dataclass, checks every
+entry, and ``Presets`` answers ``presets.gpus`` (the table, a dict) and
+``presets.gpu(key)`` (one entry, an unknown key named with the closest one).
 
-Tables: ``gpus``, ``runs``, ``models`` (dense decoders), ``moe_models``,
-``datasets``, ``failures``, ``scales`` (the rungs of the site's scale
-ladder, in order, their GPU ranges neither overlapping nor out of order),
-``setups`` (training layouts for the memory bill), ``stages`` (one
-published run of each stage from raw text to a reasoning model), ``finetunes`` (LoRA and
-QLoRA adapters on a base model, and the GPU they should fit), ``examples``
-(the round model sizes a source works its examples at: the seed's 7B, the
-ZeRO paper's 7.5B), ``interconnects`` (the links GPUs talk over, inside a
-server, between servers and to host memory), ``layouts`` (how published runs
-nest their parallelism), ``storage_systems`` (where checkpoints are written) and ``budgets`` (the
-parameters and training tokens of released models, as their papers give them).
-Model presets hold a configuration (``DecoderConfig`` or ``MoeConfig``) whose
-own checks run at load time.
+The declaration lives beside the data rather than in Python so that it
+travels with it: the wheel carries presets.toml into the browser, every
+module that loads presets sees every table whatever was imported first, and
+a widget that needs a table of its own adds it there without touching this
+module. A check across a table's entries (the ladder's order, say) is a
+function here that the declaration names in ``checks``.
+
+A field declares, in ``[tables.<name>.fields]``:
+
+- ``type``: text, number (a whole number is valid), whole, flag, list or table
+  (of names to values); ``optional = true`` or a ``default`` when it may be left out;
+- ``check``: a range check or several (``_RANGE_CHECKS``); on a list or a table,
+  of each element;
+- ``one_of``: the values allowed, listed or named as a vocabulary of the
+  estimators (``"memory.RECOMPUTE"``);
+- ``key_of``: the tables whose keys the value names, ``key_where`` what that
+  entry must hold (an interconnect's ``scope``);
+- a number's ``printed``, ``unit``, ``binary`` and ``note`` (its quantity);
+- ``column``: its heading on the methods page (a field without one is not
+  listed), ``absent`` what a missing value reads there, ``capitals`` whether
+  its names are written in capitals (precisions: BF16).
+
+A table of model presets names a ``configuration`` (``"model_size.DecoderConfig"``):
+every field of an entry it does not declare belongs to that configuration,
+whose own checks run at load, and a field ``counted`` from it ("total" or
+"active") holds its parameter count. A table that ``joins`` another shares
+its fields, lookup, keys and listing (``moe_models`` joins ``models``).
+
+Any mistake raises EstimatorError whose argument is the place in the file,
+``runs.llama3-405b.mfu`` (the build turns it into the file's line).
 """
 
 import dataclasses
+import importlib
 import tomllib
+import types
 import typing
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .errors import EstimatorError
-from .finetune import LLAMA_MODULES, QUANTIZATION_LAYOUTS
-from .ladder import CROSSES
-from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, ZERO_STAGES
-from .model_size import DecoderConfig, decoder_params
-from .moe import MlaConfig, MoeConfig, moe_params
 from . import validate
+from .errors import EstimatorError
+from .model_size import decoder_params
+from .moe import MoeConfig, moe_params
+from .provenance import quantity
 
-
-@dataclass(frozen=True)
-class Gpu:
-    name: str
-    memory_bytes: float  # capacity as the vendor means it (binary: "80 GB" is 80 GiB), whole bytes
-    peak_flops: dict  # precision -> dense peak FLOP/s per GPU
-    source: str
-    # precision -> a source's unrounded dense peak, FLOP/s, where peak_flops holds a rounded one
-    peak_flops_unrounded: dict | None = None
-    nvlink_domain_gpus: int | None = None  # GPUs joined by one NVLink (scale-up) domain in the system it ships in
-
-
-@dataclass(frozen=True)
-class Run:
-    name: str
-    params: float  # N, parameters
-    tokens: float  # D, training tokens
-    gpus: int
-    gpu: str  # key into Presets.gpus
-    model: str  # key into Presets.models: the architecture, and the tokenizer its data is stored with
-    precision: str  # key into that GPU's peak_flops
-    mfu: float  # model FLOPs utilisation, fraction of peak
-    source: str
-    mfu_reported: tuple | None = None  # (low, high): the MFU range the source reports, where it gives one
-
-
-@dataclass(frozen=True)
-class Model:
-    name: str
-    config: "DecoderConfig | MoeConfig"  # the architecture, as its config.json gives it
-    source: str
-
-    @property
-    def params(self) -> int:
-        """Total parameters (every weight stored)."""
-        if isinstance(self.config, MoeConfig):
-            return moe_params(self.config).total
-        return decoder_params(self.config).total
-
-    @property
-    def active_params(self) -> int:
-        """Parameters one token passes through: all of them for a dense model."""
-        if isinstance(self.config, MoeConfig):
-            return moe_params(self.config).active
-        return self.params
-
-
-@dataclass(frozen=True)
-class Dataset:
-    name: str
-    tokens: float  # D, tokens
-    vocab: int  # vocabulary of the tokenizer that counted them
-    source: str
-    text_bytes: float | None = None  # bytes of the raw text, where published
-    parquet_bytes: float | None = None  # bytes of the published files: compressed Parquet, metadata columns included
-    chars_per_token: float | None = None  # average characters of text per token of its tokenizer
-
-
-@dataclass(frozen=True)
-class Example:
-    """A round model size a source works an example at (not a released model's exact count)."""
-
-    name: str
-    params: float  # N, parameters, as the source rounds them
-    source: str
-    # The storage example's other inputs, where the source works one (storage.storage_footprint's arguments)
-    tokens_per_param: float | None = None  # D / N
-    token_bytes: int | None = None  # bytes of one stored token id
-    checkpoints_kept: int | None = None
-    checkpoint_gradients: bool | None = None  # whether each checkpoint holds the gradients too
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What a released model was trained on, as its paper or model card states it."""
-
-    name: str
-    params: float  # N, parameters, as the source rounds them
-    tokens: float  # D, training tokens
-    source: str
-
-
-@dataclass(frozen=True)
-class Failures:
-    name: str
-    window_seconds: float  # length of the observed stretch of the run, s
-    interruptions: int  # all interruptions in the window
-    unexpected: int  # those not planned (a planned stop can save first)
-    hardware_share: float  # share of the unexpected ones due to hardware
-    effective_share: float  # reported share of the window spent training (a floor)
-    checkpoint_interval_seconds: float  # cadence the site assumes, s
-    source: str
-
-
-@dataclass(frozen=True)
-class Scale:
-    name: str  # the rung as prose names it: "one server"
-    min_gpus: int  # fewest GPUs at this rung
-    source: str
-    max_gpus: int | None = None  # most GPUs at this rung; None: no upper bound (the top rung)
-    crosses: str | None = None  # what a job's traffic crosses on this rung, a key of ladder.CROSSES
-
-
-@dataclass(frozen=True)
-class TrainingSetup:
-    """How one model is laid out for training on data-parallel GPUs: what the memory bill needs."""
-
-    name: str
-    model: str  # key into Presets.models (a dense decoder)
-    gpu: str  # key into Presets.gpus: its memory is the budget
-    gpus: int  # N_d, data-parallel GPUs
-    optimizer: str  # a key of memory.OPTIMIZER_STATE_BYTES
-    zero_stage: int  # 0-3
-    seq_len: int  # tokens per sequence
-    micro_batch: int  # sequences per GPU per step
-    recompute: str  # one of memory.RECOMPUTE
-    tp: int  # tensor-parallel size
-    source: str
-    pp: int = 1  # pipeline stages; the bill is the first stage's, the fullest under 1F1B
-
-
-@dataclass(frozen=True)
-class Interconnect:
-    """A link GPUs exchange data over."""
-
-    name: str
-    scope: str  # "scale-up" (inside a server or rack, NVLink), "scale-out" (between them) or "host" (GPU to CPU memory)
-    bandwidth_bytes_per_s: float  # per GPU, in one direction
-    source: str
-
-
-@dataclass(frozen=True)
-class StorageSystem:
-    """Where a run writes its checkpoints."""
-
-    name: str
-    write_bytes_per_s: float  # sustained aggregate throughput, the whole cluster writing at once
-    peak_write_bytes_per_s: float  # the short-burst peak
-    capacity_bytes: float
-    source: str
-
-
-@dataclass(frozen=True)
-class ParallelLayout:
-    """How a published run cut its job: the degree of each nested dimension and the step it ran."""
-
-    name: str
-    model: str  # key into Presets.models
-    gpu: str  # key into Presets.gpus
-    tp: int  # tensor-parallel GPUs per layer
-    cp: int  # context-parallel GPUs per sequence
-    pp: int  # pipeline stages
-    dp: int  # data-parallel replicas
-    seq_len: int  # tokens per sequence
-    micro_batch: int  # sequences per micro-batch
-    global_batch: int  # sequences per step, over all replicas
-    mfu: float  # reported model FLOPs utilisation, fraction of peak
-    scale_up: str  # key into Presets.interconnects: the link inside a server
-    scale_out: str  # key into Presets.interconnects: the network between servers
-    source: str
-
-
-@dataclass(frozen=True)
-class FinetuneSetup:
-    """LoRA adapters on a base model: what the fine-tuning figures need."""
-
-    name: str
-    model: str  # key into Presets.models (a dense decoder): the frozen base
-    gpu: str  # key into Presets.gpus: its memory is the budget
-    rank: int  # r of every adapter
-    modules: tuple  # linear layers adapted in each block, names of finetune.LLAMA_MODULES
-    quantization: str  # storage of the frozen base under QLoRA, a key of finetune.QUANTIZATION_LAYOUTS
-    seq_len: int  # tokens per sequence, for the activations
-    micro_batch: int  # sequences per GPU per step
-    recompute: str  # one of memory.RECOMPUTE (gradient checkpointing is "full")
-    source: str
-
-
-@dataclass(frozen=True)
-class Stage:
-    """One stage from raw text to a reasoning model, sized by one published run of it."""
-
-    name: str
-    objective: str  # what the stage trains the model to do
-    artifact: str  # what the stage hands on
-    example: str  # the published run that sizes it
-    hardware: str  # the GPUs as the report names them
-    gpus: int
-    as_of: str  # the report's date: later runs of the stage may be larger
-    source: str
-    seconds: float | None = None  # wall-clock time, s, where the report gives it
-    gpu_hours: float | None = None  # GPU-hours, where the report gives those instead
-    tokens: float | None = None  # training tokens, where published
-
-
-@dataclass(frozen=True)
-class Presets:
-    gpus: dict
-    runs: dict
-    models: dict = dataclasses.field(default_factory=dict)
-    datasets: dict = dataclasses.field(default_factory=dict)
-    failures: dict = dataclasses.field(default_factory=dict)
-    scales: dict = dataclasses.field(default_factory=dict)  # in ladder order, smallest first
-    setups: dict = dataclasses.field(default_factory=dict)  # training setups, for the memory bill
-    finetunes: dict = dataclasses.field(default_factory=dict)  # LoRA / QLoRA setups
-    examples: dict = dataclasses.field(default_factory=dict)  # round sizes of worked examples
-    interconnects: dict = dataclasses.field(default_factory=dict)  # links inside and between servers
-    layouts: dict = dataclasses.field(default_factory=dict)  # published parallel layouts
-    storage_systems: dict = dataclasses.field(default_factory=dict)  # where checkpoints are written
-    stages: dict = dataclasses.field(default_factory=dict)  # from raw text to a reasoning model, in order
-    budgets: dict = dataclasses.field(default_factory=dict)  # N and D of released models
-
-    def gpu(self, key: str) -> Gpu:
-        return self.gpus[validate.one_of("gpu", key, self.gpus)]
-
-    def run(self, key: str) -> Run:
-        return self.runs[validate.one_of("run", key, self.runs)]
-
-    def model(self, key: str) -> Model:
-        return self.models[validate.one_of("model", key, self.models)]
-
-    def dataset(self, key: str) -> Dataset:
-        return self.datasets[validate.one_of("dataset", key, self.datasets)]
-
-    def failure(self, key: str) -> Failures:
-        return self.failures[validate.one_of("failures", key, self.failures)]
-
-    def scale(self, key: str) -> Scale:
-        return self.scales[validate.one_of("scale", key, self.scales)]
-
-    def setup(self, key: str) -> TrainingSetup:
-        return self.setups[validate.one_of("setup", key, self.setups)]
-
-    def finetune(self, key: str) -> FinetuneSetup:
-        return self.finetunes[validate.one_of("finetune", key, self.finetunes)]
-
-    def example(self, key: str) -> Example:
-        return self.examples[validate.one_of("example", key, self.examples)]
-
-    def interconnect(self, key: str) -> Interconnect:
-        return self.interconnects[validate.one_of("interconnect", key, self.interconnects)]
-
-    def layout(self, key: str) -> ParallelLayout:
-        return self.layouts[validate.one_of("layout", key, self.layouts)]
-
-    def storage_system(self, key: str) -> StorageSystem:
-        return self.storage_systems[validate.one_of("storage_system", key, self.storage_systems)]
-
-    def stage(self, key: str) -> Stage:
-        return self.stages[validate.one_of("stage", key, self.stages)]
-
-    def budget(self, key: str) -> Budget:
-        return self.budgets[validate.one_of("budget", key, self.budgets)]
+# A field's declared type: the Python type its entries hold, and what a TOML value may be for it
+# (a whole number is a valid number, not the reverse; a TOML array becomes an immutable tuple).
+_TYPES = {
+    "text": (str, (str,)),
+    "number": (float, (int, float)),
+    "whole": (int, (int,)),
+    "flag": (bool, (bool,)),
+    "list": (tuple, (list,)),
+    "table": (dict, (dict,)),
+}
+_NUMBERS = ("number", "whole")
+_DECLARATION_KEYS = {"lookup", "title", "about", "fields", "checks", "configuration", "joins"}
+_FIELD_KEYS = {"type", "optional", "default", "check", "one_of", "key_of", "key_where", "note", "printed", "unit",
+               "binary", "column", "absent", "capitals", "counted"}
+# Fields the loader adds to every entry: where it lives, and a model's configuration.
+_RESERVED = ("address", "config")
 
 
 def _source(argument: str, value: str) -> str:
@@ -296,63 +80,214 @@ def _source(argument: str, value: str) -> str:
     return value
 
 
-# Range checks per field; a field not named here is checked for type only
-# (model configurations check their own fields).
-_CHECKS = {
+def _whole(argument: str, value: float) -> float:
+    """A number with nothing after the point (a byte count read from a datasheet as 80e9)."""
+    if value != int(value):
+        raise EstimatorError(argument, value, "a whole number")
+    return value
+
+
+_RANGE_CHECKS = {
+    "positive": validate.positive,
+    "positive_int": validate.positive_int,
+    "non_negative_int": validate.non_negative_int,
+    "fraction": validate.fraction,
+    "whole": _whole,
     "source": _source,
-    "memory_bytes": validate.positive,
-    "params": validate.positive,
-    "tokens": validate.positive,
-    "gpus": validate.positive_int,
-    "mfu": validate.fraction,
-    "vocab": validate.positive_int,
-    "text_bytes": validate.positive,
-    "parquet_bytes": validate.positive,
-    "chars_per_token": validate.positive,
-    "window_seconds": validate.positive,
-    "interruptions": validate.positive_int,
-    "unexpected": validate.non_negative_int,
-    "hardware_share": validate.fraction,
-    "effective_share": validate.fraction,
-    "checkpoint_interval_seconds": validate.positive,
-    "min_gpus": validate.positive_int,
-    "max_gpus": validate.positive_int,
-    "seq_len": validate.positive_int,
-    "micro_batch": validate.positive_int,
-    "tp": validate.positive_int,
-    "rank": validate.positive_int,
-    "nvlink_domain_gpus": validate.positive_int,
-    "pp": validate.positive_int,
-    "cp": validate.positive_int,
-    "dp": validate.positive_int,
-    "global_batch": validate.positive_int,
-    "bandwidth_bytes_per_s": validate.positive,
-    "write_bytes_per_s": validate.positive,
-    "peak_write_bytes_per_s": validate.positive,
-    "capacity_bytes": validate.positive,
-    "seconds": validate.positive,
-    "gpu_hours": validate.positive,
-    "tokens_per_param": validate.positive,
-    "token_bytes": validate.positive_int,
-    "checkpoints_kept": validate.non_negative_int,
 }
-INTERCONNECT_SCOPES = ("scale-up", "scale-out", "host")
-# What a TOML value may be for each annotation: a whole number is a valid float, not the reverse.
-_ACCEPTS = {float: (int, float), int: (int,), bool: (bool,), str: (str,), dict: (dict,), tuple: (list,)}
-_TABLES = ("gpus", "runs", "models", "moe_models", "datasets", "failures", "scales", "setups", "finetunes", "examples",
-           "interconnects", "layouts", "storage_systems", "stages", "budgets")
 
 
-def _accepted(annotation) -> tuple:
-    """Python types a field accepts: float | None accepts int, float (None only by omission)."""
-    options = typing.get_args(annotation) or (annotation,)
-    return tuple(t for option in options if option is not type(None) for t in _ACCEPTS.get(option, (option,)))
+@dataclass(frozen=True)
+class Field:
+    """One field of a table, as its declaration in presets.toml gives it."""
+
+    name: str
+    type: str  # a key of _TYPES
+    required: bool  # neither optional nor with a default
+    default: object = None
+    checks: tuple = ()  # range checks, (argument, value) -> value
+    one_of: tuple = ()  # the values allowed; empty: any
+    key_of: tuple = ()  # tables whose keys the value names; empty: none
+    key_where: dict = dataclasses.field(default_factory=dict)  # what the named entry must hold
+    column: str = ""  # heading on the methods page; "" for a field it does not list
+    absent: str = "not given"  # what a missing value reads there
+    capitals: bool = False  # its names (or its table's keys) written in capitals
+    counted: str = ""  # "total" or "active": parameters counted from the entry's configuration
 
 
-def _build(cls, where: str, raw: dict):
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+@dataclass(frozen=True)
+class Table:
+    """A table of presets.toml as it is declared: what the loader, the lookups and the methods page read."""
+
+    name: str  # as in presets.toml: "gpus"
+    lookup: str  # the method (and page macro) returning one entry: "gpu"
+    title: str  # its heading on the methods page
+    about: str  # the paragraph under that heading
+    fields: tuple  # of Field, in order
+    entry: type  # the dataclass of its entries, made from those fields
+    checks: tuple = ()  # functions across its entries, (table name, {key: entry}, presets so far)
+    configuration: type | None = None  # a model table's configuration dataclass
+    joins: str = ""  # the table whose keys and listing this one shares; "" for none
+
+    @property
+    def holder(self) -> str:
+        """The table of `Presets` its entries are found in."""
+        return self.joins or self.name
+
+
+class Presets:
+    """Every table's entries: `presets.gpus` is {key: entry}, `presets.gpu(key)` one entry.
+
+    `declared` holds every table's declaration, `tables` those of the tables that
+    hold entries (a joined table's entries are in the one it joins), `lookups`
+    maps each lookup to its table.
+    """
+
+    def __init__(self, declared: dict, entries: dict):
+        self.declared = declared  # {name: Table}
+        self.tables = {name: table for name, table in declared.items() if not table.joins}
+        self.lookups = {table.lookup: name for name, table in self.tables.items()}
+        for name, table in self.tables.items():
+            setattr(self, name, entries[name])
+            setattr(self, table.lookup, types.MethodType(_lookup(table), self))
+
+
+def _lookup(table: Table):
+    def find(self, key: str):
+        entries = getattr(self, table.name)
+        return entries[validate.one_of(table.lookup, key, entries)]
+
+    find.__name__ = find.__qualname__ = table.lookup
+    find.__doc__ = f"The entry of table {table.name} under `key`."
+    return find
+
+
+def address_of(entry) -> str:
+    """Where a preset entry lives in presets.toml, its table and key: "runs.llama3-405b"."""
+    address = getattr(entry, "address", "")
+    if not address:
+        raise EstimatorError("entry", entry, "an entry of a loaded Presets")
+    return address
+
+
+# --- the declarations ---------------------------------------------------------------
+
+
+def _estimators_name(where: str, dotted: str):
+    """A name of an estimators module, "memory.RECOMPUTE": a vocabulary or a configuration."""
+    module, _, name = dotted.partition(".")
+    try:
+        return getattr(importlib.import_module(f".{module}", __package__), name)
+    except (ImportError, AttributeError):
+        raise EstimatorError(where, dotted, "a name of an estimators module, such as 'memory.RECOMPUTE'") from None
+
+
+def _names(value) -> tuple:
+    """A declaration's name or list of names, as a tuple."""
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+def _field(where: str, name: str, raw: dict) -> tuple:
+    """(Field, the dataclass field its entries hold) from one field's declaration."""
     if not isinstance(raw, dict):
-        raise EstimatorError(where, raw, f"a table of {', '.join(fields)}")
+        raise EstimatorError(where, raw, "a table: type, and what else the field declares")
+    for key in raw.keys() - _FIELD_KEYS:
+        raise EstimatorError(f"{where}.{key}", raw[key], "a known key: " + ", ".join(sorted(_FIELD_KEYS)))
+    if name in _RESERVED:
+        raise EstimatorError(where, name, "a name the loader does not add itself: not " + " or ".join(_RESERVED))
+    kind = validate.one_of(f"{where}.type", raw.get("type"), tuple(_TYPES))
+    checks = tuple(validate.one_of(f"{where}.check", c, tuple(_RANGE_CHECKS)) for c in _names(raw.get("check", [])))
+    one_of = raw.get("one_of", ())
+    if isinstance(one_of, str):
+        one_of = _estimators_name(f"{where}.one_of", one_of)
+    declared = Field(
+        name, kind, required=not raw.get("optional") and "default" not in raw, default=raw.get("default"),
+        checks=tuple(_RANGE_CHECKS[c] for c in checks), one_of=tuple(one_of), key_of=_names(raw.get("key_of", [])),
+        key_where=raw.get("key_where", {}), column=raw.get("column", ""), absent=raw.get("absent", "not given"),
+        capitals=raw.get("capitals", False), counted=raw.get("counted", ""),
+    )
+    if declared.counted:
+        validate.one_of(f"{where}.counted", declared.counted, ("total", "active"))
+    python_type = _TYPES[kind][0] if declared.required else _TYPES[kind][0] | None
+    default = {} if declared.required else {"default": declared.default}
+    if kind in _NUMBERS or "printed" in raw:  # a number, or a list or table of them
+        try:
+            held = quantity(raw.get("note", ""), raw.get("printed", ""), unit=raw.get("unit", ""),
+                            binary=raw.get("binary", False), **default)
+        except ValueError as error:
+            raise EstimatorError(f"{where}.printed", raw.get("printed"), str(error)) from None
+    else:
+        held = dataclasses.field(**default)
+    return declared, (name, python_type, held)
+
+
+def _declare(name: str, raw: dict, declared: dict) -> Table:
+    """The Table a `[tables.<name>]` declaration gives; `declared` holds the tables before it."""
+    where = f"tables.{name}"
+    for key in raw.keys() - _DECLARATION_KEYS:
+        raise EstimatorError(f"{where}.{key}", raw[key], "a known key: " + ", ".join(sorted(_DECLARATION_KEYS)))
+    configuration = _estimators_name(f"{where}.configuration", raw["configuration"]) if "configuration" in raw else None
+    checks = tuple(_CHECKS_ACROSS[validate.one_of(f"{where}.checks", c, tuple(_CHECKS_ACROSS))] for c in raw.get("checks", []))
+    if "joins" in raw:
+        joined = declared[validate.one_of(f"{where}.joins", raw["joins"], [k for k, t in declared.items() if not t.joins])]
+        return dataclasses.replace(joined, name=name, joins=joined.name, configuration=configuration, checks=checks)
+    fields, held = [], []
+    for field_name, field_raw in raw.get("fields", {}).items():
+        field, dataclass_field = _field(f"{where}.fields.{field_name}", field_name, field_raw)
+        fields.append(field)
+        held.append(dataclass_field)
+    if configuration is not None:
+        held.append(("config", object, dataclasses.field()))
+    held.append(("address", str, dataclasses.field(default="", compare=False, repr=False)))
+    lookup = raw.get("lookup", "")
+    if not lookup.isidentifier():
+        raise EstimatorError(f"{where}.lookup", lookup, "the name a page calls for one entry, such as 'gpu'")
+    entry = dataclasses.make_dataclass("".join(part.title() for part in lookup.split("_")), held, frozen=True, kw_only=True)
+    entry.__module__ = __name__
+    return Table(name, lookup, raw.get("title", name), raw.get("about", ""), tuple(fields), entry, checks, configuration)
+
+
+def declarations(data: dict) -> dict:
+    """{name: Table} from the `tables` of a parsed presets document, in the order declared."""
+    declared = {}
+    for name, raw in data.items():
+        if not isinstance(raw, dict):
+            raise EstimatorError(f"tables.{name}", raw, "a table declaring lookup, title and fields")
+        declared[name] = _declare(name, raw, declared)
+    return declared
+
+
+@cache
+def _shipped_declarations() -> dict:
+    return declarations(tomllib.loads(_shipped_text()).get("tables", {}))
+
+
+# --- the entries ----------------------------------------------------------------------
+
+
+def _value(where: str, field: Field, value):
+    """One field's value, of its declared type and within its checks."""
+    accepted = _TYPES[field.type][1]
+    if (isinstance(value, bool) and bool not in accepted) or not isinstance(value, accepted):
+        raise EstimatorError(where, value, f"a value of type {' or '.join(t.__name__ for t in accepted)}")
+    if field.type == "list":
+        return tuple(_element(where, field, v) for v in value)
+    if field.type == "table":
+        return {k: _element(f"{where}.{k}", field, v) for k, v in value.items()}
+    return _element(where, field, value)
+
+
+def _element(where: str, field: Field, value):
+    for check in field.checks:
+        value = check(where, value)
+    if field.one_of:
+        validate.one_of(where, value, field.one_of)
+    return value
+
+
+def _configuration(cls, where: str, raw: dict):
+    """A model's configuration from the fields its preset does not declare; its own checks run here."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     for name in raw.keys() - fields.keys():
         raise EstimatorError(f"{where}.{name}", raw[name], "a known field: " + ", ".join(fields))
     values = {}
@@ -362,134 +297,169 @@ def _build(cls, where: str, raw: dict):
                 raise EstimatorError(f"{where}.{name}", None, "a value (the field is missing)")
             continue
         value = raw[name]
-        if name == "mla":
-            values[name] = _build(MlaConfig, f"{where}.{name}", value)
+        options = [t for t in typing.get_args(field.type) or (field.type,) if t is not type(None)]
+        nested = next((t for t in options if dataclasses.is_dataclass(t)), None)
+        if nested is not None:  # MLA's ranks, a table of their own
+            if not isinstance(value, dict):
+                raise EstimatorError(f"{where}.{name}", value, f"a table of {', '.join(f.name for f in dataclasses.fields(nested))}")
+            values[name] = _configuration(nested, f"{where}.{name}", value)
             continue
-        accepted = _accepted(field.type)
+        accepted = tuple(t for option in options for t in (_TYPES["number"][1] if option is float else (option,)))
         if (isinstance(value, bool) and bool not in accepted) or not isinstance(value, accepted):
             raise EstimatorError(f"{where}.{name}", value, f"a value of type {' or '.join(t.__name__ for t in accepted)}")
-        check = _CHECKS.get(name)
-        values[name] = check(f"{where}.{name}", value) if check else value
-        if isinstance(value, list):  # a TOML array, kept immutable
-            values[name] = tuple(value)
+        values[name] = value
     try:
         return cls(**values)
-    except EstimatorError as error:  # a configuration's own check: say which preset
+    except EstimatorError as error:  # the configuration's own check: say which preset
         raise EstimatorError(f"{where}.{error.argument}", error.value, error.allowed) from None
 
 
-def _model(config_cls, where: str, raw: dict) -> Model:
-    """A model preset: name and source, the rest of its fields being the configuration."""
+def _parameters(config, counted: str) -> int:
+    """Total or active parameters of a model's configuration: a dense model's tokens pass through all of them."""
+    if isinstance(config, MoeConfig):
+        counts = moe_params(config)
+        return counts.total if counted == "total" else counts.active
+    return decoder_params(config).total
+
+
+def _entry(table: Table, where: str, raw: dict):
+    """One entry of `table`, its fields of their types and within their checks."""
+    fields = {f.name: f for f in table.fields if not f.counted}
     if not isinstance(raw, dict):
-        raise EstimatorError(where, raw, "a table with name, source and the configuration")
-    for name in ("name", "source"):
-        if not isinstance(raw.get(name), str):
-            allowed = "a value of type str" if name in raw else "a value (the field is missing)"
-            raise EstimatorError(f"{where}.{name}", raw.get(name), allowed)
-    _source(f"{where}.source", raw["source"])
-    config = _build(config_cls, where, {k: v for k, v in raw.items() if k not in ("name", "source")})
-    return Model(name=raw["name"], config=config, source=raw["source"])
+        raise EstimatorError(where, raw, f"a table of {', '.join(fields)}")
+    if table.configuration is None:
+        for name in raw.keys() - fields.keys():
+            raise EstimatorError(f"{where}.{name}", raw[name], "a known field: " + ", ".join(fields))
+    values = {}
+    for name, field in fields.items():
+        if name in raw:
+            values[name] = _value(f"{where}.{name}", field, raw[name])
+        elif field.required:
+            raise EstimatorError(f"{where}.{name}", None, "a value (the field is missing)")
+    if table.configuration is not None:
+        config = _configuration(table.configuration, where, {k: v for k, v in raw.items() if k not in fields})
+        values["config"] = config
+        values.update({f.name: _parameters(config, f.counted) for f in table.fields if f.counted})
+    return table.entry(**values, address=where)
+
+
+def _references(table: Table, entries: dict, declared: dict, found: dict) -> None:
+    """Each field naming another table's entry names one that exists and holds what the field asks."""
+    for field in table.fields:
+        if not field.key_of:
+            continue
+        allowed = [
+            key for name in field.key_of for key, entry in found[declared[name].holder].items()
+            if address_of(entry).startswith(f"{name}.") and all(getattr(entry, a) == v for a, v in field.key_where.items())
+        ]
+        for key, entry in entries.items():
+            value = getattr(entry, field.name)
+            if value is not None:
+                validate.one_of(f"{table.name}.{key}.{field.name}", value, allowed)
 
 
 def parse_presets(text: str) -> Presets:
-    """Parse and validate presets from TOML text."""
+    """Parse and validate presets from TOML text.
+
+    Its tables are checked against the declarations of presets.toml, and
+    against any the text declares itself (which take their place).
+    """
     data = tomllib.loads(text)
-    for table in data.keys() - set(_TABLES):
-        raise EstimatorError(table, "...", "a known table: " + ", ".join(_TABLES))
-    gpus = {k: _build(Gpu, f"gpus.{k}", v) for k, v in data.get("gpus", {}).items()}
+    declared = {**_shipped_declarations(), **declarations(data.pop("tables", {}))}
+    for name in data.keys() - declared.keys():
+        raise EstimatorError(name, "...", "a known table: " + ", ".join(declared))
+    found = {name: {} for name, table in declared.items() if not table.joins}
+    entries = {}  # {table: {key: entry}}, a joined table's apart from the one it joins
+    for name, table in declared.items():
+        entries[name] = {}
+        for key, raw in data.get(name, {}).items():
+            if key in found[table.holder]:
+                raise EstimatorError(f"{name}.{key}", key, f"a key not already used in {table.holder}")
+            entries[name][key] = found[table.holder][key] = _entry(table, f"{name}.{key}", raw)
+    # Once every entry is built, since a table may name the entries of one declared after it.
+    for name, table in declared.items():
+        _references(table, entries[name], declared, found)
+        for check in table.checks:
+            check(name, entries[name], found)
+    return Presets(declared, found)
+
+
+# --- checks across a table's entries, named by its declaration ------------------------
+
+
+def _unrounded_peaks_have_rounded_ones(table: str, gpus: dict, found: dict) -> None:
+    """A GPU's unrounded peaks are for precisions it has a rounded peak at."""
     for key, gpu in gpus.items():
-        if gpu.memory_bytes != int(gpu.memory_bytes):
-            raise EstimatorError(f"gpus.{key}.memory_bytes", gpu.memory_bytes, "a whole number of bytes")
-        for precision, flops in gpu.peak_flops.items():
-            validate.positive(f"gpus.{key}.peak_flops.{precision}", flops)
-        for precision, flops in (gpu.peak_flops_unrounded or {}).items():
-            validate.one_of(f"gpus.{key}.peak_flops_unrounded", precision, gpu.peak_flops)
-            validate.positive(f"gpus.{key}.peak_flops_unrounded.{precision}", flops)
-    models = {k: _model(DecoderConfig, f"models.{k}", v) for k, v in data.get("models", {}).items()}
-    for key, raw in data.get("moe_models", {}).items():
-        if key in models:
-            raise EstimatorError(f"moe_models.{key}", key, "a key not already used in models")
-        models[key] = _model(MoeConfig, f"moe_models.{key}", raw)
-    runs = {k: _build(Run, f"runs.{k}", v) for k, v in data.get("runs", {}).items()}
+        for precision in gpu.peak_flops_unrounded or {}:
+            validate.one_of(f"{table}.{key}.peak_flops_unrounded", precision, gpu.peak_flops)
+
+
+def _precision_of_its_gpu(table: str, runs: dict, found: dict) -> None:
+    """A run's precision is one its GPU has a peak at."""
     for key, run in runs.items():
-        validate.one_of(f"runs.{key}.gpu", run.gpu, gpus)
-        validate.one_of(f"runs.{key}.model", run.model, models)
-        validate.one_of(f"runs.{key}.precision", run.precision, gpus[run.gpu].peak_flops)
-        if run.mfu_reported is not None:
-            bounds = [validate.fraction(f"runs.{key}.mfu_reported", v) for v in run.mfu_reported]
-            # The site's round MFU is taken from inside the reported range, never outside it.
-            if len(bounds) != 2 or not bounds[0] <= run.mfu <= bounds[1]:
-                raise EstimatorError(f"runs.{key}.mfu_reported", list(run.mfu_reported), f"[low, high] around mfu ({run.mfu})")
-    datasets = {k: _build(Dataset, f"datasets.{k}", v) for k, v in data.get("datasets", {}).items()}
-    failures = {k: _build(Failures, f"failures.{k}", v) for k, v in data.get("failures", {}).items()}
+        validate.one_of(f"{table}.{key}.precision", run.precision, found["gpus"][run.gpu].peak_flops)
+
+
+def _mfu_inside_reported(table: str, runs: dict, found: dict) -> None:
+    """The site's round MFU is taken from inside the range its source reports, never outside it."""
+    for key, run in runs.items():
+        bounds = run.mfu_reported
+        if bounds is not None and (len(bounds) != 2 or not bounds[0] <= run.mfu <= bounds[1]):
+            raise EstimatorError(f"{table}.{key}.mfu_reported", list(bounds), f"[low, high] around mfu ({run.mfu})")
+
+
+def _unexpected_at_most_interruptions(table: str, failures: dict, found: dict) -> None:
     for key, f in failures.items():
         if f.unexpected > f.interruptions:
-            raise EstimatorError(f"failures.{key}.unexpected", f.unexpected, f"at most interruptions ({f.interruptions})")
-    scales = _ladder({k: _build(Scale, f"scales.{k}", v) for k, v in data.get("scales", {}).items()})
-    setups = {k: _build(TrainingSetup, f"setups.{k}", v) for k, v in data.get("setups", {}).items()}
-    for key, setup in setups.items():
-        dense = [k for k, m in models.items() if isinstance(m.config, DecoderConfig)]
-        validate.one_of(f"setups.{key}.model", setup.model, dense)
-        validate.one_of(f"setups.{key}.gpu", setup.gpu, gpus)
-        validate.one_of(f"setups.{key}.optimizer", setup.optimizer, tuple(OPTIMIZER_STATE_BYTES))
-        validate.one_of(f"setups.{key}.zero_stage", setup.zero_stage, ZERO_STAGES)
-        validate.one_of(f"setups.{key}.recompute", setup.recompute, RECOMPUTE)
-    finetunes = {k: _finetune(f"finetunes.{k}", v, models, gpus) for k, v in data.get("finetunes", {}).items()}
-    examples = {k: _build(Example, f"examples.{k}", v) for k, v in data.get("examples", {}).items()}
-    interconnects = {k: _build(Interconnect, f"interconnects.{k}", v) for k, v in data.get("interconnects", {}).items()}
-    for key, link in interconnects.items():
-        validate.one_of(f"interconnects.{key}.scope", link.scope, INTERCONNECT_SCOPES)
-    layouts = {k: _build(ParallelLayout, f"layouts.{k}", v) for k, v in data.get("layouts", {}).items()}
-    for key, layout in layouts.items():
-        validate.one_of(f"layouts.{key}.model", layout.model, models)
-        validate.one_of(f"layouts.{key}.gpu", layout.gpu, gpus)
-        for field, scope in (("scale_up", "scale-up"), ("scale_out", "scale-out")):
-            links = [k for k, i in interconnects.items() if i.scope == scope]
-            validate.one_of(f"layouts.{key}.{field}", getattr(layout, field), links)
-    storage = {k: _build(StorageSystem, f"storage_systems.{k}", v) for k, v in data.get("storage_systems", {}).items()}
-    stages = {k: _build(Stage, f"stages.{k}", v) for k, v in data.get("stages", {}).items()}
-    for key, stage in stages.items():
-        if (stage.seconds is None) == (stage.gpu_hours is None):
-            raise EstimatorError(f"stages.{key}.seconds", stage.seconds, "a value, or gpu_hours instead (one of the two)")
-    budgets = {k: _build(Budget, f"budgets.{k}", v) for k, v in data.get("budgets", {}).items()}
-    return Presets(
-        gpus=gpus, runs=runs, models=models, datasets=datasets, failures=failures, scales=scales, setups=setups,
-        finetunes=finetunes, examples=examples, interconnects=interconnects, layouts=layouts, storage_systems=storage,
-        stages=stages, budgets=budgets,
-    )
+            raise EstimatorError(f"{table}.{key}.unexpected", f.unexpected, f"at most interruptions ({f.interruptions})")
 
 
-def _finetune(where: str, raw: dict, models: dict, gpus: dict) -> FinetuneSetup:
-    """A fine-tuning preset: a dense base, a known GPU, and distinct, known modules (at least one)."""
-    setup = _build(FinetuneSetup, where, raw)
-    validate.one_of(f"{where}.model", setup.model, [k for k, m in models.items() if isinstance(m.config, DecoderConfig)])
-    validate.one_of(f"{where}.gpu", setup.gpu, gpus)
-    validate.one_of(f"{where}.quantization", setup.quantization, tuple(QUANTIZATION_LAYOUTS))
-    validate.one_of(f"{where}.recompute", setup.recompute, RECOMPUTE)
-    if not setup.modules:
-        raise EstimatorError(f"{where}.modules", [], "at least one of " + ", ".join(LLAMA_MODULES))
-    for module in setup.modules:
-        validate.one_of(f"{where}.modules", module, LLAMA_MODULES)
-    if len(set(setup.modules)) != len(setup.modules):
-        raise EstimatorError(f"{where}.modules", list(setup.modules), "each module named once")
-    return setup
-
-
-def _ladder(scales: dict) -> dict:
-    """Check the rungs climb: each range starts above the last one's end; only the top is open."""
+def _ladder_climbs(table: str, scales: dict, found: dict) -> None:
+    """The rungs climb in the order written: each range starts above the last one's end; only the top is open."""
     below = None  # (key, max_gpus) of the rung below
     for key, scale in scales.items():
-        if scale.crosses is not None:
-            validate.one_of(f"scales.{key}.crosses", scale.crosses, tuple(CROSSES))
         if scale.max_gpus is not None and scale.max_gpus < scale.min_gpus:
-            raise EstimatorError(f"scales.{key}.max_gpus", scale.max_gpus, f"at least min_gpus ({scale.min_gpus})")
+            raise EstimatorError(f"{table}.{key}.max_gpus", scale.max_gpus, f"at least min_gpus ({scale.min_gpus})")
         if below is not None:
             if below[1] is None:
-                raise EstimatorError(f"scales.{below[0]}.max_gpus", None, "a value (only the top rung is open-ended)")
+                raise EstimatorError(f"{table}.{below[0]}.max_gpus", None, "a value (only the top rung is open-ended)")
             if scale.min_gpus <= below[1]:
-                raise EstimatorError(f"scales.{key}.min_gpus", scale.min_gpus, f"more than scales.{below[0]}.max_gpus ({below[1]})")
+                raise EstimatorError(f"{table}.{key}.min_gpus", scale.min_gpus, f"more than {table}.{below[0]}.max_gpus ({below[1]})")
         below = (key, scale.max_gpus)
-    return scales
+
+
+def _modules_each_once(table: str, finetunes: dict, found: dict) -> None:
+    """A fine-tune adapts at least one module, and names each once."""
+    for key, setup in finetunes.items():
+        if not setup.modules:
+            raise EstimatorError(f"{table}.{key}.modules", [], "at least one module")
+        if len(set(setup.modules)) != len(setup.modules):
+            raise EstimatorError(f"{table}.{key}.modules", list(setup.modules), "each module named once")
+
+
+def _seconds_or_gpu_hours(table: str, stages: dict, found: dict) -> None:
+    """A stage's report gives its wall-clock time or its GPU-hours: exactly one, the other is derived."""
+    for key, stage in stages.items():
+        if (stage.seconds is None) == (stage.gpu_hours is None):
+            raise EstimatorError(f"{table}.{key}.seconds", stage.seconds, "a value, or gpu_hours instead (one of the two)")
+
+
+_CHECKS_ACROSS = {
+    "unrounded_peaks_have_rounded_ones": _unrounded_peaks_have_rounded_ones,
+    "precision_of_its_gpu": _precision_of_its_gpu,
+    "mfu_inside_reported": _mfu_inside_reported,
+    "unexpected_at_most_interruptions": _unexpected_at_most_interruptions,
+    "ladder_climbs": _ladder_climbs,
+    "modules_each_once": _modules_each_once,
+    "seconds_or_gpu_hours": _seconds_or_gpu_hours,
+}
+
+
+# --- the shipped presets -----------------------------------------------------------------
+
+
+def _shipped_text() -> str:
+    return resources.files(__package__).joinpath("presets.toml").read_text("utf-8")
 
 
 def load_presets() -> Presets:
@@ -504,14 +474,4 @@ def load_presets() -> Presets:
 
 @cache
 def _shipped_presets() -> Presets:
-    return parse_presets(resources.files(__package__).joinpath("presets.toml").read_text("utf-8"))
-
-
-def address_of(entry) -> str:
-    """Where a loaded preset entry lives: `runs.llama3-405b` (its table and key)."""
-    presets = load_presets()
-    for table in dataclasses.fields(presets):
-        for key, candidate in getattr(presets, table.name).items():
-            if candidate is entry:
-                return f"{table.name}.{key}"
-    raise ValueError(f"{entry!r} is not an entry of the loaded presets")
+    return parse_presets(_shipped_text())

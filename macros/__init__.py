@@ -3,8 +3,8 @@
 Registers, all discovered rather than listed: every estimator (each public
 function of a topic module of `estimators`, `estimators.ESTIMATORS`) as a
 macro under its own name; one lookup per preset table (`run("llama3-405b")`,
-`gpu(...)`, ...: the lookup methods of `Presets`); every formatter of
-`estimators.units` (`units.FORMATTERS`) as a filter; and `widget()`.
+`gpu(...)`, ...: each table presets.toml declares names its own); every
+formatter of `estimators.units` (`units.FORMATTERS`) as a filter; and `widget()`.
 It holds no formula: every number comes from `estimators`, every text form of
 a number from `estimators.units`.
 
@@ -35,8 +35,7 @@ import jinja2.lexer
 import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
-from estimators.presets import Presets
-from site_build import derivation, errors, glossary, numbers, render
+from site_build import derivation, errors, glossary, numbers, preset_tables, render
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -87,7 +86,7 @@ def _named_presets(name: str, fn, args: tuple, kwargs: dict) -> list:
     """The preset an estimator named `<table>_preset_<what>` looks up by its `key` argument
     (`run_preset_estimate("llama3-405b")` reads `run("llama3-405b")`), traced as that lookup is."""
     table = name.split("_preset_")[0]
-    if table == name or not hasattr(Presets, table):
+    if table == name or table not in estimators.load_presets().lookups:
         return []
     key = inspect.signature(fn).bind(*args, **kwargs).arguments.get("key")
     lookup = getattr(estimators.load_presets(), table)
@@ -159,15 +158,18 @@ def registrations(build: _Build | None = None) -> dict:
     # Values these return carry their derivation (site_build.derivation); a lookup has no formula.
     macros["load_presets"] = estimators.load_presets
     lookups = ["load_presets"]
-    for name, _ in inspect.getmembers(Presets, inspect.isfunction):
-        if not name.startswith("_"):
-            macros[name] = getattr(presets, name)
-            lookups.append(name)
+    for name in presets.lookups:  # one per table presets.toml declares
+        macros[name] = getattr(presets, name)
+        lookups.append(name)
     macros["widget"] = build.widget
     # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
     macros["widget_module"] = pyodide_widgets.module
     macros["glossary"] = glossary_page
-    return {"macros": macros, "filters": dict(units.FORMATTERS), "estimators": estimator_names, "lookups": lookups}
+    filters = dict(units.FORMATTERS)
+    # The methods page's preset tables, their numbers printed by these filters as a page prints them.
+    printing = {name: _guarded(fn, name, "filter", manifest=build.manifest) for name, fn in filters.items()}
+    macros["presets_tables"] = functools.partial(preset_tables.markdown, printing)
+    return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
 
 
 def glossary_page() -> str:

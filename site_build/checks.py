@@ -79,14 +79,14 @@ def page_findings(abs_path: str, shown_path: str, markdown: str) -> list[str]:
 
 
 def _declared_texts(name: str):
-    """(what, text) for every string a widget's author typed: title, labels, units, notes, formulas."""
+    """(what, text) for every string a widget's author typed: title, labels, units and notes."""
     widget = pyodide_widgets.module(name)
     yield "TITLE", widget.TITLE
     for field in widget.FIELDS:
         for attribute in ("label", "unit", "note"):
             yield f"field {field.name!r} {attribute}", getattr(field, attribute)
     for output in widget.OUTPUTS:
-        for attribute in ("label", "note", "formula"):
+        for attribute in ("label", "note"):
             yield f"output {output.key!r} {attribute}", getattr(output, attribute)
 
 

@@ -48,3 +48,10 @@ def test_broken_toml_says_where(tmp_path):
 @pytest.mark.parametrize("where", ["gpus.no-such-gpu.memory_bytes", "no_table.key"])
 def test_an_unknown_place_has_no_line_rather_than_a_wrong_one(where):
     assert checks.preset_line(REAL, where) is None
+
+
+def test_a_mistake_in_a_declaration_names_its_line(tmp_path):
+    unknown = 'mfu = { type = "number", check = "fractional"'
+    path, text = broken(tmp_path, 'mfu = { type = "number", check = "fraction"', unknown)
+    problem = checks.presets_problem(path)
+    assert problem.startswith(f"{path}:{line_of(text, unknown)}: tables.runs.fields.mfu.check")

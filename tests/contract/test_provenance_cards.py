@@ -18,6 +18,7 @@ import pytest
 import estimators
 import pyodide_widgets
 from estimators import EstimatorError
+from estimators.presets import address_of
 from estimators.provenance import formula_of
 from pyodide_widgets import contract, dispatch, provenance
 from site_build import render
@@ -55,9 +56,9 @@ def line(field, value_text: str, origin: str) -> str:
 
 
 def entry_at(address: str):
-    """The presets.toml entry at `runs.llama3-405b`, looked up afresh."""
-    table, key = address.split(".", 1)
-    return getattr(PRESETS, table)[key]
+    """The presets.toml entry at `runs.llama3-405b`, found afresh among every table's entries."""
+    [entry] = [e for table in PRESETS.tables for e in getattr(PRESETS, table).values() if address_of(e) == address]
+    return entry
 
 
 @pytest.mark.parametrize("name", WIDGETS)

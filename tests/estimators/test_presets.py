@@ -1,11 +1,13 @@
 """presets.toml: what it holds, and the loader's errors naming the preset and the field."""
 
+import inspect
 from importlib import resources
 
 import pytest
 
 from estimators import DecoderConfig, EstimatorError, load_presets, token_id_bytes
-from estimators.presets import parse_presets
+from estimators.presets import address_of, parse_presets
+from estimators.provenance import quantity_of
 
 PRESETS = load_presets()
 
@@ -285,3 +287,82 @@ def test_a_reported_mfu_range_must_hold_the_run_mfu(reported):
     text = text.replace("mfu_reported = [0.38, 0.43]", f"mfu_reported = {reported}", 1)
     with pytest.raises(EstimatorError, match="mfu_reported"):
         parse_presets(text)
+
+
+def test_every_entry_knows_the_table_and_key_it_lives_at():
+    for table in PRESETS.tables:
+        for key, entry in getattr(PRESETS, table).items():
+            assert address_of(entry) in {f"{name}.{key}" for name, t in PRESETS.declared.items() if t.holder == table}
+    assert address_of(PRESETS.run("llama3-405b")) == "runs.llama3-405b"
+    assert address_of(PRESETS.model("deepseek-v3")) == "moe_models.deepseek-v3"  # kept apart in the file, one namespace
+    with pytest.raises(EstimatorError):
+        address_of(DecoderConfig(layers=2, d_model=64, heads=4, kv_heads=2, ffn_dim=128, vocab=1000))
+
+
+@pytest.mark.parametrize(
+    "table, field, printed, unit, binary",
+    [
+        ("gpus", "memory_bytes", "bytes", "", True),
+        ("gpus", "peak_flops", "si", "FLOP/s", False),
+        ("runs", "params", "count", "", False),
+        ("runs", "tokens", "count", "", False),
+        ("runs", "mfu", "percent", "", False),
+        ("runs", "gpus", "integer", "", False),
+        ("failures", "window_seconds", "duration", "", False),
+        ("interconnects", "bandwidth_bytes_per_s", "si", "B/s", False),
+        ("models", "params", "count", "", False),
+    ],
+)
+def test_an_entry_field_declares_how_its_number_reads(table, field, printed, unit, binary):
+    declared = quantity_of(PRESETS.tables[table].entry, field)
+    assert (declared.printed, declared.unit, declared.binary) == (printed, unit, binary)
+
+
+def test_every_number_of_every_table_declares_how_it_reads():
+    for name, table in PRESETS.tables.items():
+        for field in table.fields:
+            if field.type in ("number", "whole"):
+                assert quantity_of(table.entry, field.name) is not None, (name, field.name)
+
+
+WIDGET_TABLE = """
+[tables.lenses]
+lookup = "lens"
+title = "Lenses"
+
+[tables.lenses.fields]
+name = { type = "text", column = "lens" }
+gpu = { type = "text", key_of = "gpus", column = "GPU" }
+focal_seconds = { type = "number", check = "positive", printed = "duration", column = "focus", note = "time to focus" }
+source = { type = "text", check = "source", column = "source" }
+
+[lenses.wide]
+name = "a wide lens"
+gpu = "h100"
+focal_seconds = 2
+source = "a catalogue"
+"""
+
+
+def test_a_table_declared_in_the_file_gets_its_dataclass_lookup_and_checks():
+    presets = parse_presets(GPU + WIDGET_TABLE)
+    lens = presets.lens("wide")
+    assert (lens.name, lens.focal_seconds, address_of(lens)) == ("a wide lens", 2, "lenses.wide")
+    assert presets.lookups["lens"] == "lenses"
+    assert quantity_of(type(lens), "focal_seconds").printed == "duration"
+    for change, where in [
+        (("focal_seconds = 2", "focal_seconds = -2"), "lenses.wide.focal_seconds"),
+        (('gpu = "h100"', 'gpu = "h200"'), "lenses.wide.gpu"),
+        (('source = "a catalogue"', 'source = ""'), "lenses.wide.source"),
+        (('check = "positive"', 'check = "big"'), "tables.lenses.fields.focal_seconds.check"),
+        (('printed = "duration"', 'printed = "hours"'), "tables.lenses.fields.focal_seconds.printed"),
+    ]:
+        with pytest.raises(EstimatorError) as caught:
+            parse_presets(GPU + WIDGET_TABLE.replace(*change))
+        assert caught.value.argument == where
+
+
+def test_a_lookup_is_a_method_as_the_pages_call_it():
+    # A page's `load_presets().scale("rack")` is traced as a method call (site_build.derivation).
+    assert inspect.ismethod(PRESETS.scale)
+    assert PRESETS.scale("rack") is PRESETS.scales["rack"]
