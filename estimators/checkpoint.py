@@ -231,8 +231,9 @@ class CheckpointOverhead:
 
 def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval_s: float,
                         checkpoint_stall_s: float) -> CheckpointOverhead:
-    """Time a window W loses to n interruptions and to saves of δ seconds at interval τ:
-    n·τ/2 + (W/τ)·δ, and each part's share of the window, (n·τ/2) / W and δ/τ.
+    """Time a window loses to interruptions and to saves at interval τ: n·τ/2 + (W/τ)·δ.
+
+    Each part's share of the window W: (n·τ/2) / W and ((W/τ)·δ) / W = δ/τ.
 
     Unlike effective_training_time it does not require the sum to fit in the
     window, so it can chart the cost of any interval.
