@@ -8,7 +8,7 @@ inputs no field changes). A value comes from the preset nearest the state (the o
 agrees with it on the most fields, the first on a tie) when it is that
 preset's value, and is the reader's own input otherwise.
 
-The build writes each card into the page as the output's `title` (a native
+The build writes each card into the page as the output's `data-card` (site.css's
 tooltip with JavaScript off, the theme's tooltip with it on) and the worker
 returns the cards beside the outputs, so a card follows its inputs.
 """

@@ -1,4 +1,4 @@
-"""W9: synchronous against asynchronous checkpoints.
+"""Synchronous against asynchronous checkpoints.
 
 A synchronous save pauses every GPU until the checkpoint is on storage; an
 asynchronous one pauses them only while each copies its shard to host memory,

@@ -1,4 +1,4 @@
-"""W10: what each interruption costs.
+"""What each interruption costs.
 
 Each interruption sends the run back to its last checkpoint, on average half
 an interval of work (estimators.lost_work_seconds); each checkpoint pauses the

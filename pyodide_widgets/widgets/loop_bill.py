@@ -1,4 +1,4 @@
-"""W2: what the training loop consumes, for one run: data, compute, memory and time.
+"""What the training loop consumes, for one run: data, compute, memory and time.
 
 Every tile is a field of the run's estimate (estimators.run_preset_estimate).
 """

@@ -1,4 +1,4 @@
-"""W4: dense against mixture-of-experts.
+"""Dense against mixture-of-experts.
 
 Step through a sentence and see which experts each token goes to, with the
 number of experts and of experts per token adjustable. The router is a

@@ -1,4 +1,4 @@
-"""W7: six ways to cut one training job, and the traffic each cut creates.
+"""Six ways to cut one training job, and the traffic each cut creates.
 
 Pick a cut, a model and how many GPUs share it: what each GPU holds
 (estimators.gpu_share), the collective the cut runs every step, the bytes each

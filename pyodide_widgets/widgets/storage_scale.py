@@ -1,4 +1,4 @@
-"""W11: the storage footprint of a run across model scale.
+"""The storage footprint of a run across model scale.
 
 Dataset, shipped weights, one checkpoint, the checkpoints kept and the total
 (estimators.storage_footprint) at the reader's size, and the same parts over a

@@ -1,4 +1,4 @@
-"""W15: the ten steps of a training run, and which of them need real attention at each scale.
+"""The ten steps of a training run, and which of them need real attention at each scale.
 
 The steps, the rung each starts to need attention from and who does them come
 from pyodide_widgets/ten_steps.toml; the rungs from the presets' scale ladder.

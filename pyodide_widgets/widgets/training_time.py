@@ -1,4 +1,4 @@
-"""W8: how long does a training run take?
+"""How long does a training run take?
 
 C = 6ND, divided by what the fleet delivers (GPUs × dense peak × MFU), gives
 the ideal wall-clock time; the same inputs give GPU-hours, the bytes the run
