@@ -63,7 +63,7 @@ LIGHTHOUSE_TIMEOUT_S = 300
 ANSWER_TIMEOUT_MS = 10_000
 # A field on trial must answer (or redraw its chart) within this, or another field is tried.
 TRIAL_TIMEOUT_MS = 2_000
-# The reader of issue 14 who types into a widget this long after the load event.
+# How long after the load event the benchmark's reader types into a widget.
 TYPE_AFTER_LOAD_MS = 1_000
 LIGHTHOUSE_CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 

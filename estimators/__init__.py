@@ -20,9 +20,10 @@ from .errors import EstimatorError
 from .presets import load_presets
 
 # The package's own machinery, not topics: a page's formatters (units), the checks every
-# estimator runs (validate), its error, the declarations cards read (provenance) and the
-# preset loader, whose lookups reach pages through `Presets` (only `load_presets` is re-exported).
-SUPPORT_MODULES = ("errors", "presets", "provenance", "units", "validate")
+# estimator runs (validate), its error, the declarations cards read (provenance), the data-file
+# loader and the preset loader, whose lookups reach pages through `Presets` (only
+# `load_presets` is re-exported).
+SUPPORT_MODULES = ("data_file", "errors", "presets", "provenance", "units", "validate")
 
 
 def _public(module) -> dict:

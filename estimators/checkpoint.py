@@ -156,6 +156,8 @@ class CheckpointStall:
     sync_run_s: float = quantity("per window, synchronous", "duration")
     async_run_s: float = quantity("per window, asynchronous", "duration")
     background_fits: bool  # the background write ends before the next checkpoint is due
+    sync_run_share: float = quantity("sync_run_s / window, a fraction of the window", "percent")
+    async_run_share: float = quantity("async_run_s / window, a fraction of the window", "percent")
 
 
 def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: float,
@@ -170,7 +172,8 @@ def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: 
     memory: shard / the GPU-to-host bandwidth; the write to storage then
     overlaps training. When that write outlasts the interval, the next
     checkpoint waits for it, and asynchronous saving stalls as the synchronous
-    kind does.
+    kind does. Per window, each mode's stall is checkpoints × stall per
+    checkpoint, and that over the window is its share.
     """
     total = positive("checkpoint_bytes", checkpoint_bytes)
     shard = total / positive_int("gpus", gpus)
@@ -178,10 +181,12 @@ def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: 
     copy = shard / positive("host_copy_bytes_per_s", host_copy_bytes_per_s)
     interval = positive("checkpoint_interval_s", checkpoint_interval_s)
     # A tiny interval over a long window is more checkpoints than a float can count: an error, not an overflow.
-    count = int(finite_result("checkpoint_interval_s", positive("window_s", window_s) // interval))
+    window = positive("window_s", window_s)
+    count = int(finite_result("checkpoint_interval_s", window // interval))
     fits = sync <= interval
     per_async = copy if fits else copy + sync - interval
-    return CheckpointStall(shard, sync, per_async, count, count * sync, count * per_async, fits)
+    sync_run, async_run = count * sync, count * per_async
+    return CheckpointStall(shard, sync, per_async, count, sync_run, async_run, fits, sync_run / window, async_run / window)
 
 
 @dataclass(frozen=True)
@@ -221,18 +226,23 @@ class CheckpointOverhead:
     lost_s: float = quantity("n·τ/2, work thrown away by the interruptions", "duration")
     saving_s: float = quantity("(W/τ)·δ, the GPUs paused for saves", "duration")
     total_s: float = quantity("what Young's and Daly's interval minimises", "duration")
+    lost_share: float = quantity("(n·τ/2) / W, a fraction of the window", "percent")
+    saving_share: float = quantity("((W/τ)·δ) / W = δ/τ, a fraction of the window", "percent")
 
 
 def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval_s: float,
                         checkpoint_stall_s: float) -> CheckpointOverhead:
     """Time a window loses to interruptions and to saves at interval τ: n·τ/2 + (W/τ)·δ.
 
+    Each part's share of the window W: (n·τ/2) / W and ((W/τ)·δ) / W = δ/τ.
+
     Unlike effective_training_time it does not require the sum to fit in the
     window, so it can chart the cost of any interval.
     """
+    window = positive("window_s", window_s)
     lost = lost_work_seconds(interruptions, checkpoint_interval_s)
-    saving = positive("window_s", window_s) / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
-    return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving))
+    saving = window / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
+    return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving), lost / window, saving / window)
 
 
 @dataclass(frozen=True)

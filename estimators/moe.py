@@ -86,6 +86,7 @@ class MoeParams:
     total: int = quantity("every parameter stored", "count")
     active: int = quantity("parameters one token passes through (top-k + shared experts), embeddings included", "count")
     embedding: int = quantity("the input token table (a lookup, no arithmetic), inside both figures", "count")
+    active_share: float = quantity("active / total, the fraction of the weights one token passes through", "percent")
 
 
 def mla_attention_params(d_model: int, heads: int, mla: MlaConfig) -> int:
@@ -102,7 +103,7 @@ def mla_attention_params(d_model: int, heads: int, mla: MlaConfig) -> int:
 
 
 def moe_params(config: MoeConfig) -> MoeParams:
-    """Total and active parameters of an MoE decoder (SwiGLU experts, RMSNorm)."""
+    """Total and active parameters of an MoE decoder (SwiGLU experts, RMSNorm), and active / total."""
     c = config
     if c.mla is None:
         attention = gqa_attention_params(c.d_model, c.heads, c.kv_heads)
@@ -120,7 +121,8 @@ def moe_params(config: MoeConfig) -> MoeParams:
     def with_experts(routed: int) -> int:
         return shared + moe_blocks * (c.shared_experts + routed) * expert
 
-    return MoeParams(total=with_experts(c.routed_experts), active=with_experts(c.top_k), embedding=embedding)
+    total, active = with_experts(c.routed_experts), with_experts(c.top_k)
+    return MoeParams(total=total, active=active, embedding=embedding, active_share=active / total)
 
 
 @dataclass(frozen=True)

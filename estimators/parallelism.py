@@ -175,6 +175,7 @@ class CutTraffic:
     traffic_bytes: float = quantity("bytes each GPU sends per step in this dimension", "bytes")
     scale_up: bool  # the group fits inside one NVLink (scale-up) domain
     link_seconds: float = quantity("traffic / the bandwidth of the link it crosses", "duration")
+    comm_ratio: float = quantity("link_seconds / the step's compute_seconds: above 1, this cut alone is communication-bound", "times")
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,8 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
     s/cp tokens of each sequence; with sequence parallelism the activations a
     stage sends are split over its tp GPUs too. Data-parallel gradients are
     reduced over dp·cp GPUs (context-parallel GPUs hold the same weights).
+    Each cut's link time, and all of them added (none overlapped), are set
+    against the step's arithmetic: comm_ratio = link seconds / compute seconds.
     """
     if not isinstance(layout, Layout):
         raise EstimatorError("layout", layout, "a parallelism.Layout")
@@ -248,6 +251,7 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
         "ep": m * expert_parallel_traffic_bytes(local_tokens / layout.tp, b, hidden, moe_layers / layout.pp, top_k, layout.ep)
         if moe_layers else 0.0,
     }
+    compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu)
     cuts, span = [], 1
     for dim in NESTING + ("ep",):
         degree = getattr(layout, dim)
@@ -260,8 +264,8 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
         within = span <= positive_int("scale_up_gpus", scale_up_gpus)
         bandwidth = scale_up_bytes_per_s if within else scale_out_bytes_per_s
         key = "zero" if dim == "dp" and layout.zero_stage == 3 else dim
-        cuts.append(CutTraffic(key, group, span, traffic[dim], within, link_seconds(traffic[dim], bandwidth)))
-    compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu)
+        seconds = link_seconds(traffic[dim], bandwidth)
+        cuts.append(CutTraffic(key, group, span, traffic[dim], within, seconds, seconds / compute))
     comm = math.fsum(c.link_seconds for c in cuts)
     return LayoutTraffic(layout, m, tuple(cuts), compute, comm, comm / compute)
 

@@ -53,6 +53,7 @@ class StorageBreakdown:
     checkpoint: float = quantity("bytes of one checkpoint", "bytes")
     retained: float = quantity("bytes of the k checkpoints kept (each written one counted once)", "bytes")
     total: float = quantity("dataset + weights + retained", "bytes")
+    dataset_share: float = quantity("dataset / total, a fraction of the bytes on disk", "percent")
 
 
 def storage_footprint(
@@ -65,7 +66,8 @@ def storage_footprint(
     """Bytes on disk of a run of N parameters on r·N tokens keeping k checkpoints.
 
     7B at 20 tokens/param, 4 B/token, 5 kept, 16 B/param checkpoints:
-    560 GB dataset, 14 GB weights, 112 GB a checkpoint, 560 GB retained.
+    560 GB dataset, 14 GB weights, 112 GB a checkpoint, 560 GB retained; the
+    dataset is 560 / (560 + 14 + 560) of the total.
     """
     n = positive("params", params)
     tokens = n * positive("tokens_per_param", tokens_per_param)
@@ -73,4 +75,5 @@ def storage_footprint(
     weights = weights_bytes(n)
     one = checkpoint_bytes(n, flag("include_gradients", include_gradients))
     retained = one * non_negative_int("checkpoints_kept", checkpoints_kept)
-    return StorageBreakdown(tokens, dataset, weights, one, retained, finite_result("storage_bytes", dataset + weights + retained))
+    total = finite_result("storage_bytes", dataset + weights + retained)
+    return StorageBreakdown(tokens, dataset, weights, one, retained, total, dataset / total)

@@ -16,6 +16,7 @@ a zero the rounding leaves says nothing the shorter text does not.
 
 import decimal
 import math
+from typing import NamedTuple
 
 from .errors import EstimatorError
 
@@ -40,6 +41,30 @@ SI_PREFIXES = {-8: "y", -7: "z", -6: "a", -5: "f", -4: "p", -3: "n", -2: "µ", -
 # (a third of a token is no "333m tokens").
 COUNT_SUFFIXES = {0: "", 1: "K", 2: "M", 3: "B", 4: "T"}
 BINARY_PREFIXES = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
+# Bytes take no prefix below one: a thousandth of a byte is no millibyte anyone reads.
+BYTE_PREFIXES = {p: s for p, s in SI_PREFIXES.items() if p >= 0}
+
+
+class Prefixes(NamedTuple):
+    """How a prefixed formatter writes a figure: SIGNIFICANT[kind] digits, a prefix of `table`
+    (powers of `base`), `space` between the figure and the prefix. The charts' axis labels
+    (figures/_axis_labels.py) are built from the same."""
+
+    kind: str
+    base: int
+    table: dict
+    space: str
+
+    @staticmethod
+    def si(unit: str) -> "Prefixes":
+        """What si() gives `unit`: the SI prefixes, none below one for bytes ("B", "B/s")."""
+        return Prefixes("si", 1000, BYTE_PREFIXES if unit == "B" or unit.startswith("B/") else SI_PREFIXES, " ")
+
+
+COUNT = Prefixes("count", 1000, COUNT_SUFFIXES, "")
+BYTES = Prefixes("bytes", 1000, BYTE_PREFIXES, " ")
+BINARY_BYTES = Prefixes("bytes", 1024, BINARY_PREFIXES, " ")
+
 
 SECONDS_PER_MINUTE = 60
 SECONDS_PER_HOUR = 3600
@@ -97,13 +122,13 @@ def _plain(magnitude: float, digits: int) -> str:
     return _digits(rounded, max(digits, len(str(int(rounded))) if rounded >= 1 else 0), ",")
 
 
-def _prefixed(value: float, unit: str, kind: str, base: int, prefixes: dict, space: str) -> str:
+def _prefixed(value: float, unit: str, rule: Prefixes) -> str:
     """The largest prefix that keeps the rounded mantissa >= 1; scientific beyond the largest.
 
     Below the smallest prefix: a plain figure if the smallest is "" (a count, bytes),
     scientific otherwise (1e-30 FLOP/s).
     """
-    digits = SIGNIFICANT[kind]
+    digits, base, prefixes, space = SIGNIFICANT[rule.kind], rule.base, rule.table, rule.space
     magnitude = abs(_finite(value))
     if magnitude == 0:
         return f"0{space}{unit}"
@@ -120,25 +145,18 @@ def _prefixed(value: float, unit: str, kind: str, base: int, prefixes: dict, spa
 
 
 def si(value: float, unit: str) -> str:
-    """6.4816e18, "FLOP/s" -> "6.48 EFLOP/s"; 2e-3, "FLOP/s" -> "2 mFLOP/s".
-
-    Bytes ("B", "B/s") take no prefix below one: a thousandth of a byte is no millibyte anyone reads.
-    """
-    if unit == "B" or unit.startswith("B/"):
-        return _prefixed(value, unit, "si", 1000, {p: s for p, s in SI_PREFIXES.items() if p >= 0}, " ")
-    return _prefixed(value, unit, "si", 1000, SI_PREFIXES, " ")
+    """6.4816e18, "FLOP/s" -> "6.48 EFLOP/s"; 2e-3, "FLOP/s" -> "2 mFLOP/s"; bytes ("B", "B/s") from one up."""
+    return _prefixed(value, unit, Prefixes.si(unit))
 
 
 def bytes_(value: float, binary: bool = False) -> str:
     """Bytes with decimal prefixes (810 GB), or binary ones (GiB) when asked."""
-    if binary:
-        return _prefixed(value, "B", "bytes", 1024, BINARY_PREFIXES, " ")
-    return _prefixed(value, "B", "bytes", 1000, {p: s for p, s in SI_PREFIXES.items() if p >= 0}, " ")
+    return _prefixed(value, "B", BINARY_BYTES if binary else BYTES)
 
 
 def count(value: float) -> str:
     """405e9 -> "405B"; 26.62e6 -> "26.6M". No space, as model names write it."""
-    return _prefixed(value, "", "count", 1000, COUNT_SUFFIXES, "")
+    return _prefixed(value, "", COUNT)
 
 
 def sci(value: float) -> str:

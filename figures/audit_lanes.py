@@ -1,4 +1,4 @@
-"""W13's diagram: the pipeline's stages left to right under their lanes, and one bar per
+"""The audit_lanes widget's diagram: the pipeline's stages left to right under their lanes, and one bar per
 practice across the stages it guards (datasets "stages" and "practices" from
 pyodide_widgets/widgets/audit_lanes.py)."""
 

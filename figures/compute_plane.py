@@ -11,6 +11,8 @@ import numpy as np
 from estimators.compute import CHINCHILLA_TOKENS_PER_PARAM, compute_optimal, training_flops
 from estimators import units
 
+from . import _axis_labels
+
 DATASETS = ("run",)
 # The plotted window, in parameters and tokens: from GPT-2 small to beyond the
 # largest dense models, and from a billion tokens to beyond FineWeb's 15T.
@@ -47,7 +49,7 @@ def _chinchilla_rows() -> list[dict]:
 def _log_axis(title: str, extent: tuple) -> alt.Axis:
     """Ticks at each decade, labelled as model cards write counts (1B, not 1G)."""
     decades = [10.0**k for k in range(round(np.log10(extent[0])), round(np.log10(extent[1])) + 1)]
-    return alt.Axis(title=title, values=decades, labelExpr="replace(format(datum.value, '~s'), 'G', 'B')")
+    return alt.Axis(title=title, values=decades, labelExpr=_axis_labels.count())
 
 
 def chart() -> alt.LayerChart:

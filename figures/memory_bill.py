@@ -8,6 +8,8 @@ widget's update returns; every label is preformatted text from estimators.units.
 
 import altair as alt
 
+from . import _axis_labels
+
 DATASETS = ("bill", "budget")
 # One colour per part in stacking order: the model state in blues and greens
 # (darker for the FP32 optimizer state), activations in orange. Mid-tones that
@@ -22,7 +24,7 @@ LABEL_FLIP_AT = 0.6
 
 def chart() -> alt.LayerChart:
     """Rows of "bill": {part, order, bytes, label}; of "budget": {bytes, label}."""
-    x_axis = alt.Axis(title="bytes on one GPU", labelExpr="format(datum.value, '~s') + 'B'", tickCount=6, grid=True)
+    x_axis = alt.Axis(title="bytes on one GPU", labelExpr=_axis_labels.bytes_(), tickCount=6, grid=True)
     bars = (
         alt.Chart(alt.NamedData(name="bill"))
         .mark_bar(height=BAR_HEIGHT)

@@ -9,6 +9,8 @@ from estimators.moe_params; every label is preformatted by estimators.units.
 
 import altair as alt
 
+from . import _axis_labels
+
 DATASETS = ("params",)
 # Stored in a light tone, used per token in a strong one: mid-tones that read on both palettes.
 PART_COLOURS = {"stored (total)": "#90a4ae", "used per token (active)": "#5c6bc0"}
@@ -23,7 +25,7 @@ def chart() -> alt.Chart:
         .mark_bar(height=ROW_HEIGHT - 8)
         .encode(
             x=alt.X("params:Q", stack=None,
-                    axis=alt.Axis(title="parameters", labelExpr="replace(format(datum.value, '~s'), 'G', 'B')",
+                    axis=alt.Axis(title="parameters", labelExpr=_axis_labels.count(),
                                   tickCount=6, grid=True)),
             y=alt.Y("model:N", sort=alt.EncodingSortField("order"), title=None),
             color=alt.Color("part:N", sort=list(PART_COLOURS),

@@ -1,4 +1,4 @@
-"""W14's diagram: the training stack as blocks, hardware at the bottom, each with its
+"""The training_stack widget's diagram: the training stack as blocks, hardware at the bottom, each with its
 examples (datasets "layers", bottom first, and "as_of" from
 pyodide_widgets/widgets/training_stack.py)."""
 

@@ -8,6 +8,8 @@ it (runtime.js reads `pick`); the form's field is the keyboard's way.
 
 import altair as alt
 
+from . import _axis_labels
+
 DATASETS = ("lines", "run")
 # One colour per part, in the order of the outputs: data, weights, one checkpoint, kept, total.
 PART_COLOURS = ("#26a69a", "#5c6bc0", "#ab47bc", "#ffa726", "#9e9e9e")
@@ -27,8 +29,8 @@ def _log(field: str, title: str, label: str) -> dict:
 
 
 def chart() -> alt.LayerChart:
-    x = alt.X(**_log("params", "parameters N", "replace(format(datum.value, '~s'), 'G', 'B')"))
-    y = alt.Y(**_log("bytes", "bytes on disk", "format(datum.value, '~s') + 'B'"))
+    x = alt.X(**_log("params", "parameters N", _axis_labels.count()))
+    y = alt.Y(**_log("bytes", "bytes on disk", _axis_labels.bytes_()))
     colour = alt.Color(
         "part:N",
         sort=alt.EncodingSortField("order"),

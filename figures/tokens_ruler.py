@@ -12,6 +12,8 @@ import altair as alt
 from estimators import units
 from estimators.compute import CHINCHILLA_TOKENS_PER_PARAM
 
+from . import _axis_labels
+
 DATASETS = ("markers",)
 # From under GPT-3's ratio to past the most over-trained small models; a tick per decade.
 RATIO_RANGE = (1, 2e4)
@@ -25,7 +27,7 @@ def chart() -> alt.LayerChart:
     x = alt.X(
         "ratio:Q",
         scale=alt.Scale(type="log", domain=list(RATIO_RANGE)),
-        axis=alt.Axis(title="training tokens per parameter (log scale)", values=list(DECADES), labelExpr="format(datum.value, '~s')"),
+        axis=alt.Axis(title="training tokens per parameter (log scale)", values=list(DECADES), labelExpr=_axis_labels.number()),
     )
     y = alt.Y("lane:Q", scale=alt.Scale(domain=[-0.5, LANES]), axis=None)
     base = (

@@ -8,8 +8,7 @@ shows the picked one (`data-when`). `declare` builds the field, the presets and
 are and how its one sentence reads.
 """
 
-import tomllib
-from importlib import resources
+from estimators import data_file
 
 from .contract import Output, choice, preset, read
 
@@ -18,8 +17,8 @@ OUTPUTS = (Output("picked", sentence=True),)
 
 
 def load(name: str) -> dict:
-    """The TOML data file pyodide_widgets/data/<name>.toml (shipped in the wheel)."""
-    return tomllib.loads(resources.files(__package__).joinpath("data", f"{name}.toml").read_text("utf-8"))
+    """The TOML data file pyodide_widgets/data/<name>.toml (shipped in the wheel): texts only."""
+    return data_file.load(__package__, f"data/{name}.toml", data_file.texts)
 
 
 def declare(field: str, label: str, options: dict, sentence, diagram: dict):

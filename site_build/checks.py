@@ -10,6 +10,7 @@ from pathlib import Path
 
 import estimators
 import pyodide_widgets
+from estimators import data_file
 from estimators import presets as presets_module
 from tools.lint_numbers import MESSAGE, find_quantities
 
@@ -21,31 +22,6 @@ PRESETS_FILE = Path(presets_module.__file__).with_name("presets.toml")
 # --- presets.toml ------------------------------------------------------------------
 
 
-def preset_line(text: str, where: str) -> int | None:
-    """The line of presets.toml that `where` ("gpus.h100-sxm.memory_bytes") points at, if it can be found.
-
-    The table's header line, then the field's line inside that table; the header's
-    line when the field is missing, and None when the table itself is not there.
-    """
-    parts = where.split(".")
-    lines = text.splitlines()
-    for depth in range(len(parts), 0, -1):
-        header = re.compile(r"\s*\[\s*" + r"\s*\.\s*".join(rf'"?{re.escape(p)}"?' for p in parts[:depth]) + r"\s*\]\s*(#.*)?$")
-        start = next((n for n, line in enumerate(lines) if header.match(line)), None)
-        if start is None:
-            continue
-        field = parts[depth] if depth < len(parts) else None
-        if field is not None:
-            key = re.compile(rf'\s*"?{re.escape(field)}"?\s*=')
-            for n in range(start + 1, len(lines)):
-                if lines[n].lstrip().startswith("["):
-                    break
-                if key.match(lines[n]):
-                    return n + 1
-        return start + 1
-    return None
-
-
 def presets_problem(path: Path = PRESETS_FILE) -> str | None:
     """One line naming file, line, table, field and what is valid, or None when the presets load."""
     text = path.read_text("utf-8")
@@ -55,7 +31,7 @@ def presets_problem(path: Path = PRESETS_FILE) -> str | None:
     except tomllib.TOMLDecodeError as error:
         return f"{shown}: not valid TOML: {error}"
     except estimators.EstimatorError as error:
-        line = preset_line(text, error.argument)
+        line = data_file.line(text, error.argument)
         return f"{shown}{f':{line}' if line else ''}: {error}"
     return None
 

@@ -12,14 +12,16 @@
   (`page_markdown`, through the `glossary()` macro).
 """
 
+import dataclasses
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from estimators import EstimatorError, data_file
 from tools.lint_numbers import MESSAGE, find_quantities
 
 DATA = Path(__file__).resolve().parent / "glossary.toml"
+ROOT = DATA.parent.parent
 # What Python-Markdown's abbr extension writes; `focusable` adds a tabindex to exactly this.
 ABBR_OPEN = "<abbr title="
 FOCUSABLE_ABBR_OPEN = '<abbr tabindex="0" title='
@@ -38,9 +40,24 @@ class Term:
         return re.sub(r"[^a-z0-9]+", "-", self.term.lower()).strip("-")
 
 
+def _terms(data: dict) -> list:
+    """The [[terms]] tables as Terms: texts only, each field one of Term's, `term` and `short` given."""
+    fields = [f.name for f in dataclasses.fields(Term)]
+    terms = []
+    for i, raw in enumerate(data_file.texts(data).get("terms", [])):
+        for name in raw.keys() - set(fields):
+            raise EstimatorError(f"terms[{i}].{name}", raw[name], "a known field: " + ", ".join(fields))
+        for name in ("term", "short"):
+            if name not in raw:
+                raise EstimatorError(f"terms[{i}].{name}", None, "a value (the field is missing)")
+        terms.append(Term(**{**raw, "related": tuple(raw.get("related", ()))}))
+    return terms
+
+
 def load(path: Path = DATA) -> tuple:
     """The terms, alphabetised regardless of case."""
-    terms = [Term(**{**raw, "related": tuple(raw.get("related", ()))}) for raw in tomllib.loads(path.read_text("utf-8"))["terms"]]
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    terms = data_file.parse(path.read_text("utf-8"), str(shown), _terms)
     return tuple(sorted(terms, key=lambda t: t.term.casefold()))
 
 

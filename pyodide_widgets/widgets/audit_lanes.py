@@ -1,4 +1,4 @@
-"""W13: audit, logging and reproducibility: which stretch of the pipeline each practice guards.
+"""Audit, logging and reproducibility: which stretch of the pipeline each practice guards.
 
 The stages, their lanes (data, training, evaluation, release) and the practices
 are data, pyodide_widgets/data/audit.toml.

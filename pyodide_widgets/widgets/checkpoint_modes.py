@@ -66,7 +66,7 @@ def update(state: dict) -> dict:
     total = estimators.checkpoint_bytes(_PRESETS.model(run.model).params)
     st = estimators.checkpoint_stall(total, run.gpus, _PRESETS.interconnect(s["host"]).bandwidth_bytes_per_s,
                                      _PRESETS.storage_system(s["storage"]).write_bytes_per_s, s["window"], s["interval"])
-    pause = {"sync": (st.sync_s, st.sync_run_s), "async": (st.async_s, st.async_run_s)}
+    pause = {"sync": (st.sync_s, st.sync_run_s, st.sync_run_share), "async": (st.async_s, st.async_run_s, st.async_run_share)}
     mine, theirs = pause[s["mode"]], pause["async" if s["mode"] == "sync" else "sync"]
     other_label = "asynchronously" if s["mode"] == "sync" else "synchronously"
     outputs = {
@@ -75,7 +75,7 @@ def update(state: dict) -> dict:
         "pause": _short(mine[0]),
         "other": f"{_short(theirs[0])} {other_label}",
         "run_pause": units.duration(mine[1]),
-        "run_share": f"{units.percent(mine[1] / s['window'])} of the run, over {units.integer(st.checkpoints)} saves",
+        "run_share": f"{units.percent(mine[2])} of the run, over {units.integer(st.checkpoints)} saves",
         "background": _short(st.sync_s),
         "background_note": ("done well before the next save is due" if st.background_fits
                             else "longer than the interval: the next save waits for it"),

@@ -1,4 +1,4 @@
-"""W12: full fine-tune, LoRA and QLoRA side by side on one GPU.
+"""Full fine-tune, LoRA and QLoRA side by side on one GPU.
 
 The adapters are counted on the real shapes of the chosen linear layers
 (estimators.lora_module_shapes: grouped-query k and v are narrower than q, the

@@ -75,9 +75,9 @@ def update(state: dict) -> dict:
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
         "lost": units.duration(now.lost_s),
-        "lost_share": f"{units.percent(now.lost_s / window)} of the window, redone by every GPU of the job",
+        "lost_share": f"{units.percent(now.lost_share)} of the window, redone by every GPU of the job",
         "writing": units.duration(now.saving_s),
-        "writing_detail": f"{units.percent(now.saving_s / window)} of the window, at {units.duration(pause)} a save",
+        "writing_detail": f"{units.percent(now.saving_share)} of the window, at {units.duration(pause)} a save",
     }
     mtbf = estimators.mtbf_seconds(n, window)
     daly = estimators.optimal_checkpoint_interval(pause, mtbf)
@@ -115,6 +115,6 @@ def update(state: dict) -> dict:
     ]
     outputs["summary"] = (
         f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
-        f"{outputs['lost']}, {units.percent(now.lost_s / window)} of the window; optimal interval {outputs['optimal']}."
+        f"{outputs['lost']}, {units.percent(now.lost_share)} of the window; optimal interval {outputs['optimal']}."
     )
     return {"outputs": outputs, "data": rows}

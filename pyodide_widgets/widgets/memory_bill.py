@@ -1,4 +1,4 @@
-"""W3: the memory bill of one data-parallel GPU.
+"""The memory bill of one data-parallel GPU.
 
 Model state (weights, gradients, FP32 master weights, the optimizer's moments)
 under ZeRO stage 0–3, plus the activations the backward pass keeps, against

@@ -88,7 +88,7 @@ def update(state: dict) -> dict:
         "route": f"“{SENTENCE[token]}” → expert{'s' if s['top_k'] > 1 else ''} {_experts(routing.choices[token])}",
         "route_note": f"{units.integer(s['top_k'])} of {units.integer(s['experts'])} experts; the others skip this token",
         "shaped": _params(shaped),
-        "shaped_note": f"{units.percent(shaped.active / shaped.total)} of the weights work on each token",
+        "shaped_note": f"{units.percent(shaped.active_share)} of the weights work on each token",
         "routes": " · ".join(f"{word} → {_experts(c)}" for word, c in zip(SENTENCE, routing.choices)),
         "load": f"{units.integer(routing.used)} of the {units.integer(s['experts'])} experts receive a token; the "
                 f"busiest receives {units.integer(routing.busiest)}, where an even spread would give each "

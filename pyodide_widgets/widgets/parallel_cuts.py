@@ -1,4 +1,4 @@
-"""W7: six ways to cut one training job, and the traffic each cut creates.
+"""Six ways to cut one training job, and the traffic each cut creates.
 
 Pick a cut, a model and how many GPUs share it: what each GPU holds
 (estimators.gpu_share), the collective the cut runs every step, the bytes each
@@ -108,9 +108,10 @@ def update(state: dict) -> dict:
     share = estimators.gpu_share(model.config, layout, s["seq_len"], s["global_batch"])
     cut = next(c for c in t.cuts if c.cut == s["cut"]) if s["gpus"] > 1 else None
     link = (up if cut.scale_up else out) if cut else None
+    # One GPU alone has no cut: it sends nothing and waits on no link.
     traffic = cut.traffic_bytes if cut else 0.0
     seconds = cut.link_seconds if cut else 0.0
-    ratio = seconds / t.compute_seconds
+    ratio = cut.comm_ratio if cut else 0.0
     outputs = {
         "holds": f"{units.count(share.params)} parameters, {units.bytes_(share.state_bytes)} of training state",
         "holds_detail": (

@@ -1,4 +1,4 @@
-"""the five stages from raw text to a reasoning model.
+"""The five stages from raw text to a reasoning model.
 
 For each stage (presets.toml, table `stages`: one published run each) its
 objective, budget, output artifact and example; all stages' GPU counts and

@@ -1,4 +1,4 @@
-"""the storage footprint of a run across model scale.
+"""The storage footprint of a run across model scale.
 
 Dataset, shipped weights, one checkpoint, the checkpoints kept and the total
 (estimators.storage_footprint) at the reader's size, and the same parts over a
@@ -96,7 +96,7 @@ def update(state: dict) -> dict:
     outputs = {key: units.bytes_(getattr(here, key)) for key in PARTS}
     outputs["total"] = units.bytes_(here.total)  # as the page's table prints it
     outputs["dataset_note"] = f"{units.count(here.tokens)} tokens × {s['token_bytes']} B"
-    outputs["dataset_share"] = f"the dataset is {units.percent(here.dataset / here.total)} of it"
+    outputs["dataset_share"] = f"the dataset is {units.percent(here.dataset_share)} of it"
     grid = {size: _footprint(s, size) for size in GRID}
     decades = [size for size in GRID if size in (10**9, 10**10, 10**11, 10**12)]
     outputs["across"] = "Total at " + ", ".join(

@@ -1,4 +1,4 @@
-"""the ten steps of a training run, and which of them need real attention at each scale.
+"""The ten steps of a training run, and which of them need real attention at each scale.
 
 The steps, the rung each starts to need attention from and who does them come
 from pyodide_widgets/ten_steps.toml; the rungs from the presets' scale ladder.
@@ -9,12 +9,10 @@ is interrupted (checkpoint.fleet_mtbf_seconds); otherwise it is the data
 file's sentence, with its source there.
 """
 
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 
 import estimators
-from estimators import units, validate
+from estimators import data_file, units, validate
 from estimators.ladder import CROSSES
 
 from ..contract import Output, choice, from_entry, preset, read
@@ -42,14 +40,14 @@ class Step:
     run: str | None = None  # "failures": the run it was logged on, for its GPU count
 
 
-def _load():
-    data = tomllib.loads(resources.files(__package__.rpartition(".")[0]).joinpath("ten_steps.toml").read_text("utf-8"))
+def _steps(data: dict) -> tuple:
+    """(as_of, kinds, steps) of ten_steps.toml, each step checked against the presets it names."""
     kinds = data["kinds"]
     steps = {}
     for number, (key, raw) in enumerate(data["steps"].items(), start=1):
         examples = {kind: tuple(raw.pop(kind)) for kind in kinds}
         step = Step(number=number, examples=examples, **raw)
-        where = f"ten_steps.toml: steps.{key}"
+        where = f"steps.{key}"
         validate.one_of(f"{where}.rung", step.rung, SCALES)
         validate.one_of(f"{where}.reason", step.reason, REASONS)
         if step.reason == "memory":
@@ -62,7 +60,7 @@ def _load():
     return data["as_of"], kinds, steps
 
 
-AS_OF, KINDS, STEPS = _load()
+AS_OF, KINDS, STEPS = data_file.load(__package__.rpartition(".")[0], "ten_steps.toml", _steps)
 _ORDER = {key: i for i, key in enumerate(SCALES)}
 # The step whose failure log the "interruptions" output scales, at every rung.
 _FAILURE_STEP = next(key for key, step in STEPS.items() if step.reason == "failures")

@@ -1,4 +1,4 @@
-"""tokens per parameter, compute-optimal or over-trained.
+"""Tokens per parameter, compute-optimal or over-trained.
 
 For a released model picked on the ruler: D/N, the compute multiple over a
 compute-optimal run of the same size (estimators.compute_multiple), and what

@@ -1,4 +1,4 @@
-"""the training loop, station by station, for one dense model.
+"""The training loop, station by station, for one dense model.
 
 Each station's cost per token (forward 2N, backward 4N, each with its share of
 the attention term) and what the optimizer step touches once per step, from

@@ -1,4 +1,4 @@
-"""W14: the training stack, layer by layer, from the hardware up.
+"""The training stack, layer by layer, from the hardware up.
 
 The layers and their examples are data, pyodide_widgets/data/stack.toml, with
 the date the examples were chosen.

@@ -1,7 +1,7 @@
 """The widget runtime in a real browser: lazy, once per visit, shareable,
 robust to bad input and to a Pyodide that cannot start, themed, accessible.
 
-Each test drives W8 (training_time) through the DOM contract; the behaviour
+Each test drives training_time through the DOM contract; the behaviour
 is the runtime's, shared by every widget.
 """
 

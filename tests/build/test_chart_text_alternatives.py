@@ -1,4 +1,4 @@
-"""A chart's text alternatives read its numbers as the page prints them (issue 8).
+"""A chart's text alternatives read its numbers as the page prints them.
 
 Every widget's chart or diagram, drawn at every preset, is scanned: each
 aria-label, <title> and <desc> holds only text the units formatters made, so

@@ -1,4 +1,4 @@
-"""W9 and its prose: the pauses are estimators.checkpoint_stall's, from the Llama 3 paper's storage figures."""
+"""The checkpoint_modes widget and its prose: the pauses are estimators.checkpoint_stall's, from the Llama 3 paper's storage figures."""
 
 import pytest
 
@@ -29,7 +29,7 @@ def test_a_synchronous_save_is_the_checkpoint_over_the_storages_write_rate():
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
-def test_w9_figures_are_the_estimators(mode):
+def test_the_checkpoint_modes_widgets_figures_are_the_estimators(mode):
     out = checkpoint_modes.update(checkpoint_modes.presets()[mode]["state"])["outputs"]
     st = stall()
     assert out["pause"] == units.duration(st.sync_s if mode == "sync" else st.async_s)

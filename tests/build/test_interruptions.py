@@ -1,4 +1,4 @@
-"""W10 and the prose around it: every figure is the checkpoint estimators', at the seed's inputs by default."""
+"""The interruptions widget and the prose around it: every figure is the checkpoint estimators', at the seed's inputs by default."""
 
 import pytest
 
@@ -28,7 +28,7 @@ def test_default_is_the_seeds_466_interruptions_and_the_unexpected_419_one_click
 
 
 @pytest.mark.parametrize("preset", list(interruptions.presets()))
-def test_w10_figures_are_the_estimators(preset):
+def test_the_interruptions_widgets_figures_are_the_estimators(preset):
     state = interruptions.presets()[preset]["state"]
     result = interruptions.update(state)
     window, n, interval, pause = state["window"] * 86400, state["interruptions"], state["interval"] * 60, state["pause"]

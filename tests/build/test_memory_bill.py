@@ -1,4 +1,4 @@
-"""W3's texts: every figure is estimators.memory_bill's, formatted by units; its own refusals name their field."""
+"""The memory_bill widget's texts: every figure is estimators.memory_bill's, formatted by units; its own refusals name their field."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The section on cutting a job and W7: every figure is the parallelism estimators', formatted by units."""
+"""The section on cutting a job and the parallel_cuts widget: every figure is the parallelism estimators', formatted by units."""
 
 import pytest
 
@@ -33,7 +33,7 @@ def test_llama3_layout_table_is_the_estimators(text, key):
 
 
 @pytest.mark.parametrize("preset", list(parallel_cuts.presets()))
-def test_w7_figures_are_the_estimators(preset):
+def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
     state = parallel_cuts.presets()[preset]["state"]
     out = parallel_cuts.update(state)["outputs"]
     model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])

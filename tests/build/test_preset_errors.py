@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from estimators import data_file
 from site_build import checks
 
 REAL = checks.PRESETS_FILE.read_text("utf-8")
@@ -47,7 +48,7 @@ def test_broken_toml_says_where(tmp_path):
 
 @pytest.mark.parametrize("where", ["gpus.no-such-gpu.memory_bytes", "no_table.key"])
 def test_an_unknown_place_has_no_line_rather_than_a_wrong_one(where):
-    assert checks.preset_line(REAL, where) is None
+    assert data_file.line(REAL, where) is None
 
 
 def test_a_mistake_in_a_declaration_names_its_line(tmp_path):

@@ -1,5 +1,5 @@
-"""The training page's first half as built: what training is (W1), what the loop consumes (W2),
-dense against mixture-of-experts (W4) and the five stages (W5), in the source article's order.
+"""The training page's first half as built: what training is (training_loop), what the loop
+consumes (loop_bill), dense against mixture-of-experts (moe_routing) and the five stages (stages), in the source article's order.
 
 Each expected text is computed here with the estimators and `units` formatters the page uses.
 """

@@ -1,4 +1,4 @@
-"""W12's own computation: adapters on the layers' true shapes, and each method's bill against a GPU."""
+"""The finetune_fit widget's own computation: adapters on the layers' true shapes, and each method's bill against a GPU."""
 
 import pytest
 

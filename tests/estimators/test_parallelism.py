@@ -68,6 +68,18 @@ def test_llama3_405b_layout_keeps_tensor_parallelism_on_nvlink_and_is_not_commun
     assert r.comm_ratio < 1
 
 
+def test_each_cuts_ratio_is_its_link_time_over_the_steps_arithmetic():
+    # Llama 3 405B's 8K stage: DP's gradients (2·127/128 × Ψ/128 values of 2 bytes) cross the 50 GB/s network,
+    # against 6·N·2,048·8,192 FLOPs over 16,384 GPUs at 41% of 989 TFLOP/s.
+    lay = PRESETS.layout("llama3-405b-8k")
+    r = estimators.layout_preset_traffic("llama3-405b-8k")
+    dp = next(c for c in r.cuts if c.cut == "dp")
+    network = PRESETS.interconnect(lay.scale_out).bandwidth_bytes_per_s
+    compute = 6 * LLAMA3_405B.params * 2048 * 8192 / (16384 * 989e12 * 0.41)
+    assert dp.comm_ratio == pytest.approx(2 * 127 / 128 * LLAMA3_405B.params / 128 * 2 / network / compute)
+    assert math.fsum(c.comm_ratio for c in r.cuts) == pytest.approx(r.comm_ratio)
+
+
 def test_expert_parallelism_needs_experts_and_bad_input_is_named():
     with pytest.raises(EstimatorError) as e:
         estimators.layout_traffic(LLAMA3_405B.config, Layout(dp=4, ep=4), 8192, 1, 4, 989e12, 0.4, 8, 450e9, 50e9)

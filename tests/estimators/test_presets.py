@@ -141,7 +141,7 @@ def test_a_valid_document_parses():
         (MODEL.replace("kv_heads = 2", "kv_heads = 3"), "models.m.kv_heads"),  # config's own check
         (MODEL.replace("layers = 2", "layers = 0"), "models.m.layers"),
         (MODEL.replace('source = "config.json"\n', ""), "models.m.source"),
-        (MODEL.replace('source = "config.json"', 'source = ""'), "models.m.source"),  # issue 15: empty source
+        (MODEL.replace('source = "config.json"', 'source = ""'), "models.m.source"),  # an empty source cites nothing
         (GPU.replace('source = "datasheet"', 'source = "  "'), "gpus.h100.source"),
         (MODEL.replace("vocab = 1000", "vocab = 1000\nmla = 3"), "models.m.mla"),
         (MODEL + "\n[moe_models.m]\nname = 'x'\nsource = 'y'\n", "moe_models.m"),  # key used twice

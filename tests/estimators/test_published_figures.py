@@ -109,6 +109,13 @@ def test_mixtral_total_and_active_follow_the_embedding_included_convention():
     assert units.count(p.active) == "12.9B"
 
 
+def test_a_mixtral_token_passes_through_about_a_quarter_of_its_weights():
+    # Jiang et al. 2024: 12.9B active of 46.7B, 27.6%
+    p = moe_params(PRESETS.model("mixtral-8x7b").config)
+    assert p.active_share == pytest.approx(12.9 / 46.7, rel=0.005)
+    assert units.percent(p.active_share) == "27.6%"
+
+
 def test_deepseek_v2_total_and_active():
     # DeepSeek-V2 report: 236B total, 21B activated (20.85B without the input table, 21.38B with)
     p = moe_params(PRESETS.model("deepseek-v2").config)
@@ -266,6 +273,24 @@ def test_llama3_more_than_90_percent_effective_training_time():
     e = effective_training_time(f.window_seconds, f.interruptions, f.checkpoint_interval_seconds)
     assert e.effective_share > f.effective_share
     assert units.percent(e.effective_share) == "91%"
+
+
+def test_llama3_interruptions_throw_away_about_a_tenth_of_the_window():
+    # 466 interruptions × 15 min = 419,400 s of 54 days (4,665,600 s): 8.99%; a 60 s save every 30 min: 60/1800
+    f = PRESETS.failure("llama3-405b")
+    o = estimators.checkpoint_overhead(f.window_seconds, f.interruptions, f.checkpoint_interval_seconds, 60)
+    assert o.lost_share == pytest.approx(466 * 900 / (54 * 86400))
+    assert o.saving_share == pytest.approx(60 / 1800)
+    assert units.percent(o.lost_share) == "8.99%"
+
+
+def test_llama3_synchronous_saves_stall_each_checkpoint_over_the_window():
+    # 14 B/param over Tectonic's 2 TB/s, ⌊54 days / 30 min⌋ = 2,592 times, over 54 days
+    f, params = PRESETS.failure("llama3-405b"), PRESETS.model("llama3-405b").params
+    st = estimators.checkpoint_stall(estimators.checkpoint_bytes(params), 16384, 64e9, 2e12,
+                                     f.window_seconds, f.checkpoint_interval_seconds)
+    assert st.sync_run_share == pytest.approx(2592 * 14 * params / 2e12 / (54 * 86400))
+    assert st.async_run_share == pytest.approx(2592 * 14 * params / 16384 / 64e9 / (54 * 86400))
 
 
 def test_young_and_daly_intervals():

@@ -1,4 +1,4 @@
-"""The composed run estimate: the seed article's W8 figures for Llama 3 405B come out of one call,
+"""The composed run estimate: the seed article's training-time figures for Llama 3 405B come out of one call,
 and each field is the topic estimator's own figure (so pages, CLI and widgets share one arithmetic)."""
 
 import pytest

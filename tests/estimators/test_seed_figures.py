@@ -126,6 +126,13 @@ def test_storage_at_7b():
     assert s.total == s.dataset + s.weights + s.retained  # a checkpoint is inside the retained set
 
 
+def test_the_7b_dataset_is_just_under_half_of_what_the_run_keeps_on_disk():
+    # 560 GB of 560 + 14 + 560 GB
+    s = storage_footprint(7e9, tokens_per_param=20, bytes_per_token=4, checkpoints_kept=5, include_gradients=True)
+    assert s.dataset_share == pytest.approx(560 / 1134)
+    assert units.percent(s.dataset_share) == "49.4%"
+
+
 def test_fineweb_15t_tokens_44_tb_of_files_60_tb_as_uint32():
     fineweb = PRESETS.dataset("fineweb")
     # The seed calls the dataset card's 44 TB "text"; it is the compressed Parquet files.

@@ -1,4 +1,4 @@
-"""The units policy holds for every formatter across its whole range (issue 8).
+"""The units policy holds for every formatter across its whole range.
 
 Each text is read back by a parser of this test's own, from the SI brochure's
 prefixes and the usual units of time, so a slip in units.py's tables or
