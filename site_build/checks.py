@@ -11,7 +11,7 @@ from pathlib import Path
 import estimators
 import pyodide_widgets
 from estimators import presets as presets_module
-from tools.lint_numbers import MESSAGE, find_quantities
+from site_build.lint import MESSAGE, find_quantities
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"

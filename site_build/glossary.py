@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.lint_numbers import MESSAGE, find_quantities
+from site_build.lint import MESSAGE, find_quantities
 
 DATA = Path(__file__).resolve().parent / "glossary.toml"
 # What Python-Markdown's abbr extension writes; `focusable` adds a tabindex to exactly this.

@@ -55,7 +55,7 @@ WHEEL_PLACEHOLDER = "__WHEEL_URL__"
 SIZES_PLACEHOLDER = '"__DOWNLOAD_SIZES__"'
 FETCHED_PYODIDE_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The project's packages: forgotten before each build, watched by `mkdocs serve`.
-PROJECT_PACKAGES = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools")
+PROJECT_PACKAGES = ("estimators", "figures", "macros", "pyodide_widgets", "site_build")
 
 # Left in the site folder by a failed build, in place of the pages.
 FAILED_MARKER = "BUILD-FAILED"

@@ -21,10 +21,10 @@ import markupsafe
 import estimators
 import figures
 import pyodide_widgets
-from buildcache import cached, tree_hash, versions
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from pyodide_widgets.contract import form_text, output_keys
+from site_build.cache import cached, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"

@@ -11,7 +11,7 @@ from site_build.hook import FAILED_MARKER, last_commit_time
 from harness.site import ROOT, mkdocs_build, throwaway_project
 
 # What a copy of the project needs to build (its presets are read from the package beside the hook).
-PROJECT = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools", "docs", "mkdocs.yml", "pyproject.toml")
+PROJECT = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "docs", "mkdocs.yml", "pyproject.toml")
 
 
 def stale_site(folder):

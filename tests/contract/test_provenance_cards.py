@@ -17,7 +17,7 @@ import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets import contract, dispatch, provenance
 from site_build import render
-from tools.lint_numbers import find_quantities
+from site_build.lint import find_quantities
 
 WIDGETS = pyodide_widgets.WIDGETS
 
