@@ -172,6 +172,7 @@ def on_pre_page_macros(env):
     _widgets_on_page.clear()
     numbers.start_page(env.page.file.src_path, env.markdown, errors.source_line(env.page, env.markdown, 0) or 0)
     errors.known_names = {*env.variables, *env.macros}
+    errors.known_filters = set(env.filters)
     env.env.undefined = errors.SuggestingUndefined
     env.env.finalize = _unprinted  # (the environment exists only once the modules are loaded)
 
