@@ -13,7 +13,7 @@ name is unknown (see `site_build.errors`).
 
 What estimators and preset lookups return carries its derivation
 (`site_build.derivation`); a filter prints a number as a focusable `<data>`
-with its derivation card (`data-card`, which docs/assets/javascripts/cards.js
+with its derivation card (`data-card`, which site_build/browser/cards.js
 shows) and records it in the numbers manifest
 (`site_build.numbers`), and a computed number printed without one stops the build.
 """

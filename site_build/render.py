@@ -48,7 +48,7 @@ class WidgetError(Exception):
 
 def _card(cards: dict):
     """The attributes that give an output slot its provenance card: the card as its `data-card` (which
-    docs/assets/javascripts/cards.js shows, as it does a prose number's) and, unless `focusable` is off
+    site_build/browser/cards.js shows, as it does a prose number's) and, unless `focusable` is off
     (a detail, whose figure above carries the same card), a place in the tab order, so a keyboard
     reaches the card as a pointer does."""
     def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:
