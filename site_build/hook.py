@@ -1,5 +1,5 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
-the build package's module for that job (`reproducible`, `checks`,
+the build package's module for that job (`reproducible`, `project`, `checks`,
 `glossary`, `pack`, `assets`, `cache`, `csp`, `numbers`, `failed_build`).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
@@ -17,8 +17,6 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
-# The project's packages: forgotten before each build, watched by `mkdocs serve`.
-PROJECT_PACKAGES = ("estimators", "figures", "macros", "pyodide_widgets", "site_build")
 
 log = logging.getLogger("mkdocs.hooks.site_build")
 _wheel: Path | None = None
@@ -49,9 +47,9 @@ def on_config(config):
     _site_dir = config.site_dir
     _script_hashes.clear()
     _import_project()
-    for name in list(sys.modules):
-        if name.split(".")[0] in PROJECT_PACKAGES:
-            del sys.modules[name]
+    from site_build import project
+
+    project.forget_modules()
     from site_build import checks, glossary
 
     if problem := checks.presets_problem():
@@ -129,9 +127,10 @@ def on_post_build(config):
 
 
 def on_serve(server, config, builder):
-    for folder in PROJECT_PACKAGES:
-        if (ROOT / folder).is_dir():
-            server.watch(str(ROOT / folder))
+    from site_build import project
+
+    for folder in project.imported_folders():
+        server.watch(str(folder))
     return server
 
 
