@@ -22,7 +22,7 @@ test: $(PY_DEPS) $(JS_DEPS)  ## the whole test suite (needs /usr/bin/chromium)
 	$(BIN)/python -m pytest
 
 lint: $(PY_DEPS)  ## the hand-typed-number lint over docs/
-	$(BIN)/python -m tools.lint_numbers docs
+	$(BIN)/python -m site_build.lint docs
 
 lock: build  ## after review, accept the numbers the site prints now: numbers.lock from the build's manifest
 	$(BIN)/python -m site_build.numbers lock site

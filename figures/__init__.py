@@ -11,7 +11,7 @@ GPUs and what each holds), instead draws SVG itself: `draw(datasets) -> str`.
 It is drawn once, at build time; `vega_spec` is None for it, and a widget
 enhances it by marking the part a reader picks (`data-when`, see runtime.js).
 
-A chart's SVG and spec are kept in the build cache (`buildcache`) under the datasets and a hash
+A chart's SVG and spec are kept in the build cache (`site_build.cache`) under the datasets and a hash
 of what a chart is made of: this package and `estimators` (the only code a
 chart may import) and the versions of Altair, numpy and vl-convert. An
 unchanged chart then costs no Altair import, no schema validation (~0.3 s a
@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 
 import estimators
-from buildcache import cached, tree_hash, versions
+from site_build.cache import cached, tree_hash, versions
 
 CHARTS = tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")))
 LIBRARIES = ("altair", "numpy", "vl-convert-python")

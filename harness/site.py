@@ -43,7 +43,7 @@ ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_seque
 
 def throwaway_project(folder: Path, pages: dict, with_docs: bool = True) -> Path:
     """A project in `folder` with the real config and the extra `pages` ({file name: Markdown}),
-    beside a copy of the real docs (or of their assets only); returns its mkdocs.yml."""
+    beside a copy of the real docs (or of their files other than pages); returns its mkdocs.yml."""
     docs = folder / "docs"
     shutil.copytree(ROOT / "docs", docs, ignore=None if with_docs else shutil.ignore_patterns("*.md"))
     for name, markdown in pages.items():

@@ -14,7 +14,7 @@ name is unknown (see `site_build.errors`).
 
 What estimators and preset lookups return carries its derivation
 (`site_build.derivation`); a filter prints a number as a focusable `<data>`
-with its derivation card (`data-card`, which the site's card script shows)
+with its derivation card (`data-card`, which site_build/browser/cards.js shows)
 and records it in the build's numbers manifest (`site_build.numbers.Manifest`,
 one per build, held by mkdocs-macros' `env`); a line marker before each
 `{{ }}` and `{% %}` of a page tells the manifest which Markdown line is being
@@ -204,6 +204,7 @@ def on_pre_page_macros(env):
     build.widget_ids.clear()
     build.manifest.start_page(env.page.file.src_path, errors.source_line(env.page, env.markdown, 0) or 0)
     errors.known_names = {*env.variables, *env.macros}
+    errors.known_filters = set(env.filters)
     _prepare(env.env, build)
 
 

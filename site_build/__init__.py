@@ -1,2 +1,3 @@
 """Build-time only: rendering widgets into pages, packing the wheel, the mkdocs
-hooks, the checks that stop a wrong build, and the browser runtime's static files."""
+hooks and the modules they call, the checks that stop a wrong build, and the
+files the browser runs (browser/)."""

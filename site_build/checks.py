@@ -12,7 +12,7 @@ import estimators
 import pyodide_widgets
 from estimators import data_file
 from estimators import presets as presets_module
-from tools.lint_numbers import MESSAGE, find_quantities
+from site_build.lint import MESSAGE, find_quantities
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"

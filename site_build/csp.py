@@ -12,6 +12,7 @@ Styles may be inline: the theme and Vega's SVG set style attributes.
 import base64
 import hashlib
 import re
+from pathlib import Path
 
 # An inline <script> the browser runs: no src, and no type or a JavaScript one
 # (a type="application/json" block is data, never run).
@@ -80,3 +81,9 @@ def headers_file(script_hashes, paths) -> str:
         if headers:
             rules.append((f"/{path}", headers))
     return "".join(f"{path}\n" + "".join(f"  {name}: {value}\n" for name, value in headers) for path, headers in rules)
+
+
+def write_headers_file(site: Path, script_hashes):
+    """`_headers` in the built `site`, for every file in it."""
+    paths = [path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()]
+    (site / "_headers").write_text(headers_file(script_hashes, paths), "utf-8")

@@ -15,7 +15,10 @@ import jinja2
 from mkdocs_macros.errors import format_error
 
 ROOT = Path(__file__).resolve().parent.parent
-known_names: set = set()  # what a page can name: set per page by the macros module
+# What a page can name, and which filters it can call: set per page by the macros module,
+# which imports this one (so this one never imports it).
+known_names: set = set()
+known_filters: set = set()
 
 
 class MacroError(Exception):
@@ -96,9 +99,7 @@ def _one_line(error: BaseException, markdown: str, page) -> str:
     if isinstance(error, jinja2.TemplateSyntaxError):
         detail = error.message or str(error)
         if detail.startswith("No filter named"):
-            from macros import registrations
-
-            detail += suggestion(detail.split("'")[1], registrations()["filters"])
+            detail += suggestion(detail.split("'")[1], known_filters)
         return f"{where}: {detail}"
     return f"{where}: {error}"
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from estimators import EstimatorError, data_file
-from tools.lint_numbers import MESSAGE, find_quantities
+from site_build.lint import MESSAGE, find_quantities
 
 DATA = Path(__file__).resolve().parent / "glossary.toml"
 ROOT = DATA.parent.parent

@@ -19,7 +19,7 @@ from pathlib import Path
 from hatchling.builders.wheel import WheelBuilder
 from mkdocs.exceptions import PluginError
 
-from buildcache import tree_hash, versions
+from site_build.cache import tree_hash, versions
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEEL_DIR = ROOT / "build" / "wheel"

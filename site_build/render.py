@@ -21,10 +21,10 @@ import markupsafe
 import estimators
 import figures
 import pyodide_widgets
-from buildcache import cached, tree_hash, versions
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from pyodide_widgets.contract import form_text, output_keys
+from site_build.cache import cached, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
@@ -48,7 +48,7 @@ class WidgetError(Exception):
 
 def _card(cards: dict):
     """The attributes that give an output slot its provenance card: the card as its `data-card` (which
-    docs/assets/javascripts/cards.js shows, as it does a prose number's) and, unless `focusable` is off
+    site_build/browser/cards.js shows, as it does a prose number's) and, unless `focusable` is off
     (a detail, whose figure above carries the same card), a place in the tab order, so a keyboard
     reaches the card as a pointer does."""
     def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:

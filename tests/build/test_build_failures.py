@@ -7,11 +7,12 @@ import gzip
 import os
 import shutil
 
-from site_build.hook import FAILED_MARKER, last_commit_time
+from site_build.failed_build import FAILED_MARKER
+from site_build.reproducible import last_commit_time
 from harness.site import ROOT, mkdocs_build, throwaway_project
 
 # What a copy of the project needs to build (its presets are read from the package beside the hook).
-PROJECT = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "tools", "docs", "mkdocs.yml", "pyproject.toml")
+PROJECT = ("estimators", "figures", "macros", "pyodide_widgets", "site_build", "docs", "mkdocs.yml", "pyproject.toml")
 
 
 def stale_site(folder):

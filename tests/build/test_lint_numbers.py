@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.lint_numbers import Finding, find_quantities, main
+from site_build.lint import Finding, find_quantities, main
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
@@ -157,7 +157,7 @@ def test_missing_path_is_a_usage_error_not_a_pass(tmp_path, capsys):
 def test_real_docs_pass_with_the_default_path():
     # Run as CI and `make lint` do; with no argument the command lints docs/.
     result = subprocess.run(
-        [sys.executable, "-m", "tools.lint_numbers"],
+        [sys.executable, "-m", "site_build.lint"],
         cwd=REPO, capture_output=True, text=True, check=False,
     )
     pages = len(list((REPO / "docs").rglob("*.md")))

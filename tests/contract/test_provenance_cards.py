@@ -22,7 +22,7 @@ from estimators.presets import address_of
 from estimators.provenance import formula_of
 from pyodide_widgets import contract, dispatch, provenance
 from site_build import render
-from tools.lint_numbers import find_quantities
+from site_build.lint import find_quantities
 
 WIDGETS = pyodide_widgets.WIDGETS
 PRESETS = estimators.load_presets()

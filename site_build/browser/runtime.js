@@ -32,7 +32,7 @@
   const PYODIDE_URL = new URL("pyodide/", BASE).href;
   const VEGA_URL = new URL("vega.min.js", BASE).href;
   const WORKER_URL = new URL("worker.js", BASE).href;
-  // {file: bytes} of what the boot downloads, written in by the build (site_build/hook.py).
+  // {file: bytes} of what the boot downloads, written in by the build (site_build/assets.py).
   const DOWNLOAD_SIZES = "__DOWNLOAD_SIZES__";
   // A boot that downloads no byte for this long has stalled: give up. Once every byte is in, what
   // remains is the browser's own work (compiling, starting Python), timed by no one: on a busy

@@ -6,7 +6,7 @@ into prose silently drifts from the code, so this lint names the file, line and 
 
 Usage::
 
-    python -m tools.lint_numbers [PATHS...]     # default: docs
+    python -m site_build.lint [PATHS...]     # default: docs
 
 Each path is a Markdown file or a directory searched for ``*.md``. Exit status: 0 when no
 quantity is found, 1 when one is (one ``path:line:col:`` line per offender, then a summary),
@@ -250,7 +250,7 @@ def markdown_files(paths: list[Path]) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.lint_numbers", description=__doc__.partition("\n")[0])
+        prog="python -m site_build.lint", description=__doc__.partition("\n")[0])
     parser.add_argument("paths", nargs="*", type=Path, default=[Path("docs")],
                         help="Markdown files or directories to search for *.md (default: docs)")
     paths = parser.parse_args(argv).paths
