@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from . import validate
+from . import data_file, validate
 from .errors import EstimatorError
 from .model_size import decoder_params
 from .moe import MoeConfig, moe_params
@@ -359,12 +359,17 @@ def _references(table: Table, entries: dict, declared: dict, found: dict) -> Non
 
 
 def parse_presets(text: str) -> Presets:
-    """Parse and validate presets from TOML text.
+    """Parse and validate presets from TOML text; a mistake names its place by key (`runs.x.mfu`)."""
+    return presets_from_data(tomllib.loads(text))
+
+
+def presets_from_data(data: dict) -> Presets:
+    """Validated presets from parsed TOML.
 
     Its tables are checked against the declarations of presets.toml, and
-    against any the text declares itself (which take their place).
+    against any the data declares itself (which take their place).
     """
-    data = tomllib.loads(text)
+    data = dict(data)
     declared = {**_shipped_declarations(), **declarations(data.pop("tables", {}))}
     for name in data.keys() - declared.keys():
         raise EstimatorError(name, "...", "a known table: " + ", ".join(declared))
@@ -474,4 +479,5 @@ def load_presets() -> Presets:
 
 @cache
 def _shipped_presets() -> Presets:
-    return parse_presets(_shipped_text())
+    # Through the one data-file loader, so a mistake names presets.toml's line as well as its key.
+    return data_file.load(__package__, "presets.toml", presets_from_data)

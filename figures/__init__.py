@@ -11,12 +11,11 @@ GPUs and what each holds), instead draws SVG itself: `draw(datasets) -> str`.
 It is drawn once, at build time; `vega_spec` is None for it, and a widget
 enhances it by marking the part a reader picks (`data-when`, see runtime.js).
 
-A chart's SVG and spec are kept in the build cache (`site_build.cache`) under the datasets and a hash
-of what a chart is made of: this package and `estimators` (the only code a
-chart may import) and the versions of Altair, numpy and vl-convert. An
-unchanged chart then costs no Altair import, no schema validation (~0.3 s a
-chart) and no vl-convert call (its start alone is ~0.8 s); a changed one is
-built, validated and converted again.
+Converting a chart costs an Altair import, its schema validation (~0.3 s a
+chart) and vl-convert's start (~0.8 s): the build keeps what `svg` and
+`vega_spec` return in its cache (`site_build.render`), under the datasets,
+`SOURCES` (this package and `estimators`, the only code a chart may import)
+and the versions of `LIBRARIES`.
 """
 
 import ast
@@ -28,9 +27,9 @@ import re
 from pathlib import Path
 
 import estimators
-from site_build.cache import cached, tree_hash, versions
 
 CHARTS = tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")))
+# What a chart is made of, for a cache of its output: the libraries that draw it and the code it may import.
 LIBRARIES = ("altair", "numpy", "vl-convert-python")
 SOURCES = (Path(__file__).parent, Path(estimators.__file__).parent)
 
@@ -118,15 +117,11 @@ def _axes_described(vega):
 
 
 def _converted(kind: str, name: str, datasets: dict) -> str:
-    """vl-convert's `kind` output ("svg" or "vega") for the chart, from the cache when nothing it is made of changed."""
+    """vl-convert's `kind` output ("svg" or "vega") for the chart."""
+    import vl_convert  # only when a chart is drawn: its import and start are most of a chart's cost
 
-    def convert() -> str:
-        import vl_convert  # only on a miss: its import and start are most of a chart's cost
-
-        vega = _axes_described(vl_convert.vegalite_to_vega(_spec(name, datasets)))
-        return vl_convert.vega_to_svg(vega) if kind == "svg" else json.dumps(vega)
-
-    return cached(f"figures-{kind}", [name, datasets, tree_hash(SOURCES), versions(*LIBRARIES)], convert)
+    vega = _axes_described(vl_convert.vegalite_to_vega(_spec(name, datasets)))
+    return vl_convert.vega_to_svg(vega) if kind == "svg" else json.dumps(vega)
 
 
 _UNSIZED_SVG = re.compile(r'<svg(?![^>]*\swidth=)([^>]*?)\sviewBox="0 0 ([\d.]+) ([\d.]+)"')

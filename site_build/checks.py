@@ -5,7 +5,6 @@ hook reports them, and the tests call them directly.
 """
 
 import re
-import tomllib
 from pathlib import Path
 
 import estimators
@@ -27,12 +26,9 @@ def presets_problem(path: Path = PRESETS_FILE) -> str | None:
     text = path.read_text("utf-8")
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     try:
-        presets_module.parse_presets(text)
-    except tomllib.TOMLDecodeError as error:
-        return f"{shown}: not valid TOML: {error}"
+        data_file.parse(text, str(shown), presets_module.presets_from_data)
     except estimators.EstimatorError as error:
-        line = data_file.line(text, error.argument)
-        return f"{shown}{f':{line}' if line else ''}: {error}"
+        return str(error)
     return None
 
 

@@ -1,6 +1,7 @@
 """The methods page's "Presets and their sources": every table of presets.toml, written from its declaration.
 
-Each declared table becomes a heading (its `title`), its `about` paragraph and a
+Each declared table becomes a heading (its `title`), its `about` paragraph, the
+lookup a page reaches one entry by (`gpu("h100-sxm")`), and a
 Markdown table with one column per field that declares a `column`. A number
 is printed by the units filter its field declares (`printed`, `unit`,
 `binary`), reached through `load_presets()` so that its derivation names the
@@ -30,6 +31,9 @@ def _table(presets, table, filters: dict) -> str:
     lines = [f"### {table.title}", ""]
     if table.about:
         lines += [table.about, ""]
+    first = next(iter(getattr(derivation.plain(presets), table.name)), None)
+    if first is not None:  # how a page reaches one entry: the lookup the table declares
+        lines += [f'A page reads one as `{table.lookup}("{first}")`.', ""]
     lines.append("| " + " | ".join(field.column for field in columns) + " |")
     lines.append("| " + " | ".join("---" for _ in columns) + " |")
     for _, entry in getattr(presets, table.name).items():

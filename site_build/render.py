@@ -39,7 +39,7 @@ _JINJA = jinja2.Environment(
 )
 _JINJA.globals["form_text"] = form_text
 # A widget's own template can draw further figures (a diagram per option of a pick-one field, say).
-_JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(figures.svg(name, datasets))
+_JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(chart_svg(name, datasets))
 
 
 class WidgetError(Exception):
@@ -109,6 +109,20 @@ SOURCES = {Path(m.__file__).parent for m in (estimators, figures, pyodide_widget
 LIBRARIES = ("Jinja2", *figures.LIBRARIES)
 
 
+def _chart_key(name: str, datasets: dict) -> list:
+    return [name, datasets, tree_hash(figures.SOURCES), versions(*figures.LIBRARIES)]
+
+
+def chart_svg(name: str, datasets: dict) -> str:
+    """`figures.svg`, kept in the build cache: an unchanged chart is not converted again."""
+    return cached("figures-svg", _chart_key(name, datasets), lambda: figures.svg(name, datasets))
+
+
+def chart_spec(name: str, datasets: dict) -> dict | None:
+    """`figures.vega_spec`, kept in the build cache likewise."""
+    return json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets))))
+
+
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
     """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
     key = [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
@@ -125,7 +139,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     result = widget.update(state)
     check_outputs(name, result["outputs"])
     chart = getattr(widget, "CHART", None)
-    spec = figures.vega_spec(chart, result["data"]) if chart else None
+    spec = chart_spec(chart, result["data"]) if chart else None
     fields = {f.name: f for f in widget.FIELDS}
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
@@ -143,7 +157,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         preset=preset,
         outputs=result["outputs"],
         card=_card(provenance.cards(widget, state)),
-        chart_svg=_scoped_ids(figures.svg(chart, result["data"]), element_id or name) if chart else "",
+        chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
         chart_spec=_script_json(spec) if spec else "",
     )
     check_slots(name, html)

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-import figures
 import pyodide_widgets
+from site_build import render
 
 # A float as Python or JavaScript prints it (more digits than the policy, "e+"),
 # or an integer of seven digits or more without separators.
@@ -30,7 +30,7 @@ CASES = [
 def test_no_raw_number_in_a_charts_text_alternatives(name, preset):
     widget = pyodide_widgets.module(name)
     data = widget.update(widget.presets()[preset]["state"])["data"]
-    svg = figures.svg(widget.CHART, data)
+    svg = render.chart_svg(widget.CHART, data)
     texts = ["".join(groups) for groups in ALTERNATIVES.findall(svg)]
     assert texts, "a chart with no text alternative"
     raw = [text for text in texts if RAW.search(text)]

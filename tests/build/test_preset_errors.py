@@ -41,9 +41,9 @@ def test_an_unknown_field_lists_the_known_ones(tmp_path):
 
 
 def test_broken_toml_says_where(tmp_path):
-    path, _ = broken(tmp_path, "mfu = 0.4", "mfu = = 0.4")
+    path, text = broken(tmp_path, "mfu = 0.4", "mfu = = 0.4")
     problem = checks.presets_problem(path)
-    assert "not valid TOML" in problem and "line" in problem and "\n" not in problem
+    assert problem.startswith(f"{path}:{line_of(text, 'mfu = = 0.4')}: ") and "TOML" in problem and "\n" not in problem
 
 
 @pytest.mark.parametrize("where", ["gpus.no-such-gpu.memory_bytes", "no_table.key"])
