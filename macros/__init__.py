@@ -35,6 +35,7 @@ import jinja2.lexer
 import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
+from estimators.provenance import formula_of
 from site_build import derivation, errors, glossary, numbers, preset_tables, render
 from site_build.errors import MacroError
 
@@ -165,11 +166,18 @@ def registrations(build: _Build | None = None) -> dict:
     # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
     macros["widget_module"] = pyodide_widgets.module
     macros["glossary"] = glossary_page
+    macros["estimator_formulas"] = estimator_formulas
     filters = dict(units.FORMATTERS)
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
     printing = {name: _guarded(fn, name, "filter", manifest=build.manifest) for name, fn in filters.items()}
     macros["presets_tables"] = functools.partial(preset_tables.markdown, printing)
     return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
+
+
+def estimator_formulas() -> list:
+    """(where it is declared, its formula) of every estimator, by module: the methods page's list."""
+    declared = [formula_of(fn) for fn in estimators.ESTIMATORS.values()]
+    return sorted((f.declared_in, f.text) for f in declared if f)
 
 
 def glossary_page() -> str:

@@ -1,4 +1,4 @@
-"""Issue 15: a boot you can see and trust.
+"""A boot you can see and trust.
 
 Whatever file fails to arrive, the widget ends in one line that names it and
 says the network failed (or that the browser did), with no uncaught error and

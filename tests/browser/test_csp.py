@@ -1,4 +1,4 @@
-"""Issue 15: the site ships a strict Content-Security-Policy and passes it.
+"""The site ships a strict Content-Security-Policy and passes it.
 
 Every page carries its policy in a <meta> (what any static host enforces), and
 the site's `_headers` file carries it for hosts that read one. Under it, on

@@ -1,4 +1,4 @@
-"""Issue 15: numbers are read as a reader means them, typed or from a link,
+"""Numbers are read as a reader means them, typed or from a link,
 and an extreme but valid value is answered beside its field, in its units.
 
 `1,5` once read as 15 (MFU 15%, "180.5 days"); it is refused, and `1,000`

@@ -1,4 +1,4 @@
-"""Issue 15: charts stay legible on a phone, static and live, in both palettes:
+"""Charts stay legible on a phone, static and live, in both palettes:
 no chart text below 10 CSS px at 360 px wide (a chart too wide for the column
 scrolls sideways in its frame), and the page itself never scrolls sideways.
 Also: with JavaScript off, a widget says that its inputs need it.

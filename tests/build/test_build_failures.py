@@ -1,4 +1,4 @@
-"""Issue 15: a failed build says what failed in one line and leaves no site that
+"""A failed build says what failed in one line and leaves no site that
 looks complete; a build is reproducible (sitemap dates follow SOURCE_DATE_EPOCH,
 or the last commit's time)."""
 

@@ -1,4 +1,4 @@
-"""Issue 8: every number a page prints knows how it was made. Values from estimators and
+"""Every number a page prints knows how it was made. Values from estimators and
 preset lookups carry their derivation through a page's own arithmetic; the filter that
 prints one records it in the manifest and gives it a hover card naming its inputs' sources."""
 

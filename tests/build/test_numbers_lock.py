@@ -1,4 +1,4 @@
-"""Issue 8: the numbers the site prints are the reviewed ones (numbers.lock), each quantity reads
+"""The numbers the site prints are the reviewed ones (numbers.lock), each quantity reads
 one way, and a change to a preset shows up as the list of prose numbers it moves."""
 
 import shutil

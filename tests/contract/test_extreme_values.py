@@ -1,4 +1,4 @@
-"""Issue 15: every widget answers the extremes of each field's valid range
+"""Every widget answers the extremes of each field's valid range
 readably: outputs a reader can take in, or an error beside the field that
 caused it, in its own units, never naming an estimator's internal quantity.
 

@@ -1,4 +1,4 @@
-"""Issue 15: every formatter stays readable across the whole range of finite values.
+"""Every formatter stays readable across the whole range of finite values.
 
 mfu = 1e-300 once printed a 309-digit duration and "0.0 FLOP/s"; a figure too
 large or too small for the units policy's prefixes and units now switches to scientific notation.
