@@ -4,6 +4,7 @@ import pytest
 
 import estimators
 from estimators import units
+from pyodide_widgets import contract
 from pyodide_widgets.widgets import interruptions
 from tests.build.test_build import page_text
 
@@ -29,9 +30,9 @@ def test_default_is_the_seeds_466_interruptions_and_the_unexpected_419_one_click
 
 @pytest.mark.parametrize("preset", list(interruptions.presets()))
 def test_the_interruptions_widgets_figures_are_the_estimators(preset):
-    state = interruptions.presets()[preset]["state"]
-    result = interruptions.update(state)
-    window, n, interval, pause = state["window"] * 86400, state["interruptions"], state["interval"] * 60, state["pause"]
+    result = interruptions.update(interruptions.presets()[preset]["state"])
+    s = contract.read(interruptions.FIELDS, interruptions.presets()[preset]["state"])  # in SI units
+    window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
     lost = estimators.lost_work_seconds(n, interval)
     assert result["outputs"]["lost"] == units.duration(lost)
     daly = estimators.optimal_checkpoint_interval(pause, estimators.mtbf_seconds(n, window))
