@@ -53,7 +53,7 @@ OUTPUTS = (
            uses=_TRAFFIC),
     Output("link_time", "Time on the link", detail="link", of=estimators.link_seconds, uses=_LINK),
     Output("compute", "The step's arithmetic", detail="compute_detail", of=estimators.step_compute_seconds, uses=_COMPUTE),
-    Output("verdict", sentence=True, of=(estimators.LayoutTraffic, "comm_ratio"), uses=tuple(dict.fromkeys((*_LINK, *_COMPUTE)))),
+    Output("verdict", sentence=True, of=(estimators.CutTraffic, "comm_ratio"), uses=tuple(dict.fromkeys((*_LINK, *_COMPUTE)))),
 )
 
 

@@ -40,7 +40,7 @@ OUTPUTS = (
     Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
            of=(_E, "state_bytes"), uses=("params",)),
-    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
+    Output("checkpoint", "Checkpoint as Megatron-LM and DeepSpeed write it", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
 )
 
 

@@ -15,8 +15,8 @@ from estimators import units
 from tests.build.test_build import page_text
 
 PRESETS = estimators.load_presets()
-LLAMA3 = PRESETS.run("llama3-405b")  # N = 405e9, D = 15.6e12 (the paper's round figures)
-LLAMA3_8B = PRESETS.run("llama3-8b")  # N = 8e9, D = 15e12
+LLAMA3 = PRESETS.run("llama3-405b")  # N = 405,853,388,800 (the configuration's count), D = 15.6e12
+LLAMA3_8B = PRESETS.run("llama3-8b")  # N = 8,030,261,248, D = 15e12
 FAILURES = PRESETS.failure("llama3-405b")  # 466 interruptions (419 unexpected) in 54 days, 30-min checkpoints
 LLAMA2_7B = PRESETS.model("llama2-7b")  # 6,738,415,616 parameters, d = 4096, 32 layers
 LORA = PRESETS.finetune("lora-7b")  # r = 16 on q, k, v, o
@@ -72,12 +72,11 @@ def test_sections_are_in_the_seeds_order(text):
     assert positions == sorted(positions)
 
 
-def test_llama3_8b_tokens_per_parameter_is_the_seeds_1875(text):
-    ratio = estimators.tokens_per_param(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 15e12 / 8e9 = 1875
-    assert f"{units.number(ratio)} tokens per parameter" in text
-    assert ratio == 1875  # source article: ≈ 1875, same inputs
-    exact = estimators.tokens_per_param(PRESETS.model("llama3-8b").params, LLAMA3_8B.tokens)
-    assert f"{units.count(PRESETS.model('llama3-8b').params)} parameters it is {units.number(exact)}" in text
+def test_llama3_8b_tokens_per_parameter_counts_the_configurations_parameters(text):
+    # meta-llama/Meta-Llama-3-8B: 8,030,261,248 parameters (config.json) on over 15T tokens (model card).
+    ratio = estimators.tokens_per_param(LLAMA3_8B.params, LLAMA3_8B.tokens)
+    assert f"{units.count(LLAMA3_8B.params)} parameters, on over {units.count(LLAMA3_8B.tokens)} tokens: {units.number(ratio)} tokens per parameter" in text
+    assert units.number(ratio) == "1,868"  # the seed's 1,875 is 15e12 / a round 8e9 (tests/estimators/test_seed_figures.py)
 
 
 def test_chinchilla_ratio_comes_from_the_estimators_constant(text):
@@ -86,10 +85,10 @@ def test_chinchilla_ratio_comes_from_the_estimators_constant(text):
     assert f"D / ({k.chinchilla_tokens_per_param} × N)" in text
 
 
-def test_compute_multiple_is_the_seeds_94x(text):
-    multiple = estimators.compute_multiple(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 1875 / 20 = 93.75
+def test_compute_multiple_is_93x_at_the_configurations_count(text):
+    multiple = estimators.compute_multiple(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 1,868 / 20
     assert f"= {units.times(multiple)} the compute" in text
-    assert round(multiple) == 94  # source article: ≈ 94×, same inputs
+    assert units.times(multiple) == "93.4×"  # the seed's ≈ 94× is at a round 8e9
 
 
 def test_same_compute_spent_the_chinchilla_way(text):
@@ -153,13 +152,16 @@ def test_checkpoint_bytes_both_ways_labelled(text):
         f"{units.bytes_(estimators.checkpoint_bytes(l70.params))} "
         f"{units.bytes_(estimators.checkpoint_bytes(l70.params, True))}"
     ) in text
-    # The seed's 1.12 TB is 16 B × a round 70e9; the page uses the exact 70.55B, so 1.13 TB (no published assert).
-    big = estimators.checkpoint_bytes(LLAMA3.params, True)
+    # The seed's 1.12 TB is 16 B × a round 70e9; the page counts the configuration's 70.55B (1.13 TB)
+    # and says that its counts are the configurations'.
+    assert "count every parameter of the released configuration" in text
+    m405 = PRESETS.model("llama3-405b")
+    big = estimators.checkpoint_bytes(m405.params, True)
     assert (
-        f"the paper's round figure) {units.bytes_(minimum * LLAMA3.params)} "
-        f"{units.bytes_(estimators.checkpoint_bytes(LLAMA3.params))} {units.bytes_(big)}"
+        f"({units.count(m405.params)} parameters) {units.bytes_(minimum * m405.params)} "
+        f"{units.bytes_(estimators.checkpoint_bytes(m405.params))} {units.bytes_(big)}"
     ) in text
-    assert round(big / 1e12, 1) == 6.5  # source article: ≈ 6.5 TB at 16 B/param, same inputs (405e9)
+    assert round(big / 1e12, 1) == 6.5  # source article: ≈ 6.5 TB at 16 B/param
 
 
 def test_interruptions_one_every_3_hours(text):
@@ -347,10 +349,9 @@ def test_qlora_65b_on_one_48_gb_gpu(text):
 # --- The widgets of these sections, as built ---------------------------------------------------
 
 
-def test_tokens_per_param_widget_prints_the_seeds_multiple_for_llama3_8b(text):
+def test_tokens_per_param_widget_prints_llama3_8bs_multiple(text):
     n, d = LLAMA3_8B.params, LLAMA3_8B.tokens
-    multiple = estimators.compute_multiple(n, d)  # 15e12 / (20 × 8e9) = 93.75
-    assert round(multiple) == 94  # source article: ≈ 94×, same inputs
+    multiple = estimators.compute_multiple(n, d)  # 15e12 / (20 × 8,030,261,248)
     flops = estimators.training_flops(n, d)
     for fit in ("hoffmann2022", "besiroglu2024"):
         opt_n, opt_d = estimators.chinchilla_optimal(flops, fit)
