@@ -88,8 +88,13 @@ def _finite(value: float) -> float:
 
 
 def _round(value: float, digits: int) -> float:
-    """`value` rounded to `digits` significant digits (decimal rounding, as printed)."""
-    return float(f"{value:.{digits - 1}e}")
+    """`value` rounded to `digits` significant digits, a half away from zero as a reader rounds by
+    hand (116.5 h is 117 h; the binary value decides, so 2.675, stored just below, is 2.67)."""
+    exact = decimal.Decimal(value)
+    if not exact:
+        return 0.0
+    step = decimal.Decimal(1).scaleb(exact.adjusted() - (digits - 1))
+    return float(exact.quantize(step, rounding=decimal.ROUND_HALF_UP))
 
 
 def _digits(rounded: float, digits: int, grouping: str = "") -> str:
@@ -190,28 +195,39 @@ def times(ratio: float) -> str:
     return f"{_sign(ratio)}{_plain(magnitude, SIGNIFICANT['ratio'])}×" if magnitude else "0×"
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, largest: str = "") -> str:
     """Seconds in the largest of years, days, h, min, s, ms, µs, ns, ps that keeps
     the rounded figure >= 1: 59.99 -> "1 min"; 86400 -> "1 day"; 3.15e9 -> "99.8 years".
 
     Years have no larger unit: past a million, scientific ("1.1e6 years"); below a
-    picosecond, seconds in scientific notation ("5e-13 s").
+    picosecond, seconds in scientific notation ("5e-13 s"). `largest` ("h") caps
+    the unit, for a quantity its sources give in hours: 419,400 s -> "117 h".
     """
     digits = SIGNIFICANT["duration"]
     magnitude = abs(_finite(seconds))
+    units = [unit for unit, _ in _TIME_UNITS]
+    if largest and largest not in units:
+        raise EstimatorError("largest", largest, "one of " + ", ".join(units))
     if magnitude == 0:
         return "0 s"
     sign = _sign(seconds)
     years = _round(magnitude / SECONDS_PER_YEAR, digits)
-    if years >= 1:
+    if years >= 1 and not largest:
         text = _plain(magnitude / SECONDS_PER_YEAR, digits)
         return f"{sign}{text} {'year' if text == '1' else 'years'}"
-    for unit, size in _TIME_UNITS:
-        # Largest first, so a figure that rounds up to its unit's end (59.996 s) was already taken as 1 min.
+    larger = None  # the unit above the one being tried
+    allowed = _TIME_UNITS[units.index(largest):] if largest else _TIME_UNITS
+    if largest and _round(magnitude / allowed[0][1], digits) >= 10 ** digits:
+        return f"{sign}{_plain(magnitude / allowed[0][1], digits)} {largest}"  # 1,230 h: no larger unit asked for
+    for unit, size in allowed:
         figure = _round(magnitude / size, digits)
         if figure >= 1:
+            # 59.96 s is 0.999 min, yet rounds to 60 s: a figure that rounds up to the larger unit reads as one of it.
+            if larger is not None and figure * size >= larger[1]:
+                return f"{sign}1 {larger[0]}"
             text = _digits(figure, digits)
             return f"{sign}{text} {unit + 's' if unit == 'day' and text != '1' else unit}"
+        larger = (unit, size)
     return f"{sign}{_sci(magnitude, digits)} s"
 
 

@@ -185,16 +185,15 @@ def test_mean_time_between_failures_counts_the_unexpected_interruptions(text):
 def test_work_thrown_away_all_and_unexpected_only(text):
     interval, window = FAILURES.checkpoint_interval_seconds, FAILURES.window_seconds
     lost = estimators.lost_work_seconds(FAILURES.interruptions, interval)  # 466 × 1800 / 2 = 419,400 s
-    assert (f"the {units.integer(FAILURES.interruptions)} interruptions throw away {units.duration(lost)} of work, "
+    assert (f"the {units.integer(FAILURES.interruptions)} interruptions throw away {units.duration(lost, 'h')} of work, "
             f"{units.percent(lost / window)} of the window") in text
-    # source article: ≈ 117 h, ≈ 9.0%, same inputs. The exact figure is 116.5 h, which the page prints
-    # as days like every duration that long; the seed rounded the half up.
+    # source article: ≈ 117 h, ≈ 9.0%, same inputs: 116.5 h, in hours, its half rounded up.
     assert lost / units.SECONDS_PER_HOUR == 116.5
-    assert int(lost / units.SECONDS_PER_HOUR + 0.5) == 117
+    assert units.duration(lost, "h") == "117 h"
     assert round(lost / window * 100, 1) == 9.0
     unexpected = estimators.lost_work_seconds(FAILURES.unexpected, interval)  # 419 × 1800 / 2
     assert (
-        f"only the {units.integer(FAILURES.unexpected)} unexpected ones, which gives {units.duration(unexpected)} "
+        f"only the {units.integer(FAILURES.unexpected)} unexpected ones, which gives {units.duration(unexpected, 'h')} "
         f"({units.percent(unexpected / window)})"
     ) in text
     assert f"first figure comes to {units.count(estimators.gpu_hours(lost, LLAMA3.gpus))} GPU-hours" in text
