@@ -127,13 +127,13 @@ def _plain(magnitude: float, digits: int) -> str:
     return _digits(rounded, max(digits, len(str(int(rounded))) if rounded >= 1 else 0), ",")
 
 
-def _prefixed(value: float, unit: str, rule: Prefixes) -> str:
+def _prefixed(value: float, unit: str, rule: Prefixes, digits: int = 0) -> str:
     """The largest prefix that keeps the rounded mantissa >= 1; scientific beyond the largest.
 
     Below the smallest prefix: a plain figure if the smallest is "" (a count, bytes),
     scientific otherwise (1e-30 FLOP/s).
     """
-    digits, base, prefixes, space = SIGNIFICANT[rule.kind], rule.base, rule.table, rule.space
+    digits, base, prefixes, space = digits or SIGNIFICANT[rule.kind], rule.base, rule.table, rule.space
     magnitude = abs(_finite(value))
     if magnitude == 0:
         return f"0{space}{unit}"
@@ -162,6 +162,20 @@ def bytes_(value: float, binary: bool = False) -> str:
 def count(value: float) -> str:
     """405e9 -> "405B"; 26.62e6 -> "26.6M". No space, as model names write it."""
     return _prefixed(value, "", COUNT)
+
+
+def apart(value: float, other: float, unit: str = "") -> str:
+    """`value` with as many significant digits as it takes to read differently from `other`, the
+    figure it is set beside, and never fewer than the policy's: 989.4e12 beside 989e12, "FLOP/s" ->
+    "989.4 TFLOP/s"; a count without a unit (26.67M beside 26.68M). The digits are decided by the
+    pair, not by the author, so the two figures of a comparison always show their difference."""
+    rule = Prefixes.si(unit) if unit else COUNT
+    _finite(other)
+    for digits in range(SIGNIFICANT[rule.kind], 16):
+        text = _prefixed(value, unit, rule, digits)
+        if text != _prefixed(other, unit, rule, digits):
+            break
+    return text
 
 
 def sci(value: float) -> str:
@@ -246,6 +260,8 @@ _KINDS = {count: "number", sci: "number", number: "number", plain: "number", int
 
 def kind_of(formatter, *args, **kwargs) -> str:
     """The kind of quantity a call of `formatter` prints: `si(x, "B")` is bytes like `bytes_(x)`."""
+    if formatter is apart:  # more digits than the kind's own: a kind of its own beside them
+        return f"{(args[1:] or ('number',))[0]} set apart"
     if formatter is si:
         return "bytes" if args[0] == "B" else str(args[0])
     if formatter is bytes_ and kwargs.get("binary"):
@@ -255,4 +271,4 @@ def kind_of(formatter, *args, **kwargs) -> str:
 
 # The formatters a page, a widget or a card prints a number with (a page's filters, by name
 # without the trailing underscore that keeps `bytes_` from shadowing the built-in).
-FORMATTERS = {fn.__name__.rstrip("_"): fn for fn in (si, *_KINDS)}
+FORMATTERS = {fn.__name__.rstrip("_"): fn for fn in (si, apart, *_KINDS)}

@@ -235,7 +235,9 @@ def subject_findings(entries: list) -> list[str]:
             findings.append(f"one quantity of one subject printed {len(texts)} ways ({subject}): {shown}")
     prose = defaultdict(list)
     for e in entries:
-        if e.value is not None and _widget_key(e.derivation):
+        # A figure printed with more digits than its kind's, to set it apart from another, is no
+        # text a widget would print.
+        if e.value is not None and not e.kind.endswith(" set apart") and _widget_key(e.derivation):
             prose[_widget_key(e.derivation)].append(e)
     for w in (e for e in entries if e.about):
         name, preset, subjects = w.about.split("@")

@@ -342,7 +342,11 @@ def test_qlora_65b_on_one_48_gb_gpu(text):
     assert f"The claim holds: the model state fits with {units.bytes_(fit.spare)} to spare" in text
     full = estimators.finetune_breakdown("full", base.config)
     lora = estimators.finetune_breakdown("lora", base.config, QLORA.rank, QLORA.modules)
-    assert f"would need {units.bytes_(full.total)} of model state, LoRA on a BF16 base {units.bytes_(lora.total)}" in text
+    assert f"would need {units.bytes_(full.total)} of model state at this site's 16 bytes per parameter, LoRA on a BF16 base {units.bytes_(lora.total)}" in text
+    # QLoRA §1: a 16-bit full fine-tune of LLaMA 65B needs "more than 780 GB": 12 B/param, no master copy.
+    paper = estimators.model_state_bytes(base.params, QLORA.full_optimizer_reported)
+    assert f"more than {units.bytes_(QLORA.full_bytes_reported)}, because it keeps no FP32 master copy" in text
+    assert f"12 bytes per parameter, {units.bytes_(paper)} for this model" in text
 
 
 # --- The widgets of these sections, as built ---------------------------------------------------
@@ -395,3 +399,15 @@ def test_closing_footnote_sets_the_sparse_peak_beside_the_dense_one(text):
     dense = gpu.peak_flops[LLAMA3.precision]  # H100 BF16: 989 TFLOP/s dense
     sparse = estimators.sparse_peak_flops(dense)  # 2 × 989 = 1,978: the datasheet's 1,979 with sparsity, rounded
     assert f"{units.si(sparse, 'FLOP/s')} at BF16 against the dense {units.si(dense, 'FLOP/s')}" in text
+
+
+def test_deepspeeds_zero2_count_is_2_plus_18_over_n_not_megatrons_18(text):
+    # deepspeed/runtime/zero/stage_1_and_2.py, estimate_zero2_model_states_mem_needs:
+    # gpu_mem = 2 * total_params + 18 * total_params / total_gpus (18 = 16-bit and 32-bit gradients,
+    # 32-bit master weights, two 32-bit moments), 20 bytes per parameter on one GPU.
+    fp32 = estimators.bytes_per_param("adam_fp32_grads")
+    assert fp32.total == 18  # Megatron-LM: BF16 weights, FP32 gradients, master, two moments
+    shared = fp32.total - fp32.weights + estimators.bytes_per_param("adam").gradients
+    assert (fp32.weights, shared) == (2, 18)
+    assert f"Megatron-LM comes to {units.plain(fp32.total)} bytes per parameter that way" in text
+    assert f"plus {units.plain(shared)} bytes shared out among the GPUs, so {units.plain(fp32.weights + shared)} bytes" in text

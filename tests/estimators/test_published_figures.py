@@ -394,3 +394,15 @@ def test_the_sparse_peak_is_twice_the_dense_one():
     h100 = PRESETS.gpu("h100-sxm")
     # NVIDIA's H100 datasheet: 1,979 TFLOPS BF16 with sparsity, 989 dense (2:4 sparsity doubles the rate).
     assert sparse_peak_flops(h100.peak_flops["bf16"]) / 1e12 == pytest.approx(1979, abs=1)
+
+
+def test_qlora_papers_full_finetune_of_llama_65b_is_12_bytes_per_parameter_no_master_copy():
+    # Dettmers et al. 2023 (QLoRA), §1: regular 16-bit finetuning of LLaMA 65B needs "more than 780 GB"
+    # of GPU memory. 16 B/param (with an FP32 master copy) overshoots it by a third; 12 B/param (BF16
+    # weights and gradients, two FP32 Adam moments) lands just above it.
+    setup = PRESETS.finetune("qlora-65b")
+    params = PRESETS.model(setup.model).params
+    assert setup.full_bytes_reported == 780e9
+    assert estimators.bytes_per_param(setup.full_optimizer_reported).total == 12
+    assert 780e9 < estimators.model_state_bytes(params, setup.full_optimizer_reported) < 790e9
+    assert estimators.model_state_bytes(params) > 1e12  # the site's 16 B/param count, which the page labels

@@ -204,3 +204,12 @@ def test_a_duration_capped_at_hours_never_climbs_to_days_and_names_a_bad_unit():
     with pytest.raises(EstimatorError) as error:
         units.duration(1, "hours")
     assert error.value.argument == "largest"
+
+
+def test_a_figure_set_apart_takes_the_digits_that_tell_it_from_the_other():
+    # The H100's dense BF16 peak: 989 TFLOPS (datasheet) against 989.4 (Hopper whitepaper).
+    assert units.apart(989e12, 989.4e12, "FLOP/s") == "989 TFLOP/s"
+    assert units.apart(989.4e12, 989e12, "FLOP/s") == "989.4 TFLOP/s"
+    assert units.apart(26.6738e6, 26.6846e6) == "26.67M"  # a count, unitless
+    assert units.apart(5e9, 5e9, "B") == "5 GB"  # equal figures keep the policy's digits
+    assert units.kind_of(units.apart, 1e12, "FLOP/s") != units.kind_of(units.si, "FLOP/s")
