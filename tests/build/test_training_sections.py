@@ -287,11 +287,11 @@ def test_lora_trainable_parameters_are_the_seeds(text):
     adapters = lora_adapters()  # × 4 modules × 32 layers
     # Llama 2 7B's q, k, v and o are square (32 KV heads), so the true shapes give the same count.
     assert adapters == estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
-    assert f"with d = k that is 2 × d × r = {units.count(per_module)} parameters" in text
+    assert f"so one adapter holds 2 × d × r = {units.count(per_module)} parameters" in text
     assert f"all of them together {units.count(adapters)}" in text
     assert (units.count(per_module), units.count(adapters)) == ("131K", "16.8M")  # source article, same inputs
     share = adapters / LLAMA2_7B.params
-    assert f"{units.percent(share)} of the model's {units.count(LLAMA2_7B.params)}" in text
+    assert f"{units.percent(share)} of the base model's {units.count(LLAMA2_7B.params)}" in text
     # The seed's 0.24% divides by a round 7e9; the exact 6.74B gives 0.25%.
     assert round(share * 100, 2) == 0.25
 
@@ -411,3 +411,69 @@ def test_deepspeeds_zero2_count_is_2_plus_18_over_n_not_megatrons_18(text):
     assert (fp32.weights, shared) == (2, 18)
     assert f"Megatron-LM comes to {units.plain(fp32.total)} bytes per parameter that way" in text
     assert f"plus {units.plain(shared)} bytes shared out among the GPUs, so {units.plain(fp32.weights + shared)} bytes" in text
+
+
+def test_the_closing_calls_its_gpu_hours_ideal_and_shows_metas_published_figure(text):
+    # Llama 3.1 model card: 30.84M H100-hours for the 405B model.
+    ideal = estimators.run_preset_estimate("llama3-405b").gpu_hours
+    assert f"the ideal ones of one finished run: the {units.count(ideal)} GPU-hours" in text
+    assert f"Meta's model card reports {units.count(LLAMA3.gpu_hours_reported)} H100-hours" in text
+    assert f"{units.times(LLAMA3.gpu_hours_reported / ideal)} the ideal" in text
+
+
+def test_mixtrals_12_9b_is_credited_to_mistral_ais_announcement_not_the_paper(text):
+    # The paper (Jiang et al. 2024) prints 47B and 13B; 46.7B and 12.9B are the announcement's.
+    active = estimators.moe_params(PRESETS.model("mixtral-8x7b").config).active
+    assert f"Mistral AI's announcement of Mixtral 8x7B arrives at its {units.count(active)}" in text
+    assert "paper arrives at" not in text
+    assert "Mistral AI's announcement" in PRESETS.model("mixtral-8x7b").source
+
+
+def test_gpt2s_sequence_counts_its_output_layer_beside_its_twelve_layers(text):
+    # Korthikanti et al. 2022, §4.1: the per-layer table leaves the output layer out; GPT-2's
+    # config.json (n_ctx 1,024, n_embd 768, vocab 50,257): 4sbh + 4sbV = 209 MB more for the logits.
+    c = PRESETS.model("gpt2-124m").config
+    layers = estimators.activation_bytes(c.max_positions, 1, c.d_model, c.heads, c.layers)
+    output = estimators.activation_output_bytes(c.max_positions, 1, c.d_model, c.vocab)
+    assert units.bytes_(output) == "209 MB"
+    assert (f"keeps {units.bytes_(layers)} of them in its {c.layers} layers, and the output layer another "
+            f"{units.bytes_(output)} for the logits the loss reads") in text
+
+
+def test_the_lora_paragraph_says_d_equals_k_in_a_sentence_of_its_own(text):
+    assert "holds with d = k that is" not in text
+    per = estimators.lora_trainable_params(LLAMA2_7B.config.d_model, LORA.rank, 1, 1)
+    assert f"These projections are square, d = k, so one adapter holds 2 × d × r = {units.count(per)} parameters" in text
+
+
+def test_the_trainable_share_states_its_convention_beside_peft_s(text):
+    # PEFT's print_trainable_parameters divides by all parameters, base and adapters: for Llama 2 7B
+    # with r = 16 on q, k, v, o it prints 0.2484%; the site divides by the base, 0.249%.
+    adapters = estimators.lora_trainable_params(LLAMA2_7B.config.d_model, LORA.rank, len(LORA.modules), LLAMA2_7B.config.layers)
+    assert adapters == 16_777_216
+    assert round(100 * adapters / (LLAMA2_7B.params + adapters), 4) == 0.2484
+    assert f"{units.percent(adapters / LLAMA2_7B.params)} of the base model's {units.count(LLAMA2_7B.params)}. That share divides by the base alone" in text
+    assert f"over base and adapters together, which gives {units.percent(adapters / (LLAMA2_7B.params + adapters))}" in text
+
+
+def test_the_long_context_dp_group_is_said_to_be_replicas_times_context_parallel_gpus(text):
+    # Llama 3 paper, table 4 and §3.3.2: the 128K stage is DP 8 × CP 16; the gradients' all-reduce
+    # spans both, 128 GPUs, the group the traffic table prints.
+    l128 = PRESETS.layout("llama3-405b-128k")
+    traffic = estimators.layout_preset_traffic("llama3-405b-128k")
+    dp = next(c for c in traffic.cuts if c.cut == "dp")
+    assert dp.group_gpus == l128.dp * l128.cp == 128 and l128.dp == 8
+    assert f"drops to {l128.dp} replicas. Its gradients are still averaged over {units.integer(dp.group_gpus)} GPUs, the replicas times the context-parallel GPUs" in text
+
+
+def test_the_405b_pipeline_bill_is_called_an_upper_bound_with_what_would_make_it_fit(text):
+    # Llama 3 trained on 80 GiB H100s (§3.3); the paper does not publish its memory savings. The
+    # selective-recomputation count exceeds the card; full recomputation brings it inside.
+    s = PRESETS.setup("llama3-405b-3d")
+    config, memory = PRESETS.model(s.model).config, PRESETS.gpu(s.gpu).memory_bytes
+    bill = {rc: estimators.memory_bill(config, s.gpus, s.zero_stage, s.optimizer, s.seq_len, s.micro_batch, rc, s.tp, memory, s.pp)
+            for rc in ("selective", "full")}
+    assert not bill["selective"].fit.fits and bill["full"].fit.fits
+    assert "Read the figure as an upper bound" in text
+    assert f"the whole bill to {units.bytes_(bill['full'].memory.total)}, well inside the card" in text
+    assert "the tests keep the two side by side" not in text
