@@ -82,9 +82,10 @@ def linear_params(d_in: int, d_out: int, bias: bool = False) -> int:
     return d_in * d_out + (d_out if bias else 0)
 
 
-def gqa_attention_params(d_model: int, heads: int, kv_heads: int, bias: bool = False) -> int:
-    """Q, K, V and O of one block: d·H·h + 2·d·G·h + H·h·d (plus biases)."""
-    h = head_dim(d_model, heads)
+def gqa_attention_params(d_model: int, heads: int, kv_heads: int, bias: bool = False, head_width: int = 0) -> int:
+    """Q, K, V and O of one block: d·H·h + 2·d·G·h + H·h·d (plus biases), h = d/H unless the
+    configuration sets its own head width (Qwen3-30B-A3B: 32 heads of 128 on d = 2048)."""
+    h = positive_int("head_width", head_width) if head_width else head_dim(d_model, heads)
     q = linear_params(d_model, heads * h, bias)
     kv = 2 * linear_params(d_model, kv_heads * h, bias)
     o = linear_params(heads * h, d_model, bias)

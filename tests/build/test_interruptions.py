@@ -74,3 +74,16 @@ def test_bad_input_is_named():
     with pytest.raises(estimators.EstimatorError) as e:
         interruptions.update(state)
     assert e.value.argument == "interval"
+
+
+def test_the_widgets_time_spent_saving_is_the_proses_for_the_same_saves(text):
+    # 54 days of 30-minute intervals, 2,592 saves, each the synchronous pause of the 405B checkpoint
+    # at Tectonic's write rate (Llama 3 §3.3.4): the widget must not round the pause before multiplying.
+    run, storage, host = PRESETS.run("llama3-405b"), PRESETS.storage_system("llama3-tectonic"), PRESETS.interconnect("pcie5-h100")
+    stall = estimators.checkpoint_stall(
+        estimators.checkpoint_bytes(PRESETS.model(run.model).params), run.gpus, host.bandwidth_bytes_per_s,
+        storage.write_bytes_per_s, FAILURES.window_seconds, FAILURES.checkpoint_interval_seconds)
+    assert FAILURES.window_seconds / FAILURES.checkpoint_interval_seconds == 2592
+    out = interruptions.update(interruptions.presets()["unexpected"]["state"])["outputs"]
+    assert out["writing"] == units.duration(stall.sync_run_s)
+    assert f"that is {units.duration(stall.sync_run_s)} of stopped GPUs" in text

@@ -1,5 +1,7 @@
 """Published figures: papers' tables and models' configurations."""
 
+import dataclasses
+
 import pytest
 
 from estimators import (
@@ -417,3 +419,25 @@ def test_llama3_405bs_reported_gpu_hours_sit_above_the_sites_ideal():
     assert run.gpu_hours_reported == 30.84e6
     ideal = estimators.run_preset_estimate("llama3-405b").gpu_hours
     assert 1.1 < run.gpu_hours_reported / ideal < 1.2
+
+
+def test_qwen3_30b_a3b_counts_its_128_wide_heads_to_the_model_cards_totals():
+    # Qwen/Qwen3-30B-A3B model card: 30.5B parameters in total, 3.3B activated, 29.9B non-embedding.
+    # Its config.json sets head_dim 128 on d = 2048 and 32 heads; at d/H = 64 the active count would be 2.90B.
+    config = PRESETS.model("qwen3-30b-a3b").config
+    p = moe_params(config)
+    assert (units.count(p.total), units.count(p.active)) == ("30.5B", "3.35B")
+    assert 3.3e9 <= p.active < 3.4e9  # the card's 3.3B: the count cut to one decimal
+    assert units.count(p.total - 2 * p.embedding) == "29.9B"  # untied: the input table and the output head
+    narrow = moe_params(dataclasses.replace(config, head_dim=0, qk_norm=False))
+    assert units.count(narrow.active) == "2.9B"
+
+
+def test_a_head_width_is_checked_and_latent_attention_sets_its_own():
+    with pytest.raises(estimators.EstimatorError) as error:
+        estimators.gqa_attention_params(2048, 32, 4, head_width=-1)
+    assert error.value.argument == "head_width"
+    ds = PRESETS.model("deepseek-v3").config
+    with pytest.raises(estimators.EstimatorError) as error:
+        dataclasses.replace(ds, head_dim=128)
+    assert error.value.argument == "head_dim"
