@@ -43,6 +43,7 @@ class DecoderConfig:
     bias: bool = False  # biases on every linear layer (GPT-2)
     max_positions: int = quantity("rows of a learned position table; 0 for rotary positions", "integer", default=0)
     dropout: bool = False  # dropout in training (GPT-2's config: 0.1); Llama trains without it
+    fused_qkv: bool = False  # q, k and v stored as one d → (H + 2G)·h matrix (GPT-2's c_attn)
 
     def __post_init__(self):
         for name in ("layers", "d_model", "heads", "kv_heads", "ffn_dim", "vocab"):
@@ -51,6 +52,7 @@ class DecoderConfig:
         flag("tied_embeddings", self.tied_embeddings)
         flag("bias", self.bias)
         flag("dropout", self.dropout)
+        flag("fused_qkv", self.fused_qkv)
         one_of("mlp", self.mlp, tuple(MLP_MATRICES))
         one_of("norm", self.norm, tuple(NORM_VECTORS))
         head_dim(self.d_model, self.heads)

@@ -441,3 +441,16 @@ def test_a_head_width_is_checked_and_latent_attention_sets_its_own():
     with pytest.raises(estimators.EstimatorError) as error:
         dataclasses.replace(ds, head_dim=128)
     assert error.value.argument == "head_dim"
+
+
+def test_lora_on_gpt2s_fused_c_attn_counts_what_peft_adapts():
+    # PEFT's LoRA on Hugging Face's GPT-2 (target c_attn, 768 → 2,304), r = 8: 8 × (768 + 2,304) × 12
+    # layers = 294,912 trainable parameters, not the 442,368 of separate q, k and v.
+    config = PRESETS.model("gpt2-124m").config
+    assert estimators.lora_adapted_matrices(config, ("q", "k", "v")) == {"q+k+v": (768, 2304)}
+    assert estimators.lora_decoder_params(config, 8, ("q", "k", "v")) == 294_912
+    with pytest.raises(estimators.EstimatorError) as error:
+        estimators.lora_decoder_params(config, 8, ("q", "v"))
+    assert error.value.argument == "modules"
+    llama = PRESETS.model("llama2-7b").config  # separate q_proj, k_proj, v_proj: one adapter each
+    assert estimators.lora_decoder_params(llama, 16, ("q", "k", "v", "o")) == 16_777_216
