@@ -72,9 +72,11 @@ def _parts(bill: estimators.FinetuneBill) -> str:
 
 
 def _fit(label: str, bill: estimators.FinetuneBill, gpu) -> str:
+    # One unit a sentence: the card's memory is binary, so its room to spare is said in GiB too.
     if bill.fit.fits:
-        return f"{label} fits the {_capacity(gpu)} of one {gpu.name}, {units.bytes_(bill.fit.spare)} to spare."
-    return f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio)} its {_capacity(gpu)}, {units.bytes_(-bill.fit.spare)} over."
+        return f"{label} fits the {_capacity(gpu)} of one {gpu.name}, {units.bytes_(bill.fit.spare, binary=True)} to spare."
+    return (f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio)} its {_capacity(gpu)}, "
+            f"{units.bytes_(-bill.fit.spare, binary=True)} over.")
 
 
 def update(state: dict) -> dict:

@@ -10,7 +10,7 @@ time between interruptions (estimators.mtbf_seconds).
 import estimators
 from estimators import units
 
-from ..contract import Output, from_estimate, from_preset, number, preset, read, whole
+from ..contract import Output, from_estimate, from_preset, number, preset, read, typed, whole
 
 TITLE = "What each interruption costs"
 CHART = "interruptions"
@@ -71,8 +71,12 @@ def update(state: dict) -> dict:
     s = read(FIELDS, state)
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
     if interval > window:
-        longest = units.plain(window / MINUTE)
-        raise estimators.EstimatorError("interval", state["interval"], f"at most the window, {longest} minutes")
+        # Named on the field the reader set, in the units policy's words for the other one.
+        if typed(FIELDS, presets(), state, ("interval", "window")) == "window":
+            raise estimators.EstimatorError("window", state["window"], (
+                f"at least the checkpoint interval, {units.duration(interval)}: {units.number(interval / DAY)} days"))
+        raise estimators.EstimatorError("interval", state["interval"], (
+            f"at most the window, {units.duration(window)}: {units.number(window / MINUTE)} minutes"))
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
         "lost": units.duration(now.lost_s, "h"),  # work lost over a run reads in hours, as its sources give it

@@ -75,7 +75,7 @@ def update(state: dict) -> dict:
     gpu = _PRESETS.gpu(s["gpu"])
     if s["precision"] not in gpu.peak_flops:
         allowed = ", ".join(_PRECISIONS[p] for p in gpu.peak_flops)
-        raise estimators.EstimatorError("precision", state["precision"], f"one the {gpu.name} has a peak for: {allowed}")
+        raise estimators.EstimatorError("precision", state["precision"], f"a precision the {gpu.name} has a dense peak for: {allowed}")
     peak = gpu.peak_flops[s["precision"]]
     e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, s["mfu"], int(s["token_bytes"]))
     flops = f"{units.sci(e.flops)} FLOPs"
