@@ -44,7 +44,7 @@ FIELDS = (
     choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
     whole("tp", "Tensor-parallel size", unit="GPUs per layer", max=1024),
     whole("pp", "Pipeline stages", unit="stages", max=1024,
-          note="the bill of the first stage, the fullest under the 1F1B schedule"),
+          note="the bill of the first stage, which holds the most activations while the pipe fills"),
 )
 
 _STATE = ("model", "optimizer", "stage", "gpus", "tp", "pp")

@@ -32,7 +32,7 @@ _FLEET = ("gpu", "precision", "gpus", "mfu")
 _E = estimators.RunEstimate
 
 OUTPUTS = (
-    Output("flops", "Compute: C = 6 × N × D", of=(_E, "flops"), uses=("params", "tokens")),
+    Output("flops", "FLOPs of the run, 6 × N × D", of=(_E, "flops"), uses=("params", "tokens")),
     Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet", of=(_E, "delivered_flops"), uses=_FLEET),
     Output("duration", "= ideal wall-clock time", of=(_E, "seconds"), uses=("params", "tokens", *_FLEET)),
     Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", of=(_E, "gpu_hours"),
