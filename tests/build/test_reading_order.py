@@ -3,6 +3,8 @@ sentences are its own, not the seed articles'."""
 
 import pytest
 
+import estimators
+from estimators import units
 from site_build import glossary
 from tests.build.test_build import page_text
 
@@ -58,3 +60,14 @@ def test_c_equals_6nd_is_derived_once_and_referred_back_to(texts):
     assert text.count("twice that on the way back") == 1  # the derivation, in what the loop consumes
     assert "two per parameter for each token on the way forward" not in text
     assert text.count("C = 6 × N × D of what the loop consumes") == 1
+
+
+def test_the_densest_passages_meet_the_reader_one_new_number_at_a_time(texts):
+    text = texts["training"]
+    # The step's arithmetic: stations, then the FLOPs, then the optimizer, each a paragraph of its own.
+    assert "the move. The first and third stations are where the arithmetic is" in text
+    # The traffic table opens with one row worked through.
+    traffic = estimators.layout_preset_traffic("llama3-405b-8k").cuts[0]
+    assert (f"Read the table a row at a time. In the first, the tensor-parallel cut joins "
+            f"{units.integer(traffic.group_gpus)} GPUs of one server. Each of them sends {units.bytes_(traffic.traffic_bytes)}") in text
+    assert f"that takes {units.duration(traffic.link_seconds)}" in text
