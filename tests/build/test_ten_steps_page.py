@@ -235,3 +235,14 @@ def test_step_6_ties_each_reported_mfu_to_its_layout_not_to_the_gpu_count_alone(
             f"sequences and {units.percent(l128.mfu)} on the same GPUs once the sequences grow to "
             f"{units.integer(l128.seq_len)} tokens") in text
     assert "depending on how many GPUs shared the job" not in text
+
+
+def test_step_4_gives_zeros_own_7_5b_example(built_site):
+    # ZeRO, figure 1: 7.5B parameters, 120 GB on every GPU of plain data parallelism, 1.9 GB at stage 3 over 64.
+    from tests.build.test_build import page_text
+
+    text = " ".join(page_text(built_site, "ten-steps").split())
+    example = PRESETS.example("zero-7-5b")
+    assert (f"a model of {units.count(example.params)} parameters: plain data parallelism gives every GPU all "
+            f"{units.bytes_(estimators.model_state_bytes(example.params))} of its state") in text
+    assert f"leaves each with {units.bytes_(estimators.zero_bytes_per_gpu(example.params, example.gpus, 3))}" in text

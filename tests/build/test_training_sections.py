@@ -477,3 +477,27 @@ def test_the_405b_pipeline_bill_is_called_an_upper_bound_with_what_would_make_it
     assert "Read the figure as an upper bound" in text
     assert f"the whole bill to {units.bytes_(bill['full'].memory.total)}, well inside the card" in text
     assert "the tests keep the two side by side" not in text
+
+
+def test_the_7b_fine_tuning_ranges_are_computed_at_the_settings_that_give_them(text):
+    # The seed's ranges for a 7B model: a full fine-tune about 100-120 GB, LoRA about 15-23 GB,
+    # QLoRA under 10 GB. At the widget's first setting the site's bills fall inside or beside them.
+    config, gpu = LLAMA2_7B.config, PRESETS.gpu(LORA.gpu)
+    bills = {m: estimators.finetune_bill(m, config, LORA.rank, LORA.modules, LORA.quantization, LORA.seq_len,
+                                         LORA.micro_batch, LORA.recompute, gpu.memory_bytes) for m in ("full", "lora", "qlora")}
+    assert 100e9 < bills["full"].total < 120e9 and bills["qlora"].total < 10e9
+    assert 10e9 < bills["lora"].total < 23e9
+    assert f"a full fine-tune, {units.bytes_(bills['full'].total)}" in text
+    assert f"LoRA, {units.bytes_(bills['lora'].total)}, nearly all of it the frozen BF16 base" in text
+    assert f"QLoRA, {units.bytes_(bills['qlora'].total)}" in text
+
+
+def test_lora_and_qlora_quality_is_said_as_their_papers_report_it(text):
+    # Hu et al. 2021 (LoRA), tables 2-4: on par with or better than full fine-tuning; Dettmers et al.
+    # 2023 (QLoRA), §5: NF4 with LoRA on all linear layers matches 16-bit LoRA and full fine-tuning.
+    assert "matching or beating a full fine-tune of GPT-3 on most of its benchmarks" in text
+    assert "reproduces both 16-bit LoRA and a 16-bit full fine-tune" in text
+    q = PRESETS.finetune("qlora-65b")
+    share = estimators.finetune_breakdown("qlora", PRESETS.model(q.model).config, q.rank, q.modules, q.quantization).trainable_share
+    assert f"trains {units.percent(share)}" in text
+    assert "an adapter can be added into W once training is over" in text

@@ -454,3 +454,11 @@ def test_lora_on_gpt2s_fused_c_attn_counts_what_peft_adapts():
     assert error.value.argument == "modules"
     llama = PRESETS.model("llama2-7b").config  # separate q_proj, k_proj, v_proj: one adapter each
     assert estimators.lora_decoder_params(llama, 16, ("q", "k", "v", "o")) == 16_777_216
+
+
+def test_zeros_own_example_is_120_gb_and_1_9_gb_a_gpu_at_stage_3():
+    # Rajbhandari et al. 2020 (ZeRO), figure 1: Ψ = 7.5B, N_d = 64: 120 GB, then 31.4, 16.6 and 1.9 GB.
+    example = PRESETS.example("zero-7-5b")
+    assert (example.params, example.gpus) == (7.5e9, 64)
+    shown = [units.bytes_(zero_bytes_per_gpu(example.params, example.gpus, stage)) for stage in (0, 1, 2, 3)]
+    assert shown == ["120 GB", "31.4 GB", "16.6 GB", "1.88 GB"]  # the figure rounds the last to 1.9
