@@ -501,3 +501,14 @@ def test_lora_and_qlora_quality_is_said_as_their_papers_report_it(text):
     share = estimators.finetune_breakdown("qlora", PRESETS.model(q.model).config, q.rank, q.modules, q.quantization).trainable_share
     assert f"trains {units.percent(share)}" in text
     assert "an adapter can be added into W once training is over" in text
+
+
+def test_the_pretraining_stage_gives_its_range_and_its_artifact(text):
+    # DeepSeek-V3 report, table 1: 2,048 H800 GPUs; Llama 3 paper §3.3: 16,384 H100s, 15.6T tokens,
+    # 3.8e25 FLOPs. The artifact: 2 bytes a weight of the 405,853,388,800 (the seed: "405B -> ~810 GB").
+    pre = PRESETS.stage("pretraining")
+    weights = estimators.weights_bytes(PRESETS.model("llama3-405b").params)
+    assert units.bytes_(weights) == "812 GB"
+    assert (f"from those {units.integer(pre.gpus)} GPUs to the {units.integer(LLAMA3.gpus)} of Llama 3 405B, "
+            f"whose {units.count(LLAMA3.tokens)} tokens cost") in text
+    assert f"the base weights, is {units.bytes_(weights)} in BF16" in text
