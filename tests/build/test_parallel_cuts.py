@@ -4,6 +4,7 @@ import pytest
 
 import estimators
 from estimators import units
+from pyodide_widgets.contract import read
 from pyodide_widgets.widgets import parallel_cuts
 from tests.build.test_build import page_text
 
@@ -34,13 +35,14 @@ def test_llama3_layout_table_is_the_estimators(text, key):
 
 @pytest.mark.parametrize("preset", list(parallel_cuts.presets()))
 def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
-    state = parallel_cuts.presets()[preset]["state"]
-    out = parallel_cuts.update(state)["outputs"]
+    out = parallel_cuts.update(parallel_cuts.presets()[preset]["state"])["outputs"]
+    # The preset holds the form's text; read gives each field in SI units (the MFU as a fraction).
+    state = read(parallel_cuts.FIELDS, parallel_cuts.presets()[preset]["state"])
     model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
     layout = estimators.single_cut_layout(state["cut"], state["gpus"])
     t = estimators.layout_traffic(
         model.config, layout, state["seq_len"], state["micro_batch"], state["global_batch"], gpu.peak_flops["bf16"],
-        state["mfu"] / 100, gpu.nvlink_domain_gpus, PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s,
+        state["mfu"], gpu.nvlink_domain_gpus, PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s,
         PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
     cut = next(c for c in t.cuts if c.cut == state["cut"])
     assert out["traffic"] == units.bytes_(cut.traffic_bytes)
@@ -49,7 +51,7 @@ def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
 
 
 def test_tensor_parallelism_past_one_server_crosses_the_network_and_becomes_communication_bound():
-    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": 16}
+    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": "16"}
     out = parallel_cuts.update(state)["outputs"]
     assert PRESETS.interconnect(state["scale_out"]).name in out["link"]
     assert out["verdict"].startswith("Communication-bound")
