@@ -119,18 +119,36 @@ def lora_module_shapes(config: DecoderConfig) -> dict:
     }
 
 
+_FUSED = ("q", "k", "v")
+
+
+def lora_adapted_matrices(config: DecoderConfig, modules: tuple = LLAMA_MODULES) -> dict:
+    """{matrix: (input width, output width)} of the weight matrices LoRA adapts in each block when
+    `modules` are asked for: each module's own, except on a model that stores q, k and v as one
+    fused matrix (GPT-2's c_attn, d → (H + 2G)·h), where one adapter covers the three, as PEFT
+    fits it; there q, k and v are adapted together or not at all."""
+    shapes = lora_module_shapes(config)
+    picked = tuple(dict.fromkeys(one_of("modules", m, LLAMA_MODULES) for m in modules))
+    if not picked:
+        raise EstimatorError("modules", modules, "at least one of " + ", ".join(LLAMA_MODULES))
+    fused = [m for m in picked if m in _FUSED] if config.fused_qkv else []
+    if fused and len(fused) != len(_FUSED):
+        raise EstimatorError("modules", list(modules), "q, k and v together or none: this model stores them as one matrix")
+    matrices = {m: shapes[m] for m in picked if m not in fused}
+    if fused:
+        matrices = {"q+k+v": (config.d_model, sum(shapes[m][1] for m in _FUSED)), **matrices}
+    return matrices
+
+
 def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
     """LoRA on the named linear layers of every block of a dense decoder, with their true shapes
-    (lora_module_shapes): layers × Σ r·(d_in + d_out).
+    (lora_adapted_matrices): layers × Σ r·(d_in + d_out).
 
     QLoRA adapts all seven (its §4 "all linear layers"). A rank above the
     narrowest adapted width is refused: B·A could then be any matrix, and a
     full fine-tune of that layer would be cheaper.
     """
-    shapes = lora_module_shapes(config)
-    picked = [shapes[one_of("modules", m, LLAMA_MODULES)] for m in modules]
-    if not picked:
-        raise EstimatorError("modules", modules, "at least one of " + ", ".join(LLAMA_MODULES))
+    picked = lora_adapted_matrices(config, modules).values()
     narrowest = min(min(shape) for shape in picked)
     if positive_int("rank", rank) > narrowest:
         raise EstimatorError("rank", rank, f"at most {narrowest}, the narrowest adapted width")

@@ -100,6 +100,7 @@ FP32_GRADIENT_BYTES = 4  # an FP32 gradient, as Megatron-LM and DeepSpeed accumu
 OPTIMIZER_STATE_BYTES = {
     "adam": (4, 4, 4),
     "adam_fp32_grads": (4, 4, 4),
+    "adam_bf16": (0, 4, 4),  # BF16 weights updated in place: no FP32 master copy
     "adam8bit": (4, 1, 1),
     "sgd_momentum": (4, 4, 0),
     "sgd": (4, 0, 0),
@@ -110,6 +111,7 @@ OPTIMIZER_GRADIENT_BYTES = {"adam_fp32_grads": FP32_GRADIENT_BYTES}
 OPTIMIZERS = {
     "adam": "Adam, BF16 gradients (the ZeRO paper's count)",
     "adam_fp32_grads": "Adam, FP32 gradients (as Megatron-LM and DeepSpeed keep them)",
+    "adam_bf16": "Adam on BF16 weights, no FP32 master copy (the QLoRA paper's full fine-tune)",
     "adam8bit": "8-bit Adam",
     "sgd_momentum": "SGD with momentum",
     "sgd": "SGD",
@@ -168,7 +170,7 @@ def bytes_per_param(optimizer: str = "adam") -> ModelState:
     """Bytes per parameter of training state.
 
     adam 2+2+4+4+4 = 16 (ZeRO §3.1), adam_fp32_grads 2+4+4+4+4 = 18 (Megatron-LM,
-    DeepSpeed), adam8bit 10, sgd_momentum 12, sgd 8.
+    DeepSpeed), adam_bf16 2+2+0+4+4 = 12, adam8bit 10, sgd_momentum 12, sgd 8.
     """
     master, momentum, variance = OPTIMIZER_STATE_BYTES[one_of("optimizer", optimizer, tuple(OPTIMIZER_STATE_BYTES))]
     return _state(WEIGHT_BYTES, OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES), master, momentum, variance)

@@ -43,6 +43,7 @@ class DecoderConfig:
     bias: bool = False  # biases on every linear layer (GPT-2)
     max_positions: int = quantity("rows of a learned position table; 0 for rotary positions", "integer", default=0)
     dropout: bool = False  # dropout in training (GPT-2's config: 0.1); Llama trains without it
+    fused_qkv: bool = False  # q, k and v stored as one d → (H + 2G)·h matrix (GPT-2's c_attn)
 
     def __post_init__(self):
         for name in ("layers", "d_model", "heads", "kv_heads", "ffn_dim", "vocab"):
@@ -51,6 +52,7 @@ class DecoderConfig:
         flag("tied_embeddings", self.tied_embeddings)
         flag("bias", self.bias)
         flag("dropout", self.dropout)
+        flag("fused_qkv", self.fused_qkv)
         one_of("mlp", self.mlp, tuple(MLP_MATRICES))
         one_of("norm", self.norm, tuple(NORM_VECTORS))
         head_dim(self.d_model, self.heads)
@@ -82,9 +84,10 @@ def linear_params(d_in: int, d_out: int, bias: bool = False) -> int:
     return d_in * d_out + (d_out if bias else 0)
 
 
-def gqa_attention_params(d_model: int, heads: int, kv_heads: int, bias: bool = False) -> int:
-    """Q, K, V and O of one block: d·H·h + 2·d·G·h + H·h·d (plus biases)."""
-    h = head_dim(d_model, heads)
+def gqa_attention_params(d_model: int, heads: int, kv_heads: int, bias: bool = False, head_width: int = 0) -> int:
+    """Q, K, V and O of one block: d·H·h + 2·d·G·h + H·h·d (plus biases), h = d/H unless the
+    configuration sets its own head width (Qwen3-30B-A3B: 32 heads of 128 on d = 2048)."""
+    h = positive_int("head_width", head_width) if head_width else head_dim(d_model, heads)
     q = linear_params(d_model, heads * h, bias)
     kv = 2 * linear_params(d_model, kv_heads * h, bias)
     o = linear_params(heads * h, d_model, bias)

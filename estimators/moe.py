@@ -8,7 +8,10 @@ router (an E × d matrix). A token is sent to the top-k routed experts, so
     active = the same with k in place of E.
 
 Active counts the embedding and the output head, the convention under which
-Mixtral 8x7B is 46.7B total and 12.9B active (Jiang et al. 2024).
+Mixtral 8x7B is 46.7B total and 12.9B active (Mistral AI's announcement).
+Attention heads are d/H wide unless the configuration says otherwise: Qwen3's
+head_dim of 128 on d = 2048 and 32 heads, with an RMSNorm on each head's query
+and key (Qwen Team 2025, the Qwen3-30B-A3B config.json).
 
 DeepSeek-V3 (DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", §2 and its
 config.json) uses multi-head latent attention (MLA, from DeepSeek-V2 §2.1):
@@ -66,13 +69,19 @@ class MoeConfig:
     top_k: int = quantity("k, routed experts per token", "integer")
     tied_embeddings: bool = False
     mla: MlaConfig | None = None  # multi-head latent attention (DeepSeek); None for GQA
+    head_dim: int = quantity("h, the width of one attention head, where it is not d/H (config.json's head_dim); 0 for d/H",
+                             "integer", default=0)
+    qk_norm: bool = False  # an RMSNorm of width h on each head's query and key (Qwen3)
 
     def __post_init__(self):
         for name in ("layers", "d_model", "heads", "kv_heads", "vocab", "expert_ffn_dim", "routed_experts", "top_k"):
             positive_int(name, getattr(self, name))
-        for name in ("dense_layers", "dense_ffn_dim", "shared_experts"):
+        for name in ("dense_layers", "dense_ffn_dim", "shared_experts", "head_dim"):
             non_negative_int(name, getattr(self, name))
         flag("tied_embeddings", self.tied_embeddings)
+        flag("qk_norm", self.qk_norm)
+        if self.mla is not None and (self.head_dim or self.qk_norm):
+            raise EstimatorError("head_dim", self.head_dim, "0 with mla: latent attention sets its own head widths")
         if self.dense_layers > self.layers:
             raise EstimatorError("dense_layers", self.dense_layers, f"at most layers ({self.layers})")
         if self.top_k > self.routed_experts:
@@ -106,7 +115,9 @@ def moe_params(config: MoeConfig) -> MoeParams:
     """Total and active parameters of an MoE decoder (SwiGLU experts, RMSNorm), and active / total."""
     c = config
     if c.mla is None:
-        attention = gqa_attention_params(c.d_model, c.heads, c.kv_heads)
+        attention = gqa_attention_params(c.d_model, c.heads, c.kv_heads, head_width=c.head_dim)
+        if c.qk_norm:
+            attention += 2 * norm_params(c.head_dim or c.d_model // c.heads)
     else:
         attention = mla_attention_params(c.d_model, c.heads, c.mla)
     norms = NORMS_PER_BLOCK * norm_params(c.d_model)

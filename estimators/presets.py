@@ -413,6 +413,16 @@ def _mfu_inside_reported(table: str, runs: dict, found: dict) -> None:
             raise EstimatorError(f"{table}.{key}.mfu_reported", list(bounds), f"[low, high] around mfu ({run.mfu})")
 
 
+def _params_of_its_model(table: str, runs: dict, found: dict) -> None:
+    """A run's N is the count of its model's configuration, the parameters a token passes through:
+    one parameter count per model across the site, never a paper's round figure beside it."""
+    for key, run in runs.items():
+        model = found["models"][run.model]
+        if run.params != model.active_params:
+            raise EstimatorError(f"{table}.{key}.params", run.params,
+                                 f"models.{run.model}'s count from its configuration, {model.active_params}")
+
+
 def _unexpected_at_most_interruptions(table: str, failures: dict, found: dict) -> None:
     for key, f in failures.items():
         if f.unexpected > f.interruptions:
@@ -453,6 +463,7 @@ _CHECKS_ACROSS = {
     "unrounded_peaks_have_rounded_ones": _unrounded_peaks_have_rounded_ones,
     "precision_of_its_gpu": _precision_of_its_gpu,
     "mfu_inside_reported": _mfu_inside_reported,
+    "params_of_its_model": _params_of_its_model,
     "unexpected_at_most_interruptions": _unexpected_at_most_interruptions,
     "ladder_climbs": _ladder_climbs,
     "modules_each_once": _modules_each_once,

@@ -88,8 +88,13 @@ def _finite(value: float) -> float:
 
 
 def _round(value: float, digits: int) -> float:
-    """`value` rounded to `digits` significant digits (decimal rounding, as printed)."""
-    return float(f"{value:.{digits - 1}e}")
+    """`value` rounded to `digits` significant digits, a half away from zero as a reader rounds by
+    hand (116.5 h is 117 h; the binary value decides, so 2.675, stored just below, is 2.67)."""
+    exact = decimal.Decimal(value)
+    if not exact:
+        return 0.0
+    step = decimal.Decimal(1).scaleb(exact.adjusted() - (digits - 1))
+    return float(exact.quantize(step, rounding=decimal.ROUND_HALF_UP))
 
 
 def _digits(rounded: float, digits: int, grouping: str = "") -> str:
@@ -122,13 +127,13 @@ def _plain(magnitude: float, digits: int) -> str:
     return _digits(rounded, max(digits, len(str(int(rounded))) if rounded >= 1 else 0), ",")
 
 
-def _prefixed(value: float, unit: str, rule: Prefixes) -> str:
+def _prefixed(value: float, unit: str, rule: Prefixes, digits: int = 0) -> str:
     """The largest prefix that keeps the rounded mantissa >= 1; scientific beyond the largest.
 
     Below the smallest prefix: a plain figure if the smallest is "" (a count, bytes),
     scientific otherwise (1e-30 FLOP/s).
     """
-    digits, base, prefixes, space = SIGNIFICANT[rule.kind], rule.base, rule.table, rule.space
+    digits, base, prefixes, space = digits or SIGNIFICANT[rule.kind], rule.base, rule.table, rule.space
     magnitude = abs(_finite(value))
     if magnitude == 0:
         return f"0{space}{unit}"
@@ -157,6 +162,20 @@ def bytes_(value: float, binary: bool = False) -> str:
 def count(value: float) -> str:
     """405e9 -> "405B"; 26.62e6 -> "26.6M". No space, as model names write it."""
     return _prefixed(value, "", COUNT)
+
+
+def apart(value: float, other: float, unit: str = "") -> str:
+    """`value` with as many significant digits as it takes to read differently from `other`, the
+    figure it is set beside, and never fewer than the policy's: 989.4e12 beside 989e12, "FLOP/s" ->
+    "989.4 TFLOP/s"; a count without a unit (26.67M beside 26.68M). The digits are decided by the
+    pair, not by the author, so the two figures of a comparison always show their difference."""
+    rule = Prefixes.si(unit) if unit else COUNT
+    _finite(other)
+    for digits in range(SIGNIFICANT[rule.kind], 16):
+        text = _prefixed(value, unit, rule, digits)
+        if text != _prefixed(other, unit, rule, digits):
+            break
+    return text
 
 
 def sci(value: float) -> str:
@@ -190,28 +209,39 @@ def times(ratio: float) -> str:
     return f"{_sign(ratio)}{_plain(magnitude, SIGNIFICANT['ratio'])}×" if magnitude else "0×"
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, largest: str = "") -> str:
     """Seconds in the largest of years, days, h, min, s, ms, µs, ns, ps that keeps
     the rounded figure >= 1: 59.99 -> "1 min"; 86400 -> "1 day"; 3.15e9 -> "99.8 years".
 
     Years have no larger unit: past a million, scientific ("1.1e6 years"); below a
-    picosecond, seconds in scientific notation ("5e-13 s").
+    picosecond, seconds in scientific notation ("5e-13 s"). `largest` ("h") caps
+    the unit, for a quantity its sources give in hours: 419,400 s -> "117 h".
     """
     digits = SIGNIFICANT["duration"]
     magnitude = abs(_finite(seconds))
+    units = [unit for unit, _ in _TIME_UNITS]
+    if largest and largest not in units:
+        raise EstimatorError("largest", largest, "one of " + ", ".join(units))
     if magnitude == 0:
         return "0 s"
     sign = _sign(seconds)
     years = _round(magnitude / SECONDS_PER_YEAR, digits)
-    if years >= 1:
+    if years >= 1 and not largest:
         text = _plain(magnitude / SECONDS_PER_YEAR, digits)
         return f"{sign}{text} {'year' if text == '1' else 'years'}"
-    for unit, size in _TIME_UNITS:
-        # Largest first, so a figure that rounds up to its unit's end (59.996 s) was already taken as 1 min.
+    larger = None  # the unit above the one being tried
+    allowed = _TIME_UNITS[units.index(largest):] if largest else _TIME_UNITS
+    if largest and _round(magnitude / allowed[0][1], digits) >= 10 ** digits:
+        return f"{sign}{_plain(magnitude / allowed[0][1], digits)} {largest}"  # 1,230 h: no larger unit asked for
+    for unit, size in allowed:
         figure = _round(magnitude / size, digits)
         if figure >= 1:
+            # 59.96 s is 0.999 min, yet rounds to 60 s: a figure that rounds up to the larger unit reads as one of it.
+            if larger is not None and figure * size >= larger[1]:
+                return f"{sign}1 {larger[0]}"
             text = _digits(figure, digits)
             return f"{sign}{text} {unit + 's' if unit == 'day' and text != '1' else unit}"
+        larger = (unit, size)
     return f"{sign}{_sci(magnitude, digits)} s"
 
 
@@ -230,6 +260,8 @@ _KINDS = {count: "number", sci: "number", number: "number", plain: "number", int
 
 def kind_of(formatter, *args, **kwargs) -> str:
     """The kind of quantity a call of `formatter` prints: `si(x, "B")` is bytes like `bytes_(x)`."""
+    if formatter is apart:  # more digits than the kind's own: a kind of its own beside them
+        return f"{(args[1:] or ('number',))[0]} set apart"
     if formatter is si:
         return "bytes" if args[0] == "B" else str(args[0])
     if formatter is bytes_ and kwargs.get("binary"):
@@ -239,4 +271,4 @@ def kind_of(formatter, *args, **kwargs) -> str:
 
 # The formatters a page, a widget or a card prints a number with (a page's filters, by name
 # without the trailing underscore that keeps `bytes_` from shadowing the built-in).
-FORMATTERS = {fn.__name__.rstrip("_"): fn for fn in (si, *_KINDS)}
+FORMATTERS = {fn.__name__.rstrip("_"): fn for fn in (si, apart, *_KINDS)}

@@ -145,7 +145,7 @@ class _Build:
         html_text = render.render(name, preset, element_id=id)
         taken.append(id)
         call = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
-        self.manifest.record_widget(f"widget({call})", html_text)
+        self.manifest.record_widget(f"widget({call})", html_text, pyodide_widgets.module(name), preset)
         return html_text
 
 

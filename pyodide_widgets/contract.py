@@ -215,6 +215,22 @@ def read(fields, state: dict) -> dict:
     return values
 
 
+def typed(fields, presets: dict, state: dict, among: tuple) -> str:
+    """Of the fields `among` that together make `state` invalid, the one the reader set: the first
+    whose value is in none of the widget's `presets` (a keystroke or a link, not a preset); the
+    first of `among` when every one still holds a preset's value. Values are compared as read, so
+    "2048" and "2,048" are one value."""
+    by_name = {f.name: f for f in fields}
+
+    def value(name, held):
+        return _READERS[by_name[name].kind](by_name[name], held)
+
+    for name in among:
+        if all(value(name, p["state"][name]) != value(name, state[name]) for p in presets.values() if name in p["state"]):
+            return name
+    return among[0]
+
+
 # --- presets: every value from presets.toml or an estimator -------------------------
 
 

@@ -12,18 +12,27 @@ outputs at their build-time state, as text.
   derivation, old text -> new text. `make lock` (this module's `lock`
   command) accepts the build's numbers after review.
 - One quantity, one text: the build fails when one derivation, or one value,
-  of one kind of quantity is shown with two texts.
+  of one kind of quantity is shown with two texts; and when one quantity of
+  one subject (a model's checkpoint, a run's GPU-hours) is, however it was
+  reached: from another table's entry for the same subject (a run's count and
+  its model's), or in a widget's build-time outputs against the prose.
 
     python -m site_build.numbers check [site]   # the lock against a built site
     python -m site_build.numbers lock [site]    # write numbers.lock from it
 """
 
 import dataclasses
+import functools
 import json
+import re
 import sys
+import typing
 from collections import Counter, defaultdict
 from html.parser import HTMLParser
 from pathlib import Path
+
+from estimators import ESTIMATORS, load_presets
+from estimators.provenance import quantity_of
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = "numbers.json"
@@ -43,6 +52,7 @@ class Entry:
     value: float | None  # None for a widget's output, which is text from the start
     text: str
     inputs: tuple = ()  # its published inputs, one text each: `run("llama3-405b").params = 405B (source: …)`
+    about: str = ""  # a widget output's quantity, preset and subjects: `gpu_hours@llama3-405b@h100-sxm,llama3-405b`
 
     @property
     def where(self) -> str:
@@ -75,11 +85,12 @@ class Manifest:
         """One number a filter printed, where the page printed it."""
         self.entries.append(Entry(self.page, self.line, derivation, kind, value, text, inputs))
 
-    def record_widget(self, call: str, html: str) -> None:
+    def record_widget(self, call: str, html: str, widget=None, preset: str | None = None) -> None:
         """Each output of a widget the page shows (`call`: `widget("training_time")`), as the page
-        shows it before any script runs."""
+        shows it before any script runs; with its module and preset, what each output is of."""
+        about = widget_subjects(widget, preset) if widget is not None else {}
         for key, text in widget_outputs(html).items():
-            self.entries.append(Entry(self.page, self.line, f"{call}.{key}", "widget", None, text))
+            self.entries.append(Entry(self.page, self.line, f"{call}.{key}", "widget", None, text, about=about.get(key, "")))
 
 
 # --- the manifest ---------------------------------------------------------------------
@@ -127,7 +138,125 @@ def widget_outputs(html: str) -> dict:
     return {key: " ".join(text.split()) for key, text in parser.found.items()}
 
 
+def widget_subjects(widget, preset: str | None) -> dict:
+    """{output key: `quantity@preset@subjects`} for each output of `widget` whose `of` names what
+    computes it, at `preset` (its first by default): the estimator's name or the result field, the
+    preset, and the keys of the presets.toml entries its state was supplied from."""
+    states = widget.presets()
+    preset = preset or next(iter(states))
+    supplied = states[preset]["supplied"].values()
+    subjects = sorted({address.split(".", 1)[1] for s in supplied for address, _ in s.sources})
+    about = {}
+    for output in widget.OUTPUTS:
+        name = _quantity_name(*output.of) if isinstance(output.of, tuple) else getattr(output.of, "__name__", "")
+        if name and subjects:
+            about[output.key] = f"{name}@{preset}@{','.join(subjects)}"
+    return about
+
+
+def _quantity_name(cls, field: str) -> str:
+    """What a result field holds, by name: the estimator its declaration says computes it
+    (`RunEstimate.gpu_hours` is `gpu_hours`), else `RunEstimate.gpu_hours` itself."""
+    declared = quantity_of(cls, field)
+    of = getattr(declared, "of", None)
+    return of.__name__ if of is not None else f"{cls.__name__}.{field}"
+
+
 # --- one quantity, one text ---------------------------------------------------------
+
+# A number with its unit as units writes it, to find a figure inside a widget's line of text.
+_FIGURE = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s?([%a-zA-Z/µ]+)?")
+_QUOTED = re.compile(r'"([^"]+)"')
+_ARGUMENT = re.compile(r"«[^»]+»(?:\.\w+|\[[^\]]+\])*")
+
+
+@functools.cache
+def _lookups() -> re.Pattern:
+    """A preset lookup, `model("llama3-405b")` or `load_presets().gpus["h100-sxm"]`: what it names is
+    the subject, whichever table holds it (a run and its model share a key)."""
+    names = "|".join(map(re.escape, load_presets().lookups))
+    return re.compile(rf'(?:load_presets\(\)\.\w+\[|\b(?:{names})\()"([^"]+)"[\])]')
+
+
+@functools.cache
+def _preset_keys() -> frozenset:
+    presets = load_presets()
+    return frozenset(key for name in presets.tables for key in getattr(presets, name))
+
+
+def subject_of(derivation: str) -> str:
+    """One quantity of one subject, as a key: the derivation with each preset lookup replaced by the
+    key it names, so `checkpoint_bytes(run("x").params)` and `checkpoint_bytes(model("x").params)`
+    meet. An input read bare (`example("seed-7b").params`) has no such key: it prints the figure
+    its own source gives (a seed's round 7B beside a configuration's count), and its card says whose."""
+    keyed = _lookups().sub(lambda m: f"«{m.group(1)}»", derivation)
+    return "" if _ARGUMENT.fullmatch(keyed) else keyed
+
+
+def _widget_key(derivation: str) -> str:
+    """The `quantity@subjects` a widget output of the same quantity carries (widget_subjects): an
+    estimator called on preset fields alone (`checkpoint_bytes(model("x").params)`), or a field of
+    an estimate of presets alone (`run_preset_estimate("x").gpu_hours`); "" for anything else."""
+    keyed = subject_of(derivation)
+    subjects = sorted(k for k in set(_QUOTED.findall(derivation)) if k in _preset_keys())
+    called = re.fullmatch(r"(\w+)\((.*)\)(?:\.(\w+))?", keyed)
+    if not subjects or not called:
+        return ""
+    name = called.group(1)
+    if called.group(3):  # a field of what the estimator returns
+        returned = typing.get_type_hints(ESTIMATORS[name]).get("return") if name in ESTIMATORS else None
+        if not isinstance(returned, type):
+            return ""
+        name = _quantity_name(returned, called.group(3))
+    arguments = [a.strip() for a in called.group(2).split(",")]
+    if not all(_ARGUMENT.fullmatch(a) or (_QUOTED.fullmatch(a) and a.strip('"') in _preset_keys()) for a in arguments):
+        return ""  # a literal or another estimate among them: a quantity no widget output names
+    return f"{name}@{','.join(subjects)}"
+
+
+def _figures(text: str) -> set:
+    """The figures of a line of text with their units: {("5.68", "TB"), ...}."""
+    return {(n, u or "") for n, u in _FIGURE.findall(text)}
+
+
+def subject_findings(entries: list) -> list[str]:
+    """Each quantity of one subject printed with two texts: across tables (a run's count and its
+    model's), and between the prose and a widget's build-time outputs."""
+    findings = []
+    groups = defaultdict(list)
+    for e in entries:
+        if e.value is not None and subject_of(e.derivation):
+            groups[(subject_of(e.derivation), e.kind)].append(e)
+    for (subject, _), group in groups.items():
+        texts = sorted({e.text for e in group})
+        # One derivation two ways is the derivation check's finding already.
+        if len(texts) > 1 and len({e.derivation for e in group}) > 1:
+            shown = "; ".join(f"{e.where} {e.text!r} ({e.derivation})" for e in group)
+            findings.append(f"one quantity of one subject printed {len(texts)} ways ({subject}): {shown}")
+    prose = defaultdict(list)
+    for e in entries:
+        # A figure printed with more digits than its kind's, to set it apart from another, is no
+        # text a widget would print.
+        if e.value is not None and not e.kind.endswith(" set apart") and _widget_key(e.derivation):
+            prose[_widget_key(e.derivation)].append(e)
+    for w in (e for e in entries if e.about):
+        name, preset, subjects = w.about.split("@")
+        shown = _figures(w.text)
+        for key, group in prose.items():
+            pname, _, psubjects = key.partition("@")
+            # The same quantity of the widget's own preset, from nothing its state was not supplied from.
+            if pname != name or preset not in psubjects.split(",") or not set(psubjects.split(",")) <= set(subjects.split(",")):
+                continue
+            for e in group:
+                figure = next(iter(_figures(e.text)), None)
+                # The widget states this quantity in the prose's unit, but not the prose's figure.
+                if figure and figure not in shown and any(u == figure[1] for _, u in shown):
+                    findings.append(
+                        f"one quantity of one subject printed 2 ways ({key}): {e.where} {e.text!r} ({e.derivation}); "
+                        f"{w.where} {w.text!r} ({w.derivation})"
+                    )
+    return findings
+
 
 
 def _same_value(value: float) -> str:
@@ -149,7 +278,7 @@ def one_text_findings(entries: list) -> list[str]:
                 shown = "; ".join(f"{e.where} {e.text!r} ({e.derivation})" for e in group if e.text in texts)
                 what = group[0].derivation if label == "derivation" else f"{group[0].kind} {group[0].value:g}"
                 findings.append(f"one quantity printed {len(texts)} ways ({what}): {shown}")
-    return sorted(set(findings))
+    return sorted(set(findings) | set(subject_findings(entries)))
 
 
 # --- the lock ------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Full fine-tune, LoRA and QLoRA side by side on one GPU.
 
 The adapters are counted on the real shapes of the chosen linear layers
-(estimators.lora_module_shapes: grouped-query k and v are narrower than q, the
-MLP's are wider), and each method's memory is built part by part as the
+(estimators.lora_adapted_matrices: grouped-query k and v are narrower than q, the
+MLP's are wider, GPT-2's q, k and v are one matrix), and each method's memory is built part by part as the
 papers build it (estimators.finetune_bill), activations included.
 """
 
@@ -72,15 +72,18 @@ def _parts(bill: estimators.FinetuneBill) -> str:
 
 
 def _fit(label: str, bill: estimators.FinetuneBill, gpu) -> str:
+    # One unit a sentence: the card's memory is binary, so its room to spare is said in GiB too.
     if bill.fit.fits:
-        return f"{label} fits the {_capacity(gpu)} of one {gpu.name}, {units.bytes_(bill.fit.spare)} to spare."
-    return f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio)} its {_capacity(gpu)}, {units.bytes_(-bill.fit.spare)} over."
+        return f"{label} fits the {_capacity(gpu)} of one {gpu.name}, {units.bytes_(bill.fit.spare, binary=True)} to spare."
+    return (f"{label} does not fit one {gpu.name}: {units.times(bill.fit.ratio)} its {_capacity(gpu)}, "
+            f"{units.bytes_(-bill.fit.spare, binary=True)} over.")
 
 
 def update(state: dict) -> dict:
     s = read(FIELDS, state)
     config, gpu = _MODELS[s["model"]].config, _PRESETS.gpu(s["gpu"])
-    shapes = estimators.lora_module_shapes(config)
+    # The matrices the adapters sit on: GPT-2's fused q, k and v take one adapter, as PEFT fits it.
+    matrices = estimators.lora_adapted_matrices(config, s["modules"])
     bills = {
         method: estimators.finetune_bill(method, config, s["rank"], s["modules"], s["quantization"],
                                          s["seq_len"], s["micro_batch"], s["recompute"], gpu.memory_bytes)
@@ -90,9 +93,9 @@ def update(state: dict) -> dict:
     outputs = {
         "trainable": f"{units.count(adapted.trainable_params)} parameters ({units.percent(adapted.trainable_share)})",
         "per_module": "per block: " + ", ".join(
-            f"{m} {units.integer(shapes[m][0])}→{units.integer(shapes[m][1])}: "
-            f"{units.integer(estimators.lora_matrix_params(*shapes[m], s['rank']))}"
-            for m in s["modules"]
+            f"{m} {units.integer(d_in)}→{units.integer(d_out)}: "
+            f"{units.integer(estimators.lora_matrix_params(d_in, d_out, s['rank']))}"
+            for m, (d_in, d_out) in matrices.items()
         ),
     }
     for method, label in METHODS.items():

@@ -10,7 +10,7 @@ time between interruptions (estimators.mtbf_seconds).
 import estimators
 from estimators import units
 
-from ..contract import Output, from_estimate, from_preset, number, preset, read, whole
+from ..contract import Output, from_estimate, from_preset, number, preset, read, typed, whole
 
 TITLE = "What each interruption costs"
 CHART = "interruptions"
@@ -45,8 +45,9 @@ OUTPUTS = (
 
 
 def presets() -> dict:
-    """All interruptions (the seed's count), then the unexpected ones only; the pause is the run's
-    checkpoint written synchronously to its cluster's storage."""
+    """The unexpected interruptions first, the ones the prose's mean time between failures counts
+    (a planned stop saves before it halts), then all of them, the seed's count; the pause is the
+    run's checkpoint written synchronously to its cluster's storage."""
     f, run = _PRESETS.failure("llama3-405b"), _PRESETS.run("llama3-405b")
     storage, host = _PRESETS.storage_system("llama3-tectonic"), _PRESETS.interconnect("pcie5-h100")
     model = _PRESETS.model(run.model)
@@ -58,10 +59,10 @@ def presets() -> dict:
     base = {"interval": from_preset(f, "checkpoint_interval_seconds", MINUTE), "window": from_preset(f, "window_seconds", DAY),
             "pause": pause}
     return {
-        "all": preset(FIELDS, f"All {units.integer(f.interruptions)} interruptions",
-                      {**base, "interruptions": from_preset(f, "interruptions")}),
         "unexpected": preset(FIELDS, f"Only the {units.integer(f.unexpected)} unexpected ones",
                              {**base, "interruptions": from_preset(f, "unexpected")}),
+        "all": preset(FIELDS, f"All {units.integer(f.interruptions)} interruptions, planned stops too",
+                      {**base, "interruptions": from_preset(f, "interruptions")}),
     }
 
 
@@ -70,11 +71,15 @@ def update(state: dict) -> dict:
     s = read(FIELDS, state)
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
     if interval > window:
-        longest = units.plain(window / MINUTE)
-        raise estimators.EstimatorError("interval", state["interval"], f"at most the window, {longest} minutes")
+        # Named on the field the reader set, in the units policy's words for the other one.
+        if typed(FIELDS, presets(), state, ("interval", "window")) == "window":
+            raise estimators.EstimatorError("window", state["window"], (
+                f"at least the checkpoint interval, {units.duration(interval)}: {units.number(interval / DAY)} days"))
+        raise estimators.EstimatorError("interval", state["interval"], (
+            f"at most the window, {units.duration(window)}: {units.number(window / MINUTE)} minutes"))
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
-        "lost": units.duration(now.lost_s),
+        "lost": units.duration(now.lost_s, "h"),  # work lost over a run reads in hours, as its sources give it
         "lost_share": f"{units.percent(now.lost_share)} of the window, redone by every GPU of the job",
         "writing": units.duration(now.saving_s),
         "writing_detail": f"{units.percent(now.saving_share)} of the window, at {units.duration(pause)} a save",
@@ -85,9 +90,11 @@ def update(state: dict) -> dict:
     best = estimators.checkpoint_overhead(window, n, daly, pause)
     outputs |= {
         "optimal": units.duration(daly),
-        "young": f"Young's first-order √(2 × pause × MTBF): {units.duration(young)}; MTBF {units.duration(mtbf)}",
-        "at_optimal": units.duration(best.total_s),
-        "now": f"against {units.duration(now.total_s)} at your interval",
+        # The mean time between the interruptions the form counts: the MTBF only when those are the failures.
+        "young": (f"Young's first-order √(2 × pause × mean time between them): {units.duration(young)}; "
+                  f"one interruption every {units.duration(mtbf)}"),
+        "at_optimal": units.duration(best.total_s, "h"),
+        "now": f"against {units.duration(now.total_s, 'h')} at your interval",
     }
 
     def hours(seconds: float) -> float:

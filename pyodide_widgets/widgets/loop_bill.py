@@ -19,7 +19,7 @@ _E = estimators.RunEstimate
 
 OUTPUTS = (
     Output("data", "Data", detail="data_bytes", of=(_E, "dataset_bytes"), uses=RUN),
-    Output("compute", "Compute: C = 6 × N × D", detail="compute_rate", of=(_E, "flops"), uses=RUN),
+    Output("compute", "FLOPs of the run, 6 × N × D", detail="compute_rate", of=(_E, "flops"), uses=RUN),
     Output("memory", "Memory: the training state", detail="memory_per_param", of=(_E, "state_bytes"), uses=RUN),
     Output("time", "Time, at the run's MFU", detail="gpu_hours", of=(_E, "seconds"), uses=RUN),
 )

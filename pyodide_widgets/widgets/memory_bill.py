@@ -44,7 +44,7 @@ FIELDS = (
     choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
     whole("tp", "Tensor-parallel size", unit="GPUs per layer", max=1024),
     whole("pp", "Pipeline stages", unit="stages", max=1024,
-          note="the bill of the first stage, the fullest under the 1F1B schedule"),
+          note="the bill of the first stage, which holds the most activations while the pipe fills"),
 )
 
 _STATE = ("model", "optimizer", "stage", "gpus", "tp", "pp")
@@ -53,11 +53,11 @@ _ACTIVATIONS = ("model", "seq_len", "micro_batch", "recompute", "tp", "pp")
 _EVERYTHING = tuple(f.name for f in FIELDS)
 
 OUTPUTS = (
-    # Every optimizer keeps BF16 weights and an FP32 master copy: the optimizer moves the other parts only.
+    # Every optimizer keeps BF16 weights; all but Adam on BF16 weights keep an FP32 master copy too.
     Output("weights", "Weights (BF16)", of=estimators.zero_breakdown, uses=_SAME_FOR_EVERY_OPTIMIZER),
     Output("gradients", "+ gradients", note="BF16, or FP32 as Megatron-LM keeps them", of=estimators.zero_breakdown,
            uses=_STATE),
-    Output("master", "+ master weights (FP32)", of=estimators.zero_breakdown, uses=_SAME_FOR_EVERY_OPTIMIZER),
+    Output("master", "+ master weights (FP32)", of=estimators.zero_breakdown, uses=_STATE),
     Output("momentum", "+ momentum", of=estimators.zero_breakdown, uses=_STATE),
     Output("variance", "+ variance", of=estimators.zero_breakdown, uses=_STATE),
     Output("activations", "+ activations", note="not sharded by ZeRO", of=estimators.model_activation_bytes,

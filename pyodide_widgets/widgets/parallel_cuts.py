@@ -11,7 +11,7 @@ cut (estimators.cut_slices).
 import estimators
 from estimators import parallelism, units
 
-from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, typed, whole
 
 TITLE = "Six ways to cut one training job"
 CHART = "parallel_cuts"
@@ -53,7 +53,7 @@ OUTPUTS = (
            uses=_TRAFFIC),
     Output("link_time", "Time on the link", detail="link", of=estimators.link_seconds, uses=_LINK),
     Output("compute", "The step's arithmetic", detail="compute_detail", of=estimators.step_compute_seconds, uses=_COMPUTE),
-    Output("verdict", sentence=True, of=(estimators.LayoutTraffic, "comm_ratio"), uses=tuple(dict.fromkeys((*_LINK, *_COMPUTE)))),
+    Output("verdict", sentence=True, of=(estimators.CutTraffic, "comm_ratio"), uses=tuple(dict.fromkeys((*_LINK, *_COMPUTE)))),
 )
 
 
@@ -86,6 +86,22 @@ def presets() -> dict:
     }
 
 
+def _batch_error(state: dict, s: dict, dp: int) -> estimators.EstimatorError:
+    """A batch that the replicas cannot split into whole micro-batches, named on the field the reader
+    set, with the other field's part said in words."""
+    batch, micro = s["global_batch"], s["micro_batch"]
+    field = typed(FIELDS, presets(), state, ("micro_batch", "global_batch"))
+    if field == "micro_batch" and batch % dp == 0:
+        each = batch // dp
+        share = (f"the batch of {units.integer(batch)}" if dp == 1 else
+                 f"each data-parallel replica's share of the batch of {units.integer(batch)}, split {units.integer(dp)} ways")
+        return estimators.EstimatorError("micro_batch", state["micro_batch"], (
+            f"a divisor of {units.integer(each)} sequences, {share}, so that it runs in whole micro-batches"))
+    replicas = "" if dp == 1 else f", for {units.integer(dp)} data-parallel replicas"
+    return estimators.EstimatorError("global_batch", state["global_batch"], (
+        f"a multiple of {units.integer(dp * micro)} sequences per step: whole micro-batches of {units.integer(micro)}{replicas}"))
+
+
 def update(state: dict) -> dict:
     """Outputs (text) and the diagram's rows for one state of the form."""
     s = read(FIELDS, state)
@@ -104,6 +120,8 @@ def update(state: dict) -> dict:
         # The layout's own degrees (tp, pp, cp, ep) are the GPU count the reader typed.
         if error.argument in ("tp", "pp", "cp", "ep", "dp"):
             raise estimators.EstimatorError("gpus", state["gpus"], error.allowed) from None
+        if error.argument == "global_batch":
+            raise _batch_error(state, s, layout.dp) from None
         raise
     share = estimators.gpu_share(model.config, layout, s["seq_len"], s["global_batch"])
     cut = next(c for c in t.cuts if c.cut == s["cut"]) if s["gpus"] > 1 else None

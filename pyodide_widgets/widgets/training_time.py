@@ -32,7 +32,7 @@ _FLEET = ("gpu", "precision", "gpus", "mfu")
 _E = estimators.RunEstimate
 
 OUTPUTS = (
-    Output("flops", "Compute: C = 6 × N × D", of=(_E, "flops"), uses=("params", "tokens")),
+    Output("flops", "FLOPs of the run, 6 × N × D", of=(_E, "flops"), uses=("params", "tokens")),
     Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet", of=(_E, "delivered_flops"), uses=_FLEET),
     Output("duration", "= ideal wall-clock time", of=(_E, "seconds"), uses=("params", "tokens", *_FLEET)),
     Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", of=(_E, "gpu_hours"),
@@ -40,7 +40,7 @@ OUTPUTS = (
     Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
            of=(_E, "state_bytes"), uses=("params",)),
-    Output("checkpoint", "Resumable checkpoint", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
+    Output("checkpoint", "Checkpoint as Megatron-LM and DeepSpeed write it", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
 )
 
 
@@ -75,7 +75,7 @@ def update(state: dict) -> dict:
     gpu = _PRESETS.gpu(s["gpu"])
     if s["precision"] not in gpu.peak_flops:
         allowed = ", ".join(_PRECISIONS[p] for p in gpu.peak_flops)
-        raise estimators.EstimatorError("precision", state["precision"], f"one the {gpu.name} has a peak for: {allowed}")
+        raise estimators.EstimatorError("precision", state["precision"], f"a precision the {gpu.name} has a dense peak for: {allowed}")
     peak = gpu.peak_flops[s["precision"]]
     e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, s["mfu"], int(s["token_bytes"]))
     flops = f"{units.sci(e.flops)} FLOPs"

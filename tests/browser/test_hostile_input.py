@@ -65,3 +65,17 @@ def test_an_extreme_valid_value_is_answered_beside_its_field_in_its_units(page, 
     outputs = wait_for_cpython_outputs(page, WIDGET)
     assert all(len(text) < 80 for text in outputs.values()), outputs
     assert not GARBAGE.search(widget_text(page))
+
+
+def test_a_micro_batch_that_breaks_the_step_is_refused_on_the_micro_batch_not_the_batch(page, site_url):
+    # Two fields make the step invalid together; the one typed into is named, marked aria-invalid,
+    # and the batch the reader did not touch stays unmarked.
+    cuts = "parallel_cuts"
+    page.goto(f"{site_url}/training/")
+    wait_live(page, cuts)
+    type_into(page, cuts, "micro_batch", "3")
+    error = page.locator(f'{root(cuts)} [data-error-for="micro_batch"]')
+    error.filter(has_text="Must be a divisor of").wait_for()
+    assert page.get_attribute(f'{root(cuts)} [name="micro_batch"]', "aria-invalid") == "true"
+    assert page.get_attribute(f'{root(cuts)} [name="global_batch"]', "aria-invalid") is None
+    assert "sequences" in error.inner_text()

@@ -4,7 +4,7 @@ import pytest
 
 import estimators
 from estimators import units
-from pyodide_widgets import contract
+from pyodide_widgets.contract import read
 from pyodide_widgets.widgets import interruptions
 from tests.build.test_build import page_text
 
@@ -17,24 +17,36 @@ def text(built_site) -> str:
     return " ".join(page_text(built_site, "training").split())
 
 
-def test_default_is_the_seeds_466_interruptions_and_the_unexpected_419_one_click_away():
+def test_default_is_the_unexpected_419_that_the_prose_calls_failures_and_all_466_one_click_away():
+    # Llama 3 paper, §3.3.4: 466 interruptions in 54 days, 419 of them unexpected. The prose's MTBF
+    # counts the unexpected ones (3.09 h) and gives Daly's interval from it; the widget opens on them.
     states = interruptions.presets()
-    assert list(states) == ["all", "unexpected"]
-    assert states["all"]["state"]["interruptions"] == FAILURES.interruptions
-    assert states["unexpected"]["state"]["interruptions"] == FAILURES.unexpected
-    out = interruptions.update(states["all"]["state"])["outputs"]
-    # Seed: ≈ 117 h, ≈ 9.0% (466 × 30 min / 2 = 116.5 h, printed in days as the page prints it).
+    assert list(states) == ["unexpected", "all"]
+    assert states["unexpected"]["state"]["interruptions"] == FAILURES.unexpected == 419
+    assert states["all"]["state"]["interruptions"] == FAILURES.interruptions == 466
+    out = interruptions.update(states["unexpected"]["state"])["outputs"]
+    mtbf = estimators.mtbf_seconds(FAILURES.unexpected, FAILURES.window_seconds)
+    assert units.duration(mtbf) == "3.09 h"
+    assert out["young"].endswith(f"one interruption every {units.duration(mtbf)}") and "MTBF" not in out["young"]
+
+
+def test_work_thrown_away_reads_in_hours_as_its_sources_give_it(text):
+    # Seed: ≈ 117 h, ≈ 9.0% (466 × 30 min / 2 = 116.5 h), in hours as the article prints it.
+    out = interruptions.update(interruptions.presets()["all"]["state"])["outputs"]
     lost = 116.5 * units.SECONDS_PER_HOUR
-    assert out["lost"] == units.duration(lost) and out["lost_share"].startswith(units.percent(lost / FAILURES.window_seconds))
+    assert out["lost"] == units.duration(lost, "h") == "117 h"
+    assert out["lost_share"].startswith(units.percent(lost / FAILURES.window_seconds))
+    assert f"throw away {units.duration(lost, 'h')} of work" in text
 
 
 @pytest.mark.parametrize("preset", list(interruptions.presets()))
 def test_the_interruptions_widgets_figures_are_the_estimators(preset):
-    result = interruptions.update(interruptions.presets()[preset]["state"])
-    s = contract.read(interruptions.FIELDS, interruptions.presets()[preset]["state"])  # in SI units
+    state = interruptions.presets()[preset]["state"]
+    result = interruptions.update(state)
+    s = read(interruptions.FIELDS, state)  # the preset holds the form's text; read gives SI units
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
     lost = estimators.lost_work_seconds(n, interval)
-    assert result["outputs"]["lost"] == units.duration(lost)
+    assert result["outputs"]["lost"] == units.duration(lost, "h")
     daly = estimators.optimal_checkpoint_interval(pause, estimators.mtbf_seconds(n, window))
     assert result["outputs"]["optimal"] == units.duration(daly)
     assert sum(round(row["lost_h"] * 7200 / interval) for row in result["data"]["days"]) == n  # τ/2 lost each
@@ -62,3 +74,16 @@ def test_bad_input_is_named():
     with pytest.raises(estimators.EstimatorError) as e:
         interruptions.update(state)
     assert e.value.argument == "interval"
+
+
+def test_the_widgets_time_spent_saving_is_the_proses_for_the_same_saves(text):
+    # 54 days of 30-minute intervals, 2,592 saves, each the synchronous pause of the 405B checkpoint
+    # at Tectonic's write rate (Llama 3 §3.3.4): the widget must not round the pause before multiplying.
+    run, storage, host = PRESETS.run("llama3-405b"), PRESETS.storage_system("llama3-tectonic"), PRESETS.interconnect("pcie5-h100")
+    stall = estimators.checkpoint_stall(
+        estimators.checkpoint_bytes(PRESETS.model(run.model).params), run.gpus, host.bandwidth_bytes_per_s,
+        storage.write_bytes_per_s, FAILURES.window_seconds, FAILURES.checkpoint_interval_seconds)
+    assert FAILURES.window_seconds / FAILURES.checkpoint_interval_seconds == 2592
+    out = interruptions.update(interruptions.presets()["unexpected"]["state"])["outputs"]
+    assert out["writing"] == units.duration(stall.sync_run_s)
+    assert f"that is {units.duration(stall.sync_run_s)} of stopped GPUs" in text

@@ -4,6 +4,7 @@ both figures."""
 
 import pytest
 
+import estimators
 from estimators import checkpoint_bytes, load_presets, units
 from tests.build.test_build import page_text
 
@@ -40,7 +41,20 @@ def test_both_checkpoint_sizes_and_both_h100_peaks_are_shown(methods_text):
     for with_gradients in (False, True):
         assert units.bytes_(checkpoint_bytes(run.params, with_gradients)) in methods_text
     assert units.si(h100.peak_flops[run.precision], "FLOP/s") in methods_text
-    assert units.si(h100.peak_flops_unrounded[run.precision], "FLOP/s") in methods_text
+
+
+def test_the_two_h100_peaks_print_the_digits_that_tell_them_apart(methods_text):
+    # NVIDIA's H100 datasheet: 989 TFLOPS dense BF16; the Hopper whitepaper's 528 tensor cores ×
+    # 1,024 FLOPs per clock × 1.83 GHz make 989.4. The site's three digits print both as 989.
+    run = PRESETS.run("llama3-405b")
+    h100 = PRESETS.gpu(run.gpu)
+    rounded, exact = h100.peak_flops[run.precision], h100.peak_flops_unrounded[run.precision]
+    assert units.si(rounded, "FLOP/s") == units.si(exact, "FLOP/s")
+    assert "989 TFLOP/s (datasheet, used)" in methods_text and "989.4 TFLOP/s (whitepaper)" in methods_text
+    hours = [estimators.run_estimate(run.params, run.tokens, run.gpus, peak, run.mfu).gpu_hours for peak in (rounded, exact)]
+    assert f"(datasheet, used) {units.apart(hours[0], hours[1])}" in methods_text
+    assert f"(whitepaper) {units.apart(hours[1], hours[0])}" in methods_text
+    assert units.apart(hours[0], hours[1]) != units.apart(hours[1], hours[0])
 
 
 def test_gpu_peaks_are_printed_by_the_units_filter(methods_text):

@@ -4,7 +4,7 @@ import pytest
 
 import estimators
 from estimators import units
-from pyodide_widgets import contract
+from pyodide_widgets.contract import read
 from pyodide_widgets.widgets import parallel_cuts
 from tests.build.test_build import page_text
 
@@ -36,7 +36,8 @@ def test_llama3_layout_table_is_the_estimators(text, key):
 @pytest.mark.parametrize("preset", list(parallel_cuts.presets()))
 def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
     out = parallel_cuts.update(parallel_cuts.presets()[preset]["state"])["outputs"]
-    state = contract.read(parallel_cuts.FIELDS, parallel_cuts.presets()[preset]["state"])  # in SI units
+    # The preset holds the form's text; read gives each field in SI units (the MFU as a fraction).
+    state = read(parallel_cuts.FIELDS, parallel_cuts.presets()[preset]["state"])
     model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
     layout = estimators.single_cut_layout(state["cut"], state["gpus"])
     t = estimators.layout_traffic(
@@ -50,7 +51,7 @@ def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
 
 
 def test_tensor_parallelism_past_one_server_crosses_the_network_and_becomes_communication_bound():
-    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": 16}
+    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": "16"}
     out = parallel_cuts.update(state)["outputs"]
     assert PRESETS.interconnect(state["scale_out"]).name in out["link"]
     assert out["verdict"].startswith("Communication-bound")

@@ -23,9 +23,10 @@ def text(built_site) -> str:
 def test_loop_costs_in_the_prose_are_the_estimators(text):
     c = estimators.loop_costs(PRESETS.model(SETUP_8B.model).config, SETUP_8B.seq_len)
     g = estimators.loop_costs(PRESETS.model(SETUP_GPT2.model).config, SETUP_GPT2.seq_len)
-    assert f"costs {units.count(c.forward_flops)} FLOPs per token for its weights (2 × N)" in text
-    assert f"and {units.count(c.forward_attention_flops)} more for attention" in text
-    assert f"attention is {units.percent(c.attention_share)} of the arithmetic, against {units.percent(g.attention_share)} for GPT-2" in text
+    assert f"weights cost the forward pass 2 × N, that is {units.count(c.forward_flops)} FLOPs for each token" in text
+    assert f"Attention adds {units.count(c.forward_attention_flops)} more" in text
+    assert (f"attention is {units.percent(c.attention_share)} of the arithmetic; for GPT-2 at its "
+            f"{units.integer(SETUP_GPT2.seq_len)} tokens it is {units.percent(g.attention_share)}") in text
     assert f"{units.bytes_(c.optimizer_bytes)} for Llama 3 8B with Adam" in text
 
 

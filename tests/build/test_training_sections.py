@@ -15,8 +15,8 @@ from estimators import units
 from tests.build.test_build import page_text
 
 PRESETS = estimators.load_presets()
-LLAMA3 = PRESETS.run("llama3-405b")  # N = 405e9, D = 15.6e12 (the paper's round figures)
-LLAMA3_8B = PRESETS.run("llama3-8b")  # N = 8e9, D = 15e12
+LLAMA3 = PRESETS.run("llama3-405b")  # N = 405,853,388,800 (the configuration's count), D = 15.6e12
+LLAMA3_8B = PRESETS.run("llama3-8b")  # N = 8,030,261,248, D = 15e12
 FAILURES = PRESETS.failure("llama3-405b")  # 466 interruptions (419 unexpected) in 54 days, 30-min checkpoints
 LLAMA2_7B = PRESETS.model("llama2-7b")  # 6,738,415,616 parameters, d = 4096, 32 layers
 LORA = PRESETS.finetune("lora-7b")  # r = 16 on q, k, v, o
@@ -72,12 +72,11 @@ def test_sections_are_in_the_seeds_order(text):
     assert positions == sorted(positions)
 
 
-def test_llama3_8b_tokens_per_parameter_is_the_seeds_1875(text):
-    ratio = estimators.tokens_per_param(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 15e12 / 8e9 = 1875
-    assert f"{units.number(ratio)} tokens per parameter" in text
-    assert ratio == 1875  # source article: ≈ 1875, same inputs
-    exact = estimators.tokens_per_param(PRESETS.model("llama3-8b").params, LLAMA3_8B.tokens)
-    assert f"{units.count(PRESETS.model('llama3-8b').params)} parameters it is {units.number(exact)}" in text
+def test_llama3_8b_tokens_per_parameter_counts_the_configurations_parameters(text):
+    # meta-llama/Meta-Llama-3-8B: 8,030,261,248 parameters (config.json) on over 15T tokens (model card).
+    ratio = estimators.tokens_per_param(LLAMA3_8B.params, LLAMA3_8B.tokens)
+    assert f"{units.count(LLAMA3_8B.params)} parameters, on over {units.count(LLAMA3_8B.tokens)} tokens: {units.number(ratio)} tokens per parameter" in text
+    assert units.number(ratio) == "1,868"  # the seed's 1,875 is 15e12 / a round 8e9 (tests/estimators/test_seed_figures.py)
 
 
 def test_chinchilla_ratio_comes_from_the_estimators_constant(text):
@@ -86,10 +85,10 @@ def test_chinchilla_ratio_comes_from_the_estimators_constant(text):
     assert f"D / ({k.chinchilla_tokens_per_param} × N)" in text
 
 
-def test_compute_multiple_is_the_seeds_94x(text):
-    multiple = estimators.compute_multiple(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 1875 / 20 = 93.75
+def test_compute_multiple_is_93x_at_the_configurations_count(text):
+    multiple = estimators.compute_multiple(LLAMA3_8B.params, LLAMA3_8B.tokens)  # 1,868 / 20
     assert f"= {units.times(multiple)} the compute" in text
-    assert round(multiple) == 94  # source article: ≈ 94×, same inputs
+    assert units.times(multiple) == "93.4×"  # the seed's ≈ 94× is at a round 8e9
 
 
 def test_same_compute_spent_the_chinchilla_way(text):
@@ -153,13 +152,16 @@ def test_checkpoint_bytes_both_ways_labelled(text):
         f"{units.bytes_(estimators.checkpoint_bytes(l70.params))} "
         f"{units.bytes_(estimators.checkpoint_bytes(l70.params, True))}"
     ) in text
-    # The seed's 1.12 TB is 16 B × a round 70e9; the page uses the exact 70.55B, so 1.13 TB (no published assert).
-    big = estimators.checkpoint_bytes(LLAMA3.params, True)
+    # The seed's 1.12 TB is 16 B × a round 70e9; the page counts the configuration's 70.55B (1.13 TB)
+    # and says that its counts are the configurations'.
+    assert "count every parameter of the released configuration" in text
+    m405 = PRESETS.model("llama3-405b")
+    big = estimators.checkpoint_bytes(m405.params, True)
     assert (
-        f"the paper's round figure) {units.bytes_(minimum * LLAMA3.params)} "
-        f"{units.bytes_(estimators.checkpoint_bytes(LLAMA3.params))} {units.bytes_(big)}"
+        f"({units.count(m405.params)} parameters) {units.bytes_(minimum * m405.params)} "
+        f"{units.bytes_(estimators.checkpoint_bytes(m405.params))} {units.bytes_(big)}"
     ) in text
-    assert round(big / 1e12, 1) == 6.5  # source article: ≈ 6.5 TB at 16 B/param, same inputs (405e9)
+    assert round(big / 1e12, 1) == 6.5  # source article: ≈ 6.5 TB at 16 B/param
 
 
 def test_interruptions_one_every_3_hours(text):
@@ -183,16 +185,15 @@ def test_mean_time_between_failures_counts_the_unexpected_interruptions(text):
 def test_work_thrown_away_all_and_unexpected_only(text):
     interval, window = FAILURES.checkpoint_interval_seconds, FAILURES.window_seconds
     lost = estimators.lost_work_seconds(FAILURES.interruptions, interval)  # 466 × 1800 / 2 = 419,400 s
-    assert (f"the {units.integer(FAILURES.interruptions)} interruptions throw away {units.duration(lost)} of work, "
+    assert (f"the {units.integer(FAILURES.interruptions)} interruptions throw away {units.duration(lost, 'h')} of work, "
             f"{units.percent(lost / window)} of the window") in text
-    # source article: ≈ 117 h, ≈ 9.0%, same inputs. The exact figure is 116.5 h, which the page prints
-    # as days like every duration that long; the seed rounded the half up.
+    # source article: ≈ 117 h, ≈ 9.0%, same inputs: 116.5 h, in hours, its half rounded up.
     assert lost / units.SECONDS_PER_HOUR == 116.5
-    assert int(lost / units.SECONDS_PER_HOUR + 0.5) == 117
+    assert units.duration(lost, "h") == "117 h"
     assert round(lost / window * 100, 1) == 9.0
     unexpected = estimators.lost_work_seconds(FAILURES.unexpected, interval)  # 419 × 1800 / 2
     assert (
-        f"only the {units.integer(FAILURES.unexpected)} unexpected ones, which gives {units.duration(unexpected)} "
+        f"only the {units.integer(FAILURES.unexpected)} unexpected ones, which gives {units.duration(unexpected, 'h')} "
         f"({units.percent(unexpected / window)})"
     ) in text
     assert f"first figure comes to {units.count(estimators.gpu_hours(lost, LLAMA3.gpus))} GPU-hours" in text
@@ -286,11 +287,11 @@ def test_lora_trainable_parameters_are_the_seeds(text):
     adapters = lora_adapters()  # × 4 modules × 32 layers
     # Llama 2 7B's q, k, v and o are square (32 KV heads), so the true shapes give the same count.
     assert adapters == estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
-    assert f"with d = k that is 2 × d × r = {units.count(per_module)} parameters" in text
+    assert f"so one adapter holds 2 × d × r = {units.count(per_module)} parameters" in text
     assert f"all of them together {units.count(adapters)}" in text
     assert (units.count(per_module), units.count(adapters)) == ("131K", "16.8M")  # source article, same inputs
     share = adapters / LLAMA2_7B.params
-    assert f"{units.percent(share)} of the model's {units.count(LLAMA2_7B.params)}" in text
+    assert f"{units.percent(share)} of the base model's {units.count(LLAMA2_7B.params)}" in text
     # The seed's 0.24% divides by a round 7e9; the exact 6.74B gives 0.25%.
     assert round(share * 100, 2) == 0.25
 
@@ -341,16 +342,19 @@ def test_qlora_65b_on_one_48_gb_gpu(text):
     assert f"The claim holds: the model state fits with {units.bytes_(fit.spare)} to spare" in text
     full = estimators.finetune_breakdown("full", base.config)
     lora = estimators.finetune_breakdown("lora", base.config, QLORA.rank, QLORA.modules)
-    assert f"would need {units.bytes_(full.total)} of model state, LoRA on a BF16 base {units.bytes_(lora.total)}" in text
+    assert f"would need {units.bytes_(full.total)} of model state at this site's 16 bytes per parameter, LoRA on a BF16 base {units.bytes_(lora.total)}" in text
+    # QLoRA §1: a 16-bit full fine-tune of LLaMA 65B needs "more than 780 GB": 12 B/param, no master copy.
+    paper = estimators.model_state_bytes(base.params, QLORA.full_optimizer_reported)
+    assert f"more than {units.bytes_(QLORA.full_bytes_reported)}, because it keeps no FP32 master copy" in text
+    assert f"12 bytes per parameter, {units.bytes_(paper)} for this model" in text
 
 
 # --- The widgets of these sections, as built ---------------------------------------------------
 
 
-def test_tokens_per_param_widget_prints_the_seeds_multiple_for_llama3_8b(text):
+def test_tokens_per_param_widget_prints_llama3_8bs_multiple(text):
     n, d = LLAMA3_8B.params, LLAMA3_8B.tokens
-    multiple = estimators.compute_multiple(n, d)  # 15e12 / (20 × 8e9) = 93.75
-    assert round(multiple) == 94  # source article: ≈ 94×, same inputs
+    multiple = estimators.compute_multiple(n, d)  # 15e12 / (20 × 8,030,261,248)
     flops = estimators.training_flops(n, d)
     for fit in ("hoffmann2022", "besiroglu2024"):
         opt_n, opt_d = estimators.chinchilla_optimal(flops, fit)
@@ -395,3 +399,116 @@ def test_closing_footnote_sets_the_sparse_peak_beside_the_dense_one(text):
     dense = gpu.peak_flops[LLAMA3.precision]  # H100 BF16: 989 TFLOP/s dense
     sparse = estimators.sparse_peak_flops(dense)  # 2 × 989 = 1,978: the datasheet's 1,979 with sparsity, rounded
     assert f"{units.si(sparse, 'FLOP/s')} at BF16 against the dense {units.si(dense, 'FLOP/s')}" in text
+
+
+def test_deepspeeds_zero2_count_is_2_plus_18_over_n_not_megatrons_18(text):
+    # deepspeed/runtime/zero/stage_1_and_2.py, estimate_zero2_model_states_mem_needs:
+    # gpu_mem = 2 * total_params + 18 * total_params / total_gpus (18 = 16-bit and 32-bit gradients,
+    # 32-bit master weights, two 32-bit moments), 20 bytes per parameter on one GPU.
+    fp32 = estimators.bytes_per_param("adam_fp32_grads")
+    assert fp32.total == 18  # Megatron-LM: BF16 weights, FP32 gradients, master, two moments
+    shared = fp32.total - fp32.weights + estimators.bytes_per_param("adam").gradients
+    assert (fp32.weights, shared) == (2, 18)
+    assert f"Megatron-LM comes to {units.plain(fp32.total)} bytes per parameter that way" in text
+    assert f"plus {units.plain(shared)} bytes shared out among the GPUs, so {units.plain(fp32.weights + shared)} bytes" in text
+
+
+def test_the_closing_calls_its_gpu_hours_ideal_and_shows_metas_published_figure(text):
+    # Llama 3.1 model card: 30.84M H100-hours for the 405B model.
+    ideal = estimators.run_preset_estimate("llama3-405b").gpu_hours
+    assert f"the ideal ones of one finished run: the {units.count(ideal)} GPU-hours" in text
+    assert f"Meta's model card reports {units.count(LLAMA3.gpu_hours_reported)} H100-hours" in text
+    assert f"{units.times(LLAMA3.gpu_hours_reported / ideal)} the ideal" in text
+
+
+def test_mixtrals_12_9b_is_credited_to_mistral_ais_announcement_not_the_paper(text):
+    # The paper (Jiang et al. 2024) prints 47B and 13B; 46.7B and 12.9B are the announcement's.
+    active = estimators.moe_params(PRESETS.model("mixtral-8x7b").config).active
+    assert f"Mistral AI's announcement of Mixtral 8x7B arrives at its {units.count(active)}" in text
+    assert "paper arrives at" not in text
+    assert "Mistral AI's announcement" in PRESETS.model("mixtral-8x7b").source
+
+
+def test_gpt2s_sequence_counts_its_output_layer_beside_its_twelve_layers(text):
+    # Korthikanti et al. 2022, §4.1: the per-layer table leaves the output layer out; GPT-2's
+    # config.json (n_ctx 1,024, n_embd 768, vocab 50,257): 4sbh + 4sbV = 209 MB more for the logits.
+    c = PRESETS.model("gpt2-124m").config
+    layers = estimators.activation_bytes(c.max_positions, 1, c.d_model, c.heads, c.layers)
+    output = estimators.activation_output_bytes(c.max_positions, 1, c.d_model, c.vocab)
+    assert units.bytes_(output) == "209 MB"
+    assert (f"keeps {units.bytes_(layers)} of them in its {c.layers} layers, and the output layer another "
+            f"{units.bytes_(output)} for the logits the loss reads") in text
+
+
+def test_the_lora_paragraph_says_d_equals_k_in_a_sentence_of_its_own(text):
+    assert "holds with d = k that is" not in text
+    per = estimators.lora_trainable_params(LLAMA2_7B.config.d_model, LORA.rank, 1, 1)
+    assert f"These projections are square, d = k, so one adapter holds 2 × d × r = {units.count(per)} parameters" in text
+
+
+def test_the_trainable_share_states_its_convention_beside_peft_s(text):
+    # PEFT's print_trainable_parameters divides by all parameters, base and adapters: for Llama 2 7B
+    # with r = 16 on q, k, v, o it prints 0.2484%; the site divides by the base, 0.249%.
+    adapters = estimators.lora_trainable_params(LLAMA2_7B.config.d_model, LORA.rank, len(LORA.modules), LLAMA2_7B.config.layers)
+    assert adapters == 16_777_216
+    assert round(100 * adapters / (LLAMA2_7B.params + adapters), 4) == 0.2484
+    assert f"{units.percent(adapters / LLAMA2_7B.params)} of the base model's {units.count(LLAMA2_7B.params)}. That share divides by the base alone" in text
+    assert f"over base and adapters together, which gives {units.percent(adapters / (LLAMA2_7B.params + adapters))}" in text
+
+
+def test_the_long_context_dp_group_is_said_to_be_replicas_times_context_parallel_gpus(text):
+    # Llama 3 paper, table 4 and §3.3.2: the 128K stage is DP 8 × CP 16; the gradients' all-reduce
+    # spans both, 128 GPUs, the group the traffic table prints.
+    l128 = PRESETS.layout("llama3-405b-128k")
+    traffic = estimators.layout_preset_traffic("llama3-405b-128k")
+    dp = next(c for c in traffic.cuts if c.cut == "dp")
+    assert dp.group_gpus == l128.dp * l128.cp == 128 and l128.dp == 8
+    assert f"drops to {l128.dp} replicas. Its gradients are still averaged over {units.integer(dp.group_gpus)} GPUs, the replicas times the context-parallel GPUs" in text
+
+
+def test_the_405b_pipeline_bill_is_called_an_upper_bound_with_what_would_make_it_fit(text):
+    # Llama 3 trained on 80 GiB H100s (§3.3); the paper does not publish its memory savings. The
+    # selective-recomputation count exceeds the card; full recomputation brings it inside.
+    s = PRESETS.setup("llama3-405b-3d")
+    config, memory = PRESETS.model(s.model).config, PRESETS.gpu(s.gpu).memory_bytes
+    bill = {rc: estimators.memory_bill(config, s.gpus, s.zero_stage, s.optimizer, s.seq_len, s.micro_batch, rc, s.tp, memory, s.pp)
+            for rc in ("selective", "full")}
+    assert not bill["selective"].fit.fits and bill["full"].fit.fits
+    assert "Read the figure as an upper bound" in text
+    assert f"the whole bill to {units.bytes_(bill['full'].memory.total)}, well inside the card" in text
+    assert "the tests keep the two side by side" not in text
+
+
+def test_the_7b_fine_tuning_ranges_are_computed_at_the_settings_that_give_them(text):
+    # The seed's ranges for a 7B model: a full fine-tune about 100-120 GB, LoRA about 15-23 GB,
+    # QLoRA under 10 GB. At the widget's first setting the site's bills fall inside or beside them.
+    config, gpu = LLAMA2_7B.config, PRESETS.gpu(LORA.gpu)
+    bills = {m: estimators.finetune_bill(m, config, LORA.rank, LORA.modules, LORA.quantization, LORA.seq_len,
+                                         LORA.micro_batch, LORA.recompute, gpu.memory_bytes) for m in ("full", "lora", "qlora")}
+    assert 100e9 < bills["full"].total < 120e9 and bills["qlora"].total < 10e9
+    assert 10e9 < bills["lora"].total < 23e9
+    assert f"a full fine-tune, {units.bytes_(bills['full'].total)}" in text
+    assert f"LoRA, {units.bytes_(bills['lora'].total)}, nearly all of it the frozen BF16 base" in text
+    assert f"QLoRA, {units.bytes_(bills['qlora'].total)}" in text
+
+
+def test_lora_and_qlora_quality_is_said_as_their_papers_report_it(text):
+    # Hu et al. 2021 (LoRA), tables 2-4: on par with or better than full fine-tuning; Dettmers et al.
+    # 2023 (QLoRA), §5: NF4 with LoRA on all linear layers matches 16-bit LoRA and full fine-tuning.
+    assert "matching or beating a full fine-tune of GPT-3 on most of its benchmarks" in text
+    assert "reproduces both 16-bit LoRA and a 16-bit full fine-tune" in text
+    q = PRESETS.finetune("qlora-65b")
+    share = estimators.finetune_breakdown("qlora", PRESETS.model(q.model).config, q.rank, q.modules, q.quantization).trainable_share
+    assert f"trains {units.percent(share)}" in text
+    assert "an adapter can be added into W once training is over" in text
+
+
+def test_the_pretraining_stage_gives_its_range_and_its_artifact(text):
+    # DeepSeek-V3 report, table 1: 2,048 H800 GPUs; Llama 3 paper §3.3: 16,384 H100s, 15.6T tokens,
+    # 3.8e25 FLOPs. The artifact: 2 bytes a weight of the 405,853,388,800 (the seed: "405B -> ~810 GB").
+    pre = PRESETS.stage("pretraining")
+    weights = estimators.weights_bytes(PRESETS.model("llama3-405b").params)
+    assert units.bytes_(weights) == "812 GB"
+    assert (f"from those {units.integer(pre.gpus)} GPUs to the {units.integer(LLAMA3.gpus)} of Llama 3 405B, "
+            f"whose {units.count(LLAMA3.tokens)} tokens cost") in text
+    assert f"the base weights, is {units.bytes_(weights)} in BF16" in text

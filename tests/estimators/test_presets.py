@@ -21,7 +21,7 @@ source = "datasheet"
 RUN = """
 [runs.r]
 name = "a run"
-params = 8000000000
+params = 202048
 tokens = 15e12
 gpus = 8
 gpu = "h100"
@@ -120,7 +120,7 @@ def test_dataset_id_widths_follow_the_vocabulary():
 
 def test_a_valid_document_parses():
     presets = parse_presets(GPU + MODEL + RUN)
-    assert presets.run("r").params == 8e9  # a whole number is a valid float field
+    assert presets.run("r").params == 202048.0  # a whole number is a valid float field
     assert presets.model("m").params > 0
 
 
@@ -225,9 +225,23 @@ def test_qlora_65b_is_llama_65b_on_a_48_gb_gpu():
     assert PRESETS.gpu(ft.gpu).memory_bytes == 48 * GIB  # the paper's "48 GB" card
 
 
-def test_llama3_8b_run_is_8b_on_15t_tokens():
+def test_llama3_8b_run_is_its_configurations_count_on_15t_tokens():
+    # meta-llama/Meta-Llama-3-8B config.json: 8,030,261,248 parameters; the model card: over 15T tokens.
     run = PRESETS.run("llama3-8b")
-    assert (run.params, run.tokens, run.model) == (8e9, 15e12, "llama3-8b")
+    assert (run.params, run.tokens, run.model) == (8_030_261_248, 15e12, "llama3-8b")
+
+
+@pytest.mark.parametrize("key", ["llama3-405b", "llama3-405b-gb200-fp8"])
+def test_the_llama3_405b_runs_count_the_released_configurations_parameters(key):
+    # meta-llama/Llama-3.1-405B config.json gives 405,853,388,800 parameters; Meta's paper rounds them
+    # to 405B. One count per model: the run and its model say the same.
+    assert PRESETS.run(key).params == PRESETS.model("llama3-405b").params == 405_853_388_800
+
+
+def test_a_run_whose_count_is_not_its_models_is_refused():
+    with pytest.raises(EstimatorError) as error:
+        parse_presets(GPU + RUN.replace("params = 202048", "params = 8000000000") + MODEL)
+    assert error.value.argument == "runs.r.params"
 
 
 FINETUNE = """

@@ -1,5 +1,7 @@
 """Published figures: papers' tables and models' configurations."""
 
+import dataclasses
+
 import pytest
 
 from estimators import (
@@ -103,14 +105,16 @@ def test_llama2_7b_and_llama_65b_parameter_counts():
 
 
 def test_mixtral_total_and_active_follow_the_embedding_included_convention():
-    # Jiang et al. 2024: 46.7B total, 12.9B active
+    # Mistral AI's announcement "Mixtral of experts" (2023): 46.7B total, 12.9B per token; the paper
+    # (Jiang et al. 2024) rounds them to 47B and 13B.
     p = moe_params(PRESETS.model("mixtral-8x7b").config)
     assert units.count(p.total) == "46.7B"
     assert units.count(p.active) == "12.9B"
+    assert (round(p.total / 1e9), round(p.active / 1e9)) == (47, 13)
 
 
 def test_a_mixtral_token_passes_through_about_a_quarter_of_its_weights():
-    # Jiang et al. 2024: 12.9B active of 46.7B, 27.6%
+    # Mistral AI's announcement: 12.9B active of 46.7B, 27.6%
     p = moe_params(PRESETS.model("mixtral-8x7b").config)
     assert p.active_share == pytest.approx(12.9 / 46.7, rel=0.005)
     assert units.percent(p.active_share) == "27.6%"
@@ -394,3 +398,67 @@ def test_the_sparse_peak_is_twice_the_dense_one():
     h100 = PRESETS.gpu("h100-sxm")
     # NVIDIA's H100 datasheet: 1,979 TFLOPS BF16 with sparsity, 989 dense (2:4 sparsity doubles the rate).
     assert sparse_peak_flops(h100.peak_flops["bf16"]) / 1e12 == pytest.approx(1979, abs=1)
+
+
+def test_qlora_papers_full_finetune_of_llama_65b_is_12_bytes_per_parameter_no_master_copy():
+    # Dettmers et al. 2023 (QLoRA), §1: regular 16-bit finetuning of LLaMA 65B needs "more than 780 GB"
+    # of GPU memory. 16 B/param (with an FP32 master copy) overshoots it by a third; 12 B/param (BF16
+    # weights and gradients, two FP32 Adam moments) lands just above it.
+    setup = PRESETS.finetune("qlora-65b")
+    params = PRESETS.model(setup.model).params
+    assert setup.full_bytes_reported == 780e9
+    assert estimators.bytes_per_param(setup.full_optimizer_reported).total == 12
+    assert 780e9 < estimators.model_state_bytes(params, setup.full_optimizer_reported) < 790e9
+    assert estimators.model_state_bytes(params) > 1e12  # the site's 16 B/param count, which the page labels
+
+
+def test_llama3_405bs_reported_gpu_hours_sit_above_the_sites_ideal():
+    # meta-llama/Llama-3.1-405B model card, training time: 30.84M H100-80GB GPU-hours. The site's
+    # ideal (6ND at 40% MFU, no failures) must come out below it, and the page prints both.
+    run = PRESETS.run("llama3-405b")
+    assert run.gpu_hours_reported == 30.84e6
+    ideal = estimators.run_preset_estimate("llama3-405b").gpu_hours
+    assert 1.1 < run.gpu_hours_reported / ideal < 1.2
+
+
+def test_qwen3_30b_a3b_counts_its_128_wide_heads_to_the_model_cards_totals():
+    # Qwen/Qwen3-30B-A3B model card: 30.5B parameters in total, 3.3B activated, 29.9B non-embedding.
+    # Its config.json sets head_dim 128 on d = 2048 and 32 heads; at d/H = 64 the active count would be 2.90B.
+    config = PRESETS.model("qwen3-30b-a3b").config
+    p = moe_params(config)
+    assert (units.count(p.total), units.count(p.active)) == ("30.5B", "3.35B")
+    assert 3.3e9 <= p.active < 3.4e9  # the card's 3.3B: the count cut to one decimal
+    assert units.count(p.total - 2 * p.embedding) == "29.9B"  # untied: the input table and the output head
+    narrow = moe_params(dataclasses.replace(config, head_dim=0, qk_norm=False))
+    assert units.count(narrow.active) == "2.9B"
+
+
+def test_a_head_width_is_checked_and_latent_attention_sets_its_own():
+    with pytest.raises(estimators.EstimatorError) as error:
+        estimators.gqa_attention_params(2048, 32, 4, head_width=-1)
+    assert error.value.argument == "head_width"
+    ds = PRESETS.model("deepseek-v3").config
+    with pytest.raises(estimators.EstimatorError) as error:
+        dataclasses.replace(ds, head_dim=128)
+    assert error.value.argument == "head_dim"
+
+
+def test_lora_on_gpt2s_fused_c_attn_counts_what_peft_adapts():
+    # PEFT's LoRA on Hugging Face's GPT-2 (target c_attn, 768 → 2,304), r = 8: 8 × (768 + 2,304) × 12
+    # layers = 294,912 trainable parameters, not the 442,368 of separate q, k and v.
+    config = PRESETS.model("gpt2-124m").config
+    assert estimators.lora_adapted_matrices(config, ("q", "k", "v")) == {"q+k+v": (768, 2304)}
+    assert estimators.lora_decoder_params(config, 8, ("q", "k", "v")) == 294_912
+    with pytest.raises(estimators.EstimatorError) as error:
+        estimators.lora_decoder_params(config, 8, ("q", "v"))
+    assert error.value.argument == "modules"
+    llama = PRESETS.model("llama2-7b").config  # separate q_proj, k_proj, v_proj: one adapter each
+    assert estimators.lora_decoder_params(llama, 16, ("q", "k", "v", "o")) == 16_777_216
+
+
+def test_zeros_own_example_is_120_gb_and_1_9_gb_a_gpu_at_stage_3():
+    # Rajbhandari et al. 2020 (ZeRO), figure 1: Ψ = 7.5B, N_d = 64: 120 GB, then 31.4, 16.6 and 1.9 GB.
+    example = PRESETS.example("zero-7-5b")
+    assert (example.params, example.gpus) == (7.5e9, 64)
+    shown = [units.bytes_(zero_bytes_per_gpu(example.params, example.gpus, stage)) for stage in (0, 1, 2, 3)]
+    assert shown == ["120 GB", "31.4 GB", "16.6 GB", "1.88 GB"]  # the figure rounds the last to 1.9

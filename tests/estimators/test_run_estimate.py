@@ -10,14 +10,15 @@ PRESETS = estimators.load_presets()
 
 
 def test_llama3_405b_preset_gives_the_published_figures():
-    # The Llama 3 paper's run as the seed reads it: 405B × 15.6T on 16,384 H100 at 989 TFLOP/s, 40% MFU.
+    # The Llama 3 paper's run at the configuration's 405,853,388,800 parameters × 15.6T tokens on 16,384
+    # H100 at 989 TFLOP/s, 40% MFU: the paper's own 3.8 × 10²⁵ FLOPs (§3.3).
     e = estimators.run_preset_estimate("llama3-405b")
     shown = (
         units.sci(e.flops), units.si(e.fleet_peak_flops, "FLOP/s"), units.si(e.delivered_flops, "FLOP/s"),
         units.duration(e.seconds), units.count(e.gpu_hours), units.bytes_(e.dataset_bytes),
         units.bytes_(e.state_bytes), units.bytes_(e.weights_bytes),
     )
-    assert shown == ("3.79e25", "16.2 EFLOP/s", "6.48 EFLOP/s", "67.7 days", "26.6M", "62.4 TB", "6.48 TB", "810 GB")
+    assert shown == ("3.8e25", "16.2 EFLOP/s", "6.48 EFLOP/s", "67.8 days", "26.7M", "62.4 TB", "6.49 TB", "812 GB")
     assert e.token_bytes == 4  # a vocabulary of 128,256 ids needs uint32
 
 

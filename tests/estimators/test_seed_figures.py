@@ -4,6 +4,8 @@ Where the seed quotes text ("26.62M", "62.40 TB"), the test compares the text
 `estimators.units` makes, so the site prints what the seed printed.
 """
 
+import dataclasses
+
 import pytest
 
 from estimators import (
@@ -30,7 +32,9 @@ from estimators import (
 from estimators import units
 
 PRESETS = load_presets()
-LLAMA3 = PRESETS.run("llama3-405b")  # N = 405e9, D = 15.6e12, 16,384 H100 at MFU 0.40
+# The seed article's inputs: the run's D, GPUs and MFU, with the paper's round N = 405e9 where the site
+# counts the configuration's 405,853,388,800.
+LLAMA3 = dataclasses.replace(PRESETS.run("llama3-405b"), params=405e9)
 H100_BF16 = PRESETS.gpu("h100-sxm").peak_flops["bf16"]  # 989e12 FLOP/s dense
 LLAMA3_FAILURES = PRESETS.failure("llama3-405b")  # 466 interruptions in 54 days
 

@@ -181,3 +181,35 @@ def test_no_formatter_takes_a_count_of_decimals():
 )
 def test_readable_examples(text, expected):
     assert text == expected
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (59.96, "1 min"),  # 0.999 min, and 60.0 s at three digits: the policy's one minute, never "60 s"
+    (3597, "1 h"),  # 59.95 min rounds to 60 min
+    (86292, "1 day"),  # 23.97 h rounds to 24 h
+    (59.94, "59.9 s"),  # still short of a minute at three digits
+])
+def test_a_duration_that_rounds_up_to_the_next_unit_reads_one_of_it(seconds, text):
+    assert units.duration(seconds) == text
+
+
+def test_a_half_rounds_up_as_a_reader_rounds_by_hand():
+    # 466 interruptions × 30 min / 2 = 116.5 h exactly: the seed article's "≈ 117 h".
+    assert units.duration(116.5 * 3600, "h") == "117 h"
+    assert units.number(116.5) == "117" and units.number(-116.5) == "-117"
+
+
+def test_a_duration_capped_at_hours_never_climbs_to_days_and_names_a_bad_unit():
+    assert units.duration(5e6, "h") == "1,389 h" and units.duration(30, "h") == "30 s"
+    with pytest.raises(EstimatorError) as error:
+        units.duration(1, "hours")
+    assert error.value.argument == "largest"
+
+
+def test_a_figure_set_apart_takes_the_digits_that_tell_it_from_the_other():
+    # The H100's dense BF16 peak: 989 TFLOPS (datasheet) against 989.4 (Hopper whitepaper).
+    assert units.apart(989e12, 989.4e12, "FLOP/s") == "989 TFLOP/s"
+    assert units.apart(989.4e12, 989e12, "FLOP/s") == "989.4 TFLOP/s"
+    assert units.apart(26.6738e6, 26.6846e6) == "26.67M"  # a count, unitless
+    assert units.apart(5e9, 5e9, "B") == "5 GB"  # equal figures keep the policy's digits
+    assert units.kind_of(units.apart, 1e12, "FLOP/s") != units.kind_of(units.si, "FLOP/s")

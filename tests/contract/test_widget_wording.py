@@ -1,0 +1,60 @@
+"""What a widget's labels and messages say: the quantity the prose names, in words a reader can act on."""
+
+import pytest
+
+import estimators
+import pyodide_widgets
+from estimators import units
+
+
+def labels(name: str) -> dict:
+    return {o.key: o.label for o in pyodide_widgets.module(name).OUTPUTS}
+
+
+def test_the_time_widgets_checkpoint_is_the_one_the_frameworks_write_not_the_least_a_resume_needs():
+    # The page: a resume needs the master weights and both moments (12 B/param); Megatron-LM and
+    # DeepSpeed write the BF16 weights beside them (14 B/param), the figure the widget prints.
+    label = labels("training_time")["checkpoint"]
+    assert "Megatron-LM and DeepSpeed write" in label and "Resumable" not in label
+
+
+def error_of(name: str, **change):
+    widget = pyodide_widgets.module(name)
+    state = {**next(iter(widget.presets().values()))["state"], **change}
+    with pytest.raises(estimators.EstimatorError) as error:
+        widget.update(state)
+    return error.value
+
+
+def test_a_micro_batch_that_does_not_divide_a_replicas_share_is_named_on_the_micro_batch():
+    # Typed 3 with a batch of 16 sequences over 8 data-parallel GPUs: each replica has 2 sequences.
+    error = error_of("parallel_cuts", cut="dp", gpus="8", micro_batch="3")
+    assert error.argument == "micro_batch"
+    assert error.allowed.startswith("a divisor of 2 sequences") and "batch of 16" in error.allowed
+
+
+def test_a_batch_the_replicas_cannot_split_is_named_on_the_batch():
+    error = error_of("parallel_cuts", cut="dp", gpus="8", global_batch="12")
+    assert error.argument == "global_batch"
+    assert error.allowed == "a multiple of 8 sequences per step: whole micro-batches of 1, for 8 data-parallel replicas"
+
+
+def test_a_tiny_window_is_named_on_the_window_in_the_units_policys_words():
+    # Was: on the interval, "at most the window, 1.44e-297 minutes".
+    error = error_of("interruptions", window="1e-300")
+    assert error.argument == "window"
+    assert error.allowed == f"at least the checkpoint interval, {units.duration(30 * 60)}: {units.number(30 / 1440)} days"
+
+
+def test_an_interval_longer_than_the_window_is_named_on_the_interval():
+    error = error_of("interruptions", interval="100000")  # 69 days, the window is 54
+    assert error.argument == "interval"
+    assert error.allowed == f"at most the window, {units.duration(54 * 86400)}: {units.number(54 * 1440)} minutes"
+
+
+def test_a_fine_tune_that_fits_says_its_room_to_spare_in_the_cards_unit():
+    out = pyodide_widgets.module("finetune_fit").update(next(iter(pyodide_widgets.module("finetune_fit").presets().values()))["state"])
+    fits = [out["outputs"][f"{m}_fit"] for m in ("full", "lora", "qlora")]
+    assert any("to spare" in line for line in fits)
+    for line in fits:
+        assert "GiB" in line and " GB " not in f"{line} "
