@@ -21,8 +21,10 @@ TERMS = glossary.load()
 USE = re.compile(r"\b(?:" + "|".join(re.escape(t.term) for t in sorted(TERMS, key=lambda t: -len(t.term))) + r")\b")
 NAV = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
 ARTICLES = [page for entry in NAV for page in entry.values() if page != "glossary.md"]
-# Not prose: code, scripts and pictures, and a widget's own markup (labels and outputs written by Python).
+# Not prose: code, scripts and pictures, a widget's own markup (labels and outputs written by Python)
+# and the derivations a page ends with (site_build/cards.py).
 SKIPPED = {"code", "pre", "script", "style", "svg", "abbr"}
+SKIPPED_CLASSES = {"widget", "provenance"}
 
 
 class _Prose(HTMLParser):
@@ -47,7 +49,7 @@ class _Prose(HTMLParser):
         if self._skip:
             if tag == self._skip[-1][0]:
                 self._skip[-1][1] += 1
-        elif tag in SKIPPED or "widget" in (attrs.get("class") or "").split():
+        elif tag in SKIPPED or SKIPPED_CLASSES & set((attrs.get("class") or "").split()):
             self._skip.append([tag, 1])
 
     def handle_endtag(self, tag):
