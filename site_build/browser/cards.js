@@ -1,16 +1,18 @@
-// Provenance cards. Every computed number in prose and every widget output
-// opens its card on hover and on keyboard focus. A number (the macros write it
-// as <data class="number"><a href="#how-N">) links to its card's entry in the
-// list the page ends with, each card and each source written there once
-// (site_build/cards.py); the card is read from that entry when it opens. A
-// widget output carries its card in data-card, which the runtime keeps current.
+// Cards: every computed number in prose, every widget output and every
+// glossary term's first use in a section opens its card on hover and on
+// keyboard focus. A number (the macros write it as <data class="number"><a
+// href="#how-N">) links to its card's entry in the list the page ends with,
+// each card and each source written there once (site_build/cards.py); the card
+// is read from that entry when it opens. A widget output carries its card in
+// data-card, which the runtime keeps current; a glossary term its definition.
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
-// drawn with the theme's tooltip classes so a card looks like a glossary card.
-// The theme's own tooltips (content.tooltips, for a title attribute) mount a
-// watcher on every element when a page loads: with several hundred numbers on
-// a page that cost about a second of main-thread time on Lighthouse's mobile
-// profile. With JavaScript off, site.css shows the same card (.no-js).
+// drawn with the theme's tooltip classes. The theme's own tooltips
+// (content.tooltips, off in mkdocs.yml) mount a watcher on every element when
+// a page loads: with several hundred numbers and terms on a page that cost
+// about a second of main-thread time on Lighthouse's mobile profile. With
+// JavaScript off, site.css shows a data-card (.no-js) and a number's link leads
+// to its entry.
 (() => {
   const HOST = "[data-card], data.number > a";
   const GAP_PX = 8; // between the host's bottom and the card, as the theme leaves it
