@@ -7,10 +7,15 @@ worker's snapshot storage taken away (the "snapshot off" origin). Pages and
 widgets are discovered in the built pages ([data-widget] elements), never
 listed by hand. Then:
 
-- every page: compressed bytes before the load event and whether any lazy file
-  (Pyodide, the wheel, the worker, Vega) was among them; main-thread long tasks
-  during the widgets' boot; Lighthouse's four scores (mobile, median of runs);
+- every page: its HTML's bytes, raw and gzip; compressed bytes before the load
+  event and whether any lazy file (Pyodide, the wheel, the worker, Vega) was
+  among them; total blocking time and the theme bundle's longest task;
+  main-thread long tasks during the widgets' boot; Lighthouse's four scores
+  (mobile, median of runs);
 - every widget on every page: input → outputs and input → chart redrawn, p50/p95;
+  and the same input on a page holding only that widget (written beside the
+  built pages: the same head and scripts, the article reduced to the widget),
+  whose ratio to its own page's is what the rest of the page costs;
 - the page with the most widgets: Pyodide's boot to ready on a first visit and
   on a return visit (warm HTTP cache), snapshot on and off, side by side; and a
   reader typing one second after the load event: keystroke → first live answer;
@@ -25,7 +30,7 @@ printed and recorded. Exit code 0 whether or not a target is met (a benchmark,
 not a test); 1 if a measurement itself failed. Every wait has a timeout.
 
 `make bench` runs it in full; `--smoke` runs every measuring path once, small
-(one page, a few changes, no Lighthouse), which `make test` does so that this
+(one page, a few changes, one widget alone, no Lighthouse), which `make test` does so that this
 code cannot rot unseen; it asserts nothing about time.
 """
 
@@ -80,10 +85,11 @@ class Plan:
     lighthouse_runs: int  # per page; 0 for none
     build_repeats: int
     max_widget_pages: int | None  # None: every page
+    max_alone: int | None  # widgets also timed on a page of their own; None: every widget measured
 
 
-FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, max_widget_pages=None)
-SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, max_widget_pages=1)
+FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, max_widget_pages=None, max_alone=None)
+SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, max_widget_pages=1, max_alone=1)
 
 # What a CDN compresses, by extension: text formats and WebAssembly (binary, but
 # pyodide.asm.wasm gzips to about a third, and CDNs compress application/wasm).
@@ -101,6 +107,10 @@ COMPRESSED_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".wasm": "application/wasm",
 }
+# How long a page without widgets is watched after its load event for the theme's work to end.
+SETTLE_MS = 2_000
+# The theme's bundle (mkdocs-material), as a script's URL names it.
+THEME_BUNDLE = "/assets/javascripts/bundle."
 # Files the runtime must fetch only after the load event (Pyodide, the wheel, the worker, Vega).
 LAZY_FILES = ("/assets/widgets/pyodide/", ".whl", "/assets/widgets/worker.js", "/assets/widgets/vega.min.js")
 
@@ -167,6 +177,41 @@ class Site:
     url: str  # as built
     url_no_snapshot: str  # the worker finds no snapshot storage, as in private browsing
     widgets: dict[str, list[str]]  # page path -> the widget names on it, in order (pages without widgets too)
+    alone: dict[tuple[str, int], str] = field(default_factory=dict)  # (page, widget index) -> its one-widget page
+
+
+_WIDGET_OPEN = re.compile(r'<div class="widget" id="[^"]+" data-widget="[^"]+"')
+_DIV = re.compile(r"<div\b|</div>")
+_ARTICLE = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.S)
+
+
+def one_widget_page(page_html: str, index: int) -> str:
+    """The page with its article reduced to its index-th widget: the same head, scripts and theme,
+    so that what the same input costs there against the full page is what the rest of the page costs."""
+    start = list(_WIDGET_OPEN.finditer(page_html))[index].start()
+    depth = 0
+    for tag in _DIV.finditer(page_html, start):
+        depth += 1 if tag.group() == "<div" else -1
+        if depth == 0:
+            widget = page_html[start:tag.end()]
+            break
+    return _ARTICLE.sub(lambda m: m.group(1) + widget + m.group(2), page_html, count=1)
+
+
+def write_one_widget_pages(folder: Path, widgets: dict[str, list[str]], widget_pages: list[str], limit: int | None) -> dict:
+    """A one-widget page beside the site's pages (one folder deep, as theirs are, so that relative
+    URLs hold) for each widget of `widget_pages`, the first `limit` of them; {(page, index): its path}."""
+    alone = {}
+    for path in widget_pages:
+        page_html = (folder / path.strip("/") / "index.html").read_text("utf-8")
+        for index in range(len(widgets[path])):
+            if limit is not None and len(alone) >= limit:
+                return alone
+            own = f"/bench-alone-{path.strip('/')}-{index}/"
+            (folder / own.strip("/")).mkdir()
+            (folder / own.strip("/") / "index.html").write_text(one_widget_page(page_html, index), "utf-8")
+            alone[(path, index)] = own
+    return alone
 
 
 def discover_widgets(folder: Path) -> dict[str, list[str]]:
@@ -176,7 +221,7 @@ def discover_widgets(folder: Path) -> dict[str, list[str]]:
 
 
 @contextlib.contextmanager
-def served_site():
+def served_site(plan: Plan):
     """The site, freshly built into a temporary folder and served twice on 127.0.0.1 (see Site)."""
     compressed: dict[Path, bytes] = {}
     without_storage: dict[Path, bytes] = {}
@@ -189,11 +234,14 @@ def served_site():
         done = mkdocs_build(ROOT / "mkdocs.yml", Path(folder), site_url=url + "/", timeout=BUILD_TIMEOUT_S)
         if done.returncode != 0:
             raise MeasurementError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
+        widgets = discover_widgets(Path(folder))
+        widget_pages = [path for path, names in widgets.items() if names][: plan.max_widget_pages]
+        alone = write_one_widget_pages(Path(folder), widgets, widget_pages, plan.max_alone)
         compressed.update(compress_site(Path(folder)))
         worker = Path(folder) / WORKER
         without_storage.update(compressed)
         without_storage[worker] = gzipped(NO_SNAPSHOT_STORAGE.encode() + worker.read_bytes())
-        yield Site(Path(folder), url, url_no_snapshot, discover_widgets(Path(folder)))
+        yield Site(Path(folder), url, url_no_snapshot, widgets, alone)
 
 
 # --- the browser ----------------------------------------------------------------
@@ -224,7 +272,22 @@ LONG_TASK_OBSERVER = """
 window.__benchLongTasks = [];
 window.__benchLongTaskObserver = new PerformanceObserver((list) => window.__benchLongTasks.push(...list.getEntries()));
 window.__benchLongTaskObserver.observe({ type: "longtask", buffered: true });
+window.__benchFrames = [];
+new PerformanceObserver((list) => window.__benchFrames.push(...list.getEntries()))
+  .observe({ type: "long-animation-frame", buffered: true });
 """
+
+# Total blocking time as Lighthouse counts it (each long task's time beyond 50 ms, from the first
+# contentful paint on), until now; and the longest piece of work of the theme's bundle, from the
+# long animation frames' script attribution (a long task does not say whose script it ran).
+BLOCKING = """(bundle) => {
+  const [paint] = performance.getEntriesByName("first-contentful-paint");
+  const from = paint ? paint.startTime : 0;
+  const tasks = window.__benchLongTasks.concat(window.__benchLongTaskObserver.takeRecords());
+  const blocking = tasks.filter((t) => t.startTime >= from).reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0);
+  const theme = window.__benchFrames.flatMap((frame) => frame.scripts || []).filter((s) => (s.sourceURL || "").includes(bundle));
+  return { blockingMs: blocking, themeLongestMs: Math.max(0, ...theme.map((s) => s.duration)) };
+}"""
 
 # Every response finished before the load event began, from Resource Timing (the
 # document's own entry included). transferSize is the encoded body plus headers.
@@ -254,6 +317,8 @@ class FreshLoad:
     responses: int  # how many responses that was
     lazy_before_load: list[str]  # LAZY_FILES requested before the load event
     long_tasks_ms: list[float] = field(default_factory=list)  # main-thread tasks over 50 ms during the boot
+    blocking_ms: float = 0  # total blocking time from the first contentful paint until live (or settled)
+    theme_longest_ms: float = 0  # the theme bundle's longest script run in a long animation frame
 
 
 def fresh_load(browser, url: str, has_widgets: bool) -> FreshLoad:
@@ -272,7 +337,10 @@ def fresh_load(browser, url: str, has_widgets: bool) -> FreshLoad:
         responses = page.evaluate(RESPONSES_BEFORE_LOAD)
         if has_widgets:
             wait_live(page)
+        else:
+            page.wait_for_timeout(SETTLE_MS)
         long_tasks = page.evaluate(BOOT_FIGURES)["longTasksMs"] if has_widgets else []
+        blocking = page.evaluate(BLOCKING, THEME_BUNDLE)
     blind = [r["url"] for r in responses if r["transferSize"] == 0]
     if blind:
         # A first visit has no cache, so 0 means Resource Timing cannot see the size and the sum would lie.
@@ -283,6 +351,8 @@ def fresh_load(browser, url: str, has_widgets: bool) -> FreshLoad:
         responses=len(responses),
         lazy_before_load=[u for u in before_load if any(part in u for part in LAZY_FILES)],
         long_tasks_ms=long_tasks,
+        blocking_ms=blocking["blockingMs"],
+        theme_longest_ms=blocking["themeLongestMs"],
     )
 
 
@@ -299,6 +369,36 @@ def transfer_row(path: str, loads: list[FreshLoad]) -> Row:
         passed=kb <= 500 and not lazy,
         values={"bytes": worst.transfer_bytes, "responses": worst.responses, "lazy_before_load": lazy},
         detail=f"{worst.responses} responses" + (f"; requested before load: {', '.join(lazy)}" if lazy else ""),
+    )
+
+
+def html_row(site: Path, path: str) -> Row:
+    """The page's HTML as built and as this server sends it (gzip, a CDN's level)."""
+    raw = (site / path.strip("/") / "index.html").read_bytes()
+    size, packed = len(raw), len(gzipped(raw))
+    return Row(
+        figure="HTML bytes, raw / gzip",
+        page=path,
+        measured=f"{size / 1000:.0f} / {packed / 1000:.0f} KB",
+        target="≤ 400 KB raw",
+        passed=size <= 400_000,
+        values={"raw_bytes": size, "gzip_bytes": packed},
+    )
+
+
+def blocking_row(path: str, loads: list[FreshLoad]) -> Row:
+    """Total blocking time and the theme bundle's longest piece of work, in the worst of the loads."""
+    worst = max(loads, key=lambda load: load.blocking_ms)
+    theme = max(load.theme_longest_ms for load in loads)
+    return Row(
+        figure="total blocking time (worst load); the theme's longest task",
+        page=path,
+        measured=f"{worst.blocking_ms:.0f} ms; {theme:.0f} ms",
+        target="≤ 200 ms; ≤ 200 ms",
+        passed=worst.blocking_ms <= 200 and theme <= 200,
+        values={"blocking_ms": [load.blocking_ms for load in loads], "theme_longest_ms": [load.theme_longest_ms for load in loads]},
+        detail="from the first contentful paint until the widgets are live (or "
+        f"{SETTLE_MS / 1000:g} s after load); unthrottled, unlike Lighthouse's mobile profile",
     )
 
 
@@ -519,12 +619,13 @@ def label(widgets: list[str], index: int) -> str:
     return name if widgets.count(name) == 1 else f"{name} #{widgets[:index + 1].count(name)}"
 
 
-def latency_rows(browser, url: str, path: str, widgets: list[str], plan: Plan) -> tuple[list[Row], list[Probe]]:
+def latency_rows(browser, url: str, path: str, widgets: list[str], plan: Plan) -> tuple[list[Row], list[Probe], list[tuple]]:
     """Input → outputs and input → chart redrawn for every widget on the page, in one page with Pyodide live.
 
-    Also returns the outputs probe of each widget, for the typing figure.
+    Also returns the outputs probe of each widget, for the typing figure and the one-widget page,
+    and its (p50, p95).
     """
-    rows, chosen = [], []
+    rows, chosen, timed = [], [], []
     with first_visit(browser) as page:
         page.goto(url)
         wait_live(page)
@@ -537,6 +638,7 @@ def latency_rows(browser, url: str, path: str, widgets: list[str], plan: Plan) -
                 raise MeasurementError(f"{path}: {label(widgets, index)}: no field answers {plan.changes} changes")
             chosen.append(numbers)
             p50, p95 = percentiles(time_changes(page, numbers, numbers.values[plan.warmup:], False, ANSWER_TIMEOUT_MS))
+            timed.append((p50, p95))
             rows.append(Row(
                 figure=f"input → outputs, {label(widgets, index)} ({numbers.field}), p50 / p95",
                 page=path,
@@ -557,7 +659,30 @@ def latency_rows(browser, url: str, path: str, widgets: list[str], plan: Plan) -
                     values={"p50_ms": p50, "p95_ms": p95, "changes": plan.changes},
                     detail=f"p50 {p50:.1f} ms; until the first change of the chart's SVG",
                 ))
-    return rows, chosen
+    return rows, chosen, timed
+
+
+def alone_row(browser, url: str, path: str, widgets: list[str], probe: Probe, on_page: tuple[float, float], plan: Plan) -> Row:
+    """The same input's latency on a page holding only this widget, against the widget's own page:
+    the ratio is what the rest of the page costs each change."""
+    with first_visit(browser) as page:
+        page.goto(url)
+        wait_live(page)
+        alone = Probe(0, probe.widget, probe.field, probe.values)
+        time_changes(page, alone, alone.values[:plan.warmup], False, ANSWER_TIMEOUT_MS)
+        p50, p95 = percentiles(time_changes(page, alone, alone.values[plan.warmup:], False, ANSWER_TIMEOUT_MS))
+    ratio = on_page[1] / p95 if p95 else float("inf")
+    return Row(
+        figure=f"own page against alone: input → outputs, {label(widgets, probe.index)} ({probe.field}), p95",
+        page=path,
+        measured=f"{on_page[1]:.1f} ms",
+        anchor=f"alone {p95:.1f} ms",
+        ratio=f"{ratio:.2f}×",
+        target="≤ 1.3×",
+        passed=ratio <= 1.3,
+        values={"own_page_ms": {"p50": on_page[0], "p95": on_page[1]}, "alone_ms": {"p50": p50, "p95": p95}, "alone_page": url},
+        detail=f"p50 {on_page[0]:.1f} ms on its page, {p50:.1f} ms alone",
+    )
 
 
 def typing_row(browser, url: str, path: str, probe: Probe, runs: int) -> Row:
@@ -731,18 +856,23 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
     """
     load_before = os.getloadavg()
     rows = []
-    with served_site() as site, chromium() as browser:
+    with served_site(plan) as site, chromium() as browser:
         widget_pages = [path for path, widgets in site.widgets.items() if widgets][: plan.max_widget_pages]
         measured_pages = widget_pages if plan.max_widget_pages else list(site.widgets)
         probes: dict[str, list[Probe]] = {}
         for path in measured_pages:
             widgets = site.widgets[path]
             loads = [fresh_load(browser, site.url + path, bool(widgets)) for _ in range(plan.fresh_loads)]
+            rows.append(html_row(site.folder, path))
             rows.append(transfer_row(path, loads))
+            rows.append(blocking_row(path, loads))
             if widgets:
                 rows.append(long_task_row(path, loads))
-                latency, probes[path] = latency_rows(browser, site.url + path, path, widgets, plan)
+                latency, probes[path], timed = latency_rows(browser, site.url + path, path, widgets, plan)
                 rows += latency
+                for index, probe in enumerate(probes[path]):
+                    if (alone := site.alone.get((path, index))) is not None:
+                        rows.append(alone_row(browser, site.url + alone, path, widgets, probe, timed[index], plan))
             if plan.lighthouse_runs:
                 rows.append(lighthouse_row(site.url + path, path, plan.lighthouse_runs, results))
         busiest = max(widget_pages, key=lambda path: len(site.widgets[path]))

@@ -3,7 +3,9 @@ in a subprocess, a throwaway copy of the docs, and a quiet static server."""
 
 import contextlib
 import functools
+import html
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -164,3 +166,25 @@ def built_and_served(config_file: Path, site: Path):
         if done.returncode != 0:
             raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
         yield url
+
+
+_NUMBER = re.compile(r'<data class="number" value="[^"]*"><a href="#([^"]+)">(.*?)</a></data>', re.S)
+_LINKED = re.compile(r'<(?:li|dt) id="([^"]+)">(.*?)</(?:li|dt)>', re.S)
+_LINK = re.compile(r'<a href="#([^"]+)">.*?</a>', re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def number_cards(page_html: str) -> list:
+    """(shown text, card) of each number in prose of a built page, the card read from the page's
+    "How these numbers were made" as cards.js reads it: each link replaced by what it links to."""
+    linked = dict(_LINKED.findall(page_html))
+
+    def text(fragment: str) -> str:
+        return html.unescape(_TAG.sub("", _LINK.sub(lambda m: text(linked[m.group(1)]), fragment)))
+
+    def card(entry: str) -> str:
+        after = page_html[page_html.index(f'<dt id="{entry}">'):]
+        lines = re.match(r'<dt id="[^"]+">(.*?)</dt>((?:\s*<dd>.*?</dd>)*)', after, re.S)
+        return "\n".join([text(lines.group(1)), *(text(line) for line in re.findall(r"<dd>(.*?)</dd>", lines.group(2), re.S))])
+
+    return [(text(shown), card(entry)) for entry, shown in _NUMBER.findall(page_html)]

@@ -13,8 +13,9 @@ the macro or filter, and what is valid, with the closest valid name when a
 name is unknown (see `site_build.errors`).
 
 What estimators and preset lookups return carries its derivation
-(`site_build.derivation`); a filter prints a number as a focusable `<data>`
-with its derivation card (`data-card`, which site_build/browser/cards.js shows)
+(`site_build.derivation`); a filter prints a number as a `<data>` linking to
+its derivation card, which the page writes once at its end
+(`site_build.cards`; site_build/browser/cards.js shows it on hover and focus),
 and records it in the build's numbers manifest (`site_build.numbers.Manifest`,
 one per build, held by mkdocs-macros' `env`); a line marker before each
 `{{ }}` and `{% %}` of a page tells the manifest which Markdown line is being
@@ -22,7 +23,6 @@ rendered. A computed number printed without a filter stops the build.
 """
 
 import functools
-import html
 import inspect
 import logging
 import re
@@ -36,20 +36,20 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.provenance import formula_of
-from site_build import derivation, errors, glossary, numbers, preset_tables, render
+from site_build import cards, derivation, errors, glossary, numbers, preset_tables, render
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
 _ELEMENT_ID = re.compile(r"[A-Za-z][\w-]*")
 
 
-def _guarded(fn, name: str, kind: str = "macro", traces: str = "", manifest: numbers.Manifest | None = None):
+def _guarded(fn, name: str, kind: str = "macro", traces: str = "", build: "_Build | None" = None):
     """Wrap fn so that a bad call raises MacroError naming the macro (or filter) and what is valid.
 
     An estimator or a preset lookup (`traces` is "estimator" or "lookup") is
     given plain values and returns traced ones (site_build.derivation), an
-    estimator's with its formula; a filter prints a traced number with its
-    hover card and records it in `manifest`.
+    estimator's with its formula; a filter prints a traced number linked to
+    its card and records it in `build`'s manifest.
     """
     signature = inspect.signature(fn)
 
@@ -72,7 +72,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = "", manifest: num
         except (TypeError, ValueError) as error:
             raise MacroError(kind, name, f"{error}; valid call: {errors.call_form(kind, name, signature)}") from None
         if kind == "filter":
-            return _printed(manifest, name, fn, args, kwargs, result)
+            return _printed(build, name, fn, args, kwargs, result)
         if traces:
             shown = _arguments(args, kwargs)
             inputs = derivation.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
@@ -99,14 +99,8 @@ def _arguments(args: tuple, kwargs: dict) -> str:
     return ", ".join([*map(derivation.expression, args), *(f"{k}={derivation.expression(v)}" for k, v in kwargs.items())])
 
 
-# Python-Markdown reads a page's inline Markdown before it sets raw HTML aside, so
-# a card's characters that Markdown would act on (a code span, emphasis, a link,
-# a table's cell or row break) are written as character references.
-_INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\n|`*_[]\\"})
-
-
-def _printed(manifest: numbers.Manifest, name: str, formatter, args: tuple, kwargs: dict, text: str) -> str:
-    """A number as the page shows it: its text, focusable, with the hover card of its derivation."""
+def _printed(build: "_Build", name: str, formatter, args: tuple, kwargs: dict, text: str) -> str:
+    """A number as the page shows it: its text, linked to its derivation card at the page's end."""
     value = args[0]
     if not isinstance(value, derivation.Traced):
         raise MacroError(
@@ -115,9 +109,8 @@ def _printed(manifest: numbers.Manifest, name: str, formatter, args: tuple, kwar
         )
     kind = units.kind_of(formatter, *derivation.plain(args[1:]), **derivation.plain(kwargs))
     inputs = tuple(derivation.leaf_text(leaf) for leaf in derivation.leaves(value))
-    manifest.record(kind, value.origin.expression, float(value), text, inputs)
-    card = html.escape(derivation.card(text, value), quote=True).translate(_INERT)
-    return f'<data class="number" value="{float(value)!r}" tabindex="0" data-card="{card}">{text}</data>'
+    build.manifest.record(kind, value.origin.expression, float(value), text, inputs)
+    return build.cards.number(text, value)
 
 
 class _Build:
@@ -126,6 +119,7 @@ class _Build:
 
     def __init__(self):
         self.manifest = numbers.Manifest()
+        self.cards = cards.PageCards()
         self.widget_ids: list = []
 
     def widget(self, name: str, preset: str | None = None, id: str | None = None) -> str:
@@ -169,7 +163,7 @@ def registrations(build: _Build | None = None) -> dict:
     macros["estimator_formulas"] = estimator_formulas
     filters = dict(units.FORMATTERS)
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
-    printing = {name: _guarded(fn, name, "filter", manifest=build.manifest) for name, fn in filters.items()}
+    printing = {name: _guarded(fn, name, "filter", build=build) for name, fn in filters.items()}
     macros["presets_tables"] = functools.partial(preset_tables.markdown, printing)
     return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
 
@@ -210,10 +204,17 @@ def on_pre_page_macros(env):
     """Each page starts with no widget ids taken; an unknown name suggests the closest known one."""
     build = env.site_build
     build.widget_ids.clear()
+    build.cards.start_page()
     build.manifest.start_page(env.page.file.src_path, errors.source_line(env.page, env.markdown, 0) or 0)
     errors.known_names = {*env.variables, *env.macros}
     errors.known_filters = set(env.filters)
     _prepare(env.env, build)
+
+
+def on_post_page_macros(env):
+    """The page ends with the cards its numbers link to, each written once."""
+    if section := env.site_build.cards.section():
+        env.markdown += "\n\n" + section + "\n"
 
 
 def _prepare(jinja_env, build: _Build) -> None:
@@ -251,4 +252,4 @@ def define_env(env):
         traces = "lookup" if name in found["lookups"] else "estimator" if name in found["estimators"] else ""
         env.macro(_guarded(fn, name, traces=traces), name)
     for name, fn in found["filters"].items():
-        env.filter(_guarded(fn, name, "filter", manifest=build.manifest), name)
+        env.filter(_guarded(fn, name, "filter", build=build), name)

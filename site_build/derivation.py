@@ -305,24 +305,34 @@ def input_text(value, quantity: Quantity | None) -> str:
 
 def card(text: str, value) -> str:
     """The hover card of a traced number: what made it, and from which published inputs."""
-    lines = [f"{text} = {value.origin.expression}"]
-    lines += [f"{name}: {line}" for name, line in steps(value)]
-    for leaf in leaves(value):
-        lines.append(leaf_text(leaf))
-    return "\n".join(lines)
+    first, formulas, inputs = card_parts(text, value)
+    lines = [first, *(f"{name}: {said}" for name, said in formulas)]
+    return "\n".join(lines + [line + (f" (source: {source})" if source else "") for line, source in inputs])
+
+
+def card_parts(text: str, value) -> tuple:
+    """The card apart: its first line, (name, formula) of each step, (input, its source or "") of
+    each input; a page writes each formula and each source once and its cards refer to them
+    (site_build/cards.py)."""
+    return f"{text} = {value.origin.expression}", tuple(steps(value)), tuple(leaf_line(leaf) for leaf in leaves(value))
 
 
 def leaf_text(leaf) -> str:
     """One published input: `run("llama3-405b").params = 405B (source: …)`; a whole preset entry
     with the numbers it holds: `run("llama3-405b"): params 405B, tokens 15.6T, … (source: …)`."""
+    line, source = leaf_line(leaf)
+    return line + (f" (source: {source})" if source else "")
+
+
+def leaf_line(leaf) -> tuple:
+    """leaf_text's input and its source, apart."""
     origin = origin_of(leaf)
     if isinstance(leaf, Traced):
         shown = f" = {input_text(leaf, origin.quantity)}"
     else:
         held = numbers_held(plain(leaf))
         shown = ": " + ", ".join(f"{name} {input_text(value, q)}" for name, value, q in held) if held else ""
-    where = f" (source: {origin.source})" if origin.source else ""
-    return f"{origin.expression}{shown}{where}"
+    return f"{origin.expression}{shown}", origin.source
 
 
 def numbers_held(record) -> list:

@@ -1,13 +1,15 @@
 """The glossary: one data file of terms (glossary.toml) behind two things.
 
-- The hover cards on every page. Python-Markdown's `abbr` extension takes a
+- The cards on every page. Python-Markdown's `abbr` extension takes a
   `glossary` of {term: definition} and wraps each whole-word, case-sensitive
-  use of a term in `<abbr title=...>`; mkdocs-material's `content.tooltips`
-  shows the title as a card on hover and on focus, outside the text flow (no
-  layout shift), and points the term at it with aria-describedby. The hook
-  hands this module's `abbreviations()` to the extension, so there is no
-  second list to keep, and makes each `<abbr>` focusable (`focusable`), which
-  Python-Markdown does not, so that keyboard users reach the card too.
+  use of a term in `<abbr title=...>`; the hook hands it this module's
+  `abbreviations()`, so there is no second list to keep. `marked_once` then
+  keeps the mark on a term's first use in each section of the page and drops
+  the rest (a term marked forty times in one section says nothing the first
+  mark did not), and turns each kept mark into a card as the numbers have
+  one: the definition as `data-card`, shown on hover and on focus by the
+  delegated site_build/browser/cards.js (by site.css with JavaScript off), and
+  a place in the tab order, which Python-Markdown does not give it.
 - The Glossary page, alphabetised, one linkable heading per term
   (`page_markdown`, through the `glossary()` macro).
 """
@@ -22,9 +24,8 @@ from site_build.lint import MESSAGE, find_quantities
 
 DATA = Path(__file__).resolve().parent / "glossary.toml"
 ROOT = DATA.parent.parent
-# What Python-Markdown's abbr extension writes; `focusable` adds a tabindex to exactly this.
-ABBR_OPEN = "<abbr title="
-FOCUSABLE_ABBR_OPEN = '<abbr tabindex="0" title='
+# What Python-Markdown's abbr extension writes for a use of a term; `marked_once` reads exactly this.
+ABBR = re.compile(r'<abbr title="([^"]*)">(.*?)</abbr>', re.S)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,20 @@ def page_markdown(terms: tuple) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def focusable(html: str) -> str:
-    """Every glossary card's term takes keyboard focus, so the theme's tooltip opens for it as on hover."""
-    return html.replace(ABBR_OPEN, FOCUSABLE_ABBR_OPEN)
+def marked_once(parts: list[str]) -> list[str]:
+    """Each section's (site_build.sections) first use of a term as a card that takes keyboard
+    focus; the term's later uses in the section as plain text."""
+
+    def marked(part: str) -> str:
+        seen = set()
+
+        def mark(use: re.Match) -> str:
+            definition, term = use.groups()
+            if term in seen:
+                return term
+            seen.add(term)
+            return f'<abbr tabindex="0" data-card="{definition}">{term}</abbr>'
+
+        return ABBR.sub(mark, part)
+
+    return [marked(part) for part in parts]

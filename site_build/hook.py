@@ -1,6 +1,6 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
+`glossary`, `sections`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
@@ -57,7 +57,8 @@ def on_config(config):
     terms = glossary.load()
     if problems := glossary.findings(terms):
         raise PluginError("\n".join(problems))
-    # The abbr extension cards every use of a term on every page, from the one data file.
+    # The abbr extension marks every use of a term on every page, from the one data file
+    # (on_page_content keeps the first in each section).
     config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
     return config
 
@@ -102,6 +103,13 @@ def on_env(env, config, files):
     return env
 
 
+def on_page_content(html, page, config, files):
+    """Each h2 section of the page in a section of its own; in each, a term's first use carded."""
+    from site_build import glossary, sections
+
+    return sections.wrapped(glossary.marked_once(sections.parts(html)))
+
+
 def on_post_template(output_content, template_name, config):
     from site_build import csp
 
@@ -109,11 +117,11 @@ def on_post_template(output_content, template_name, config):
 
 
 def on_post_page(output, page, config):
-    from site_build import checks, csp, glossary
+    from site_build import checks, csp
 
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
-    return csp.with_policy(glossary.focusable(output), _script_hashes)
+    return csp.with_policy(output, _script_hashes)
 
 
 def on_post_build(config):

@@ -24,6 +24,7 @@ import pyodide_widgets
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from pyodide_widgets.contract import form_text, output_keys
+from site_build import lean
 from site_build.cache import cached, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -114,13 +115,14 @@ def _chart_key(name: str, datasets: dict) -> list:
 
 
 def chart_svg(name: str, datasets: dict) -> str:
-    """`figures.svg`, kept in the build cache: an unchanged chart is not converted again."""
-    return cached("figures-svg", _chart_key(name, datasets), lambda: figures.svg(name, datasets))
+    """`figures.svg`, kept in the build cache (an unchanged chart is not converted again), without
+    its surplus (`lean`)."""
+    return lean.svg(cached("figures-svg", _chart_key(name, datasets), lambda: figures.svg(name, datasets)))
 
 
 def chart_spec(name: str, datasets: dict) -> dict | None:
-    """`figures.vega_spec`, kept in the build cache likewise."""
-    return json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets))))
+    """`figures.vega_spec`, kept in the build cache likewise, its data rows without surplus digits."""
+    return lean.spec(json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets)))))
 
 
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:

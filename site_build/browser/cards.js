@@ -1,15 +1,20 @@
-// Provenance cards. Every computed number in prose (the macros write it as a
-// <data data-card=...>) and every widget output (the runtime keeps its
-// data-card current) opens its card on hover and on keyboard focus.
+// Cards: every computed number in prose, every widget output and every
+// glossary term's first use in a section opens its card on hover and on
+// keyboard focus. A number (the macros write it as <data class="number"><a
+// href="#how-N">) links to its card's entry in the list the page ends with,
+// each card and each source written there once (site_build/cards.py); the card
+// is read from that entry when it opens. A widget output carries its card in
+// data-card, which the runtime keeps current; a glossary term its definition.
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
-// drawn with the theme's tooltip classes so a card looks like a glossary card.
-// The theme's own tooltips (content.tooltips, for a title attribute) mount a
-// watcher on every element when a page loads: with several hundred numbers on
-// a page that cost about a second of main-thread time on Lighthouse's mobile
-// profile. With JavaScript off, site.css shows the same card (.no-js).
+// drawn with the theme's tooltip classes. The theme's own tooltips
+// (content.tooltips, off in mkdocs.yml) mount a watcher on every element when
+// a page loads: with several hundred numbers and terms on a page that cost
+// about a second of main-thread time on Lighthouse's mobile profile. With
+// JavaScript off, site.css shows a data-card (.no-js) and a number's link leads
+// to its entry.
 (() => {
-  const HOST = "[data-card]";
+  const HOST = "[data-card], data.number > a";
   const GAP_PX = 8; // between the host's bottom and the card, as the theme leaves it
   let tip = null;
   let host = null;
@@ -41,9 +46,30 @@
     style.setProperty("--md-tooltip-width", `${tip.firstChild.getBoundingClientRect().width}px`);
   }
 
+  // A line of an entry as the card reads it: each source link replaced by the source's text.
+  function lineText(line) {
+    let text = "";
+    for (const node of line.childNodes) {
+      const cited = node instanceof HTMLAnchorElement && document.getElementById(node.hash.slice(1));
+      text += (cited || node).textContent;
+    }
+    return text;
+  }
+
+  // The entry's term (the card's first line) and the lines after it, up to the next entry.
+  function entryText(link) {
+    const term = document.getElementById(link.hash.slice(1));
+    if (!term) return "";
+    const lines = [term.textContent];
+    for (let line = term.nextElementSibling; line && line.tagName === "DD"; line = line.nextElementSibling) {
+      lines.push(lineText(line));
+    }
+    return lines.join("\n");
+  }
+
   function fill() {
     // Text, never markup: a card is the build's or the worker's words about numbers.
-    tip.firstChild.textContent = host.dataset.card || "";
+    tip.firstChild.textContent = host.hasAttribute("data-card") ? host.dataset.card : entryText(host);
     place();
   }
 
@@ -86,6 +112,12 @@
     // Leaving a card's host for anything but the card (to scroll a long one) closes it,
     // unless the host has the keyboard's focus.
     else if (host && !tip.contains(event.target) && host !== document.activeElement) hide();
+  });
+  // With the card shown, a number's link to its entry (the way to it without JavaScript) would
+  // only carry the reader away from the sentence; a tap on a touch screen shows the card instead.
+  document.addEventListener("click", (event) => {
+    const el = hostOf(event.target);
+    if (el && !el.hasAttribute("data-card")) event.preventDefault();
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") hide();

@@ -22,6 +22,7 @@ def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
     [page] = {row["page"] for row in rows if row["figure"].startswith("input → outputs")}
     assert sum(row["figure"].startswith("input → outputs") for row in rows) == len(result["pages"][page])
     figures = " ".join(row["figure"] for row in rows)
-    for expected in ("bytes before load", "long tasks", "first visit: boot", "return visit: boot", "typed", "cold build", "make serve"):
+    for expected in ("HTML bytes", "bytes before load", "total blocking time", "long tasks", "against alone",
+                     "first visit: boot", "return visit: boot", "typed", "cold build", "make serve"):
         assert expected in figures, expected
     assert "pages that miss a budget" in done.stdout

@@ -16,8 +16,9 @@ from site_build.pack import build_wheel
 def page_text(site: Path, page: str) -> str:
     """The visible text of a built page, tags stripped and entities decoded."""
     raw = (site / page / "index.html").read_text("utf-8")
-    # A glossary card wraps a word inside running text ("BF16,"), a number's card a figure ("1.38 GB,"):
-    # dropping their tags keeps the text as read.
+    # A glossary card wraps a word inside running text ("BF16,"), a number and its link to its card a
+    # figure ("1.38 GB,"): dropping their tags keeps the text as read.
+    raw = re.sub(r'<data class="number"[^>]*><a [^>]*>(.*?)</a></data>', r"\1", raw)
     raw = re.sub(r"</?(abbr|data)\b[^>]*>", "", raw)
     return html.unescape(re.sub(r"<[^>]+>", " ", raw))
 

@@ -7,11 +7,18 @@ import re
 import estimators
 from estimators.provenance import formula_of
 
+from harness.site import number_cards
+
 CARD = re.compile(r'data-card="([^"]*)"')
 
 
 def cards(site) -> list:
-    return [html.unescape(card) for page in sorted(site.rglob("*.html")) for card in CARD.findall(page.read_text("utf-8"))]
+    """Every card on the site: each widget output's, and each prose number's as cards.js reads it."""
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text("utf-8")
+        found += [html.unescape(card) for card in CARD.findall(text)] + [card for _, card in number_cards(text)]
+    return found
 
 
 def test_every_prose_card_states_each_estimators_formula_as_it_is_declared(built_site):

@@ -2,8 +2,6 @@
 preset lookups carry their derivation through a page's own arithmetic; the filter that
 prints one records it in the manifest and gives it a hover card naming its inputs' sources."""
 
-import html
-import re
 
 import jinja2
 import pytest
@@ -11,6 +9,7 @@ import pytest
 import estimators
 import macros
 from estimators import units
+from harness.site import number_cards
 from site_build import derivation, numbers
 from site_build.errors import MacroError
 
@@ -35,7 +34,8 @@ def site_macros():
     env = _Env()
     macros.define_env(env)
     macros._prepare(env.env, env.site_build)
-    return (lambda text: env.env.from_string(text).render()), env.site_build.manifest.entries
+    # A page ends with the cards its numbers link to (macros.on_post_page_macros).
+    return (lambda text: env.env.from_string(text).render() + env.site_build.cards.section()), env.site_build.manifest.entries
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def page():
 
 def cards(html_text: str) -> list:
     """(shown text, card) of each number in rendered HTML."""
-    return [(text, html.unescape(title)) for title, text in re.findall(r'<data class="number"[^>]*data-card="([^"]*)">([^<]*)</data>', html_text)]
+    return number_cards(html_text)
 
 
 def test_a_preset_field_prints_with_a_card_naming_the_preset_and_its_source(page):

@@ -1,9 +1,11 @@
-"""The glossary: one data file, a generated page, and a hover card on every use of a term.
+"""The glossary: one data file, a generated page, and a card on a term's first use in each section.
 
-Python-Markdown's abbr extension cards a term wherever prose writes it whole
-and in the same case; these tests read the built pages to prove that no use is
-left without its card, that every card takes keyboard focus, and that no entry
-is dead weight (neither used in an article nor linked from another entry).
+Python-Markdown's abbr extension marks a term wherever prose writes it whole
+and in the same case, and the build keeps the mark on its first use in each h2
+section (site_build.glossary.marked_once); these tests read the built pages to
+prove that each section's first use of every term carries its card and no
+later use does, that every card takes keyboard focus, and that no entry is dead
+weight (neither used in an article nor linked from another entry).
 """
 
 import re
@@ -21,16 +23,18 @@ TERMS = glossary.load()
 USE = re.compile(r"\b(?:" + "|".join(re.escape(t.term) for t in sorted(TERMS, key=lambda t: -len(t.term))) + r")\b")
 NAV = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
 ARTICLES = [page for entry in NAV for page in entry.values() if page != "glossary.md"]
-# Not prose: code, scripts and pictures, and a widget's own markup (labels and outputs written by Python).
+# Not prose: code, scripts and pictures, a widget's own markup (labels and outputs written by Python)
+# and the derivations a page ends with (site_build/cards.py).
 SKIPPED = {"code", "pre", "script", "style", "svg", "abbr"}
+SKIPPED_CLASSES = {"widget", "provenance"}
 
 
 class _Prose(HTMLParser):
-    """The article's text outside cards, code and widgets; and the terms that carry a card."""
+    """The article's text outside cards, code and widgets, by h2 section; and the terms that carry a card."""
 
     def __init__(self):
         super().__init__()
-        self.bare: list[str] = []
+        self.sections: list[list] = [[]]  # per section, its prose in order: (text, carded)
         self.carded: set[str] = set()
         self.abbr_tags: list[dict] = []
         self._article = False
@@ -44,10 +48,12 @@ class _Prose(HTMLParser):
         if tag == "abbr":
             self.abbr_tags.append(attrs)
             self._abbr = True
+        if tag == "h2" and self._article and not self._skip:
+            self.sections.append([])
         if self._skip:
             if tag == self._skip[-1][0]:
                 self._skip[-1][1] += 1
-        elif tag in SKIPPED or "widget" in (attrs.get("class") or "").split():
+        elif tag in SKIPPED or SKIPPED_CLASSES & set((attrs.get("class") or "").split()):
             self._skip.append([tag, 1])
 
     def handle_endtag(self, tag):
@@ -63,8 +69,9 @@ class _Prose(HTMLParser):
     def handle_data(self, data):
         if self._abbr:
             self.carded.add(data)
+            self.sections[-1].append((data, True))
         elif self._article and not self._skip:
-            self.bare.append(data)
+            self.sections[-1].append((data, False))
 
 
 def parsed(site, page: str) -> _Prose:
@@ -75,9 +82,16 @@ def parsed(site, page: str) -> _Prose:
 
 
 @pytest.mark.parametrize("page", ARTICLES)
-def test_every_use_of_a_term_carries_its_card(built_site, page):
-    bare = [m.group(0) for text in parsed(built_site, page).bare for m in USE.finditer(text)]
-    assert not bare, f"{page}: terms of the glossary without a hover card: {sorted(set(bare))}"
+def test_each_sections_first_use_of_a_term_carries_its_card_and_no_later_use_does(built_site, page):
+    wrong = []
+    for number, section in enumerate(parsed(built_site, page).sections):
+        seen = set()
+        for text, carded in section:
+            for term in (text,) if carded else (m.group(0) for m in USE.finditer(text)):
+                if carded == (term in seen):
+                    wrong.append(f"section {number}: {term!r} {'carded again' if carded else 'first used without a card'}")
+                seen.add(term)
+    assert not wrong, f"{page}: " + "; ".join(wrong)
 
 
 @pytest.mark.parametrize("page", [*ARTICLES, "glossary.md"])
@@ -86,7 +100,7 @@ def test_every_card_takes_keyboard_focus_and_says_its_definition(built_site, pag
     prose = parsed(built_site, page)
     for attrs in prose.abbr_tags:
         assert attrs.get("tabindex") == "0", attrs
-        assert attrs.get("title") in cards.values(), attrs
+        assert attrs.get("data-card") in cards.values(), attrs
 
 
 def test_no_entry_is_unused_and_unlinked(built_site):
@@ -124,6 +138,11 @@ def test_a_bad_entry_stops_the_build_with_one_line(tmp_path, entry, problem):
     assert problem in finding
 
 
-def test_focusable_touches_only_the_abbr_extensions_markup():
-    html = '<p><abbr title="x">A</abbr> <abbr class="keep">B</abbr></p>'
-    assert glossary.focusable(html) == '<p><abbr tabindex="0" title="x">A</abbr> <abbr class="keep">B</abbr></p>'
+def test_marked_once_keeps_a_terms_first_mark_in_each_part_as_a_focusable_card():
+    use = '<abbr title="x">A</abbr>'
+    parts = [f"<p>{use} and {use}</p>", f"<h2>B</h2><p>{use} <abbr class=\"keep\">C</abbr></p>"]
+    assert glossary.marked_once(parts) == [
+        '<p><abbr tabindex="0" data-card="x">A</abbr> and A</p>',
+        '<h2>B</h2><p><abbr tabindex="0" data-card="x">A</abbr> <abbr class="keep">C</abbr></p>',
+    ]
+

@@ -1,0 +1,65 @@
+"""Sections far from the viewport skip style and layout (site.css: content-visibility), and
+nothing a reader does notices: an anchor lands on its heading, find-in-page reaches a far
+section, and printing draws every section."""
+
+import pytest
+
+PAGE = "/training/"
+# Both far down the long article: the last h2 section, and one well before it.
+FAR = ("what-a-run-keeps-on-disk", "the-training-stack-layer-by-layer")
+SECTIONS = ".md-typeset .page-section, .md-typeset .provenance"
+# How far below the viewport's top a heading may land: the theme's header sits above it.
+HEADER_PX = 150
+WIDE = {"width": 1600, "height": 900}
+
+
+def skipped(page) -> list:
+    """Whether each section's content (its heading, say) is skipped by containment now."""
+    return page.locator(SECTIONS).evaluate_all(
+        "els => els.map(el => !el.firstElementChild.checkVisibility({contentVisibilityAuto: true}))")
+
+
+def heading_top(page, anchor: str) -> float:
+    return page.locator(f"#{anchor}").evaluate("el => el.getBoundingClientRect().top")
+
+
+def test_a_far_section_is_skipped_until_it_comes_near(page, site_url):
+    page.goto(f"{site_url}{PAGE}")
+    shown = skipped(page)
+    assert not shown[0] and shown[-1], "the first section is drawn and the last is skipped at load"
+    page.locator(SECTIONS).last.scroll_into_view_if_needed()
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll({SECTIONS!r})].at(-1).firstElementChild.checkVisibility({{contentVisibilityAuto: true}})")
+
+
+@pytest.mark.parametrize("anchor", FAR)
+def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url, anchor):
+    page.goto(f"{site_url}{PAGE}#{anchor}")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)  # sections drawn around it settle first
+    assert 0 <= heading_top(page, anchor) <= HEADER_PX
+    # From the top of the page, by the table of contents (instant navigation's in-page link),
+    # which the theme shows beside the article on a wide screen.
+    page.set_viewport_size(WIDE)
+    page.goto(f"{site_url}{PAGE}")
+    page.locator(f'.md-sidebar--secondary a[href$="#{anchor}"]').click()  # the theme makes the href absolute
+    page.wait_for_function(f"() => location.hash === '#{anchor}'")
+    page.wait_for_timeout(500)
+    assert 0 <= heading_top(page, anchor) <= HEADER_PX
+
+
+def test_find_in_page_reaches_a_skipped_section(page, site_url):
+    page.goto(f"{site_url}{PAGE}")
+    heading = page.locator(f"#{FAR[-1]}")
+    words = heading.evaluate("el => el.firstChild.textContent").strip()
+    assert skipped(page)[-1]
+    assert page.evaluate("words => window.find(words)", words)
+
+
+def test_printing_draws_every_section(page, site_url):
+    page.goto(f"{site_url}{PAGE}")
+    page.emulate_media(media="print")
+    assert not any(skipped(page)), "no section is skipped in print"
+    visibility = page.locator(SECTIONS).evaluate_all("els => els.map(el => getComputedStyle(el).contentVisibility)")
+    assert set(visibility) == {"visible"}
+    assert page.pdf()[:4] == b"%PDF"
