@@ -7,6 +7,9 @@ import time
 
 import pytest
 
+import estimators
+from estimators import units
+
 from harness.site import fetch, mkdocs_serve, throwaway_project
 
 # A rebuild takes a few seconds here; the loops below poll, they do not time anything.
@@ -40,8 +43,9 @@ def test_a_wrong_macro_fails_the_rebuild_and_the_fix_is_served(server):
     assert "broken.md" in output and "run()" in output and "'llama3-405b'" in output
 
     page.write_text('# Fixed\n\nIt takes {{ run("llama3-405b").params | count }} parameters.\n', "utf-8")
-    # The number is its card's <data> element; its text is what a reader reads.
-    wait_for(lambda: "It takes 405B parameters" in re.sub(r"</?data\b[^>]*>", "", fetch(f"{url}/broken/")), "the fixed page")
+    # The number is its card's <data> element (and its link to the derivation); its text is what a reader reads.
+    shown = f"It takes {units.count(estimators.load_presets().run('llama3-405b').params)} parameters"
+    wait_for(lambda: shown in re.sub(r"<[^>]+>", "", fetch(f"{url}/broken/")), "the fixed page")
 
 
 def test_a_hand_typed_quantity_fails_the_rebuild_and_names_its_line(server):
