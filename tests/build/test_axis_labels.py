@@ -57,7 +57,7 @@ AXES = {
     (moe_params, "parameters"): (units.count, COUNTS),
     (compute_plane, "parameters N"): (units.count, COUNTS),
     (compute_plane, "training tokens D"): (units.count, COUNTS),
-    (memory_bill, "bytes on one GPU"): (units.bytes_, COUNTS),
+    (memory_bill, "bytes on each GPU"): (units.bytes_, COUNTS),
     (storage_scale, "parameters N"): (units.count, COUNTS),
     (storage_scale, "bytes on disk"): (units.bytes_, COUNTS),
     (tokens_ruler, "training tokens per parameter (log scale)"): (units.number, NUMBERS),

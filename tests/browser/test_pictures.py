@@ -1,0 +1,160 @@
+"""Each widget's picture, proved from the DOM: what it draws at build time (JavaScript off), what the
+live redraw changes when the reader moves it, and that it fits its column at 1280 and 390 px.
+
+The marks are found by their text alternatives (each bar's aria-label, which the widget's update
+wrote from the estimator's outputs), so the tests read the picture as a screen reader does.
+"""
+
+import re
+
+import pytest
+
+from harness.site import built_and_served, throwaway_project
+from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
+
+PICTURES = ("memory_bill",)
+WIDTHS = (1280, 390, 360)
+SMALLEST_TEXT_PX = 10
+
+
+@pytest.fixture(scope="module")
+def pictures_site(tmp_path_factory):
+    """A site of one page per widget with a picture."""
+    folder = tmp_path_factory.mktemp("pictures")
+    pages = {f"{name}.md": f"# One picture\n\n{{{{ widget('{name}') }}}}\n" for name in PICTURES}
+    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+        yield url
+
+
+def open_page(browser, url: str, width: int = 1280, javascript: bool = True):
+    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def bar_labels(page, widget: str, leave_out: str = " without ZeRO: ") -> list:
+    """The text alternative of every bar of the widget's chart, in drawing order, but those that
+    contain `leave_out` (the memory bill's outlines of each column without ZeRO)."""
+    labels = page.eval_on_selector_all(f'{root(widget)} [data-chart] [aria-roledescription="bar"]',
+                                       "els => els.map((el) => el.getAttribute('aria-label'))")
+    return [label for label in labels if leave_out not in label]
+
+
+def bar_height(page, widget: str, label_start: str) -> float:
+    """The drawn height of the one bar whose text alternative starts with `label_start`."""
+    return page.eval_on_selector_all(
+        f'{root(widget)} [data-chart] [aria-roledescription="bar"]',
+        "(els, start) => { const found = els.filter((el) => el.getAttribute('aria-label').startsWith(start));"
+        " if (found.length !== 1) throw new Error(`${found.length} bars start ${start}`);"
+        " return found[0].getBBox().height; }",
+        label_start,
+    )
+
+
+def assert_fits(page, widget: str):
+    """The picture is no wider than its column, neither it nor the page scrolls sideways, and no text
+    of it is drawn below 10 CSS px."""
+    sizes = page.eval_on_selector(
+        root(widget),
+        """(el) => { const chart = el.querySelector('[data-chart]'); const svg = chart.querySelector('svg');
+             const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+             const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
+             return {column: chart.clientWidth, scroll: chart.scrollWidth, svg: svg.getBoundingClientRect().width,
+                     page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+                     smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale))}; }""",
+    )
+    assert sizes["smallest"] >= SMALLEST_TEXT_PX - 0.05, sizes
+    assert sizes["svg"] <= sizes["column"] + 0.5, sizes
+    assert sizes["scroll"] <= sizes["column"], sizes
+    assert sizes["page"] <= sizes["viewport"], sizes
+
+
+# --- the memory bill ------------------------------------------------------------
+
+def columns_of(labels: list) -> list:
+    """The columns' names, in order, from bar labels "GPU 3: Momentum, …"."""
+    names = []
+    for label in labels:
+        name = label.split(":")[0]
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def test_memory_bill_draws_one_column_per_gpu_and_serving_beside_them_without_javascript(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/", javascript=False)
+    labels = bar_labels(page, "memory_bill")
+    # The default preset: one 8-GPU server.
+    assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)]
+    assert labels[-1].startswith("Serving the same model: each GPU holds its weights alone, ")
+    assert sum(label.startswith("GPU 1: ") for label in labels) == 6  # every part of the bill, stacked
+    assert "GPU 1: Momentum, a whole copy, " in " | ".join(labels)  # ZeRO-0: nothing sliced
+    outlines = [label for label in bar_labels(page, "memory_bill", leave_out="Serving") if "without ZeRO" in label]
+    assert [label.split(" without")[0] for label in outlines] == [f"GPU {i}" for i in range(1, 9)]
+    page.context.close()
+
+
+def test_past_eight_gpus_one_labelled_column_stands_for_the_rest(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/?memory_bill.gpus=1024&memory_bill.stage=3")
+    wait_live(page, "memory_bill")
+    wait_for_cpython_outputs(page, "memory_bill")
+    page.wait_for_function("() => document.querySelector('[data-widget=memory_bill]').widget.view")
+    labels = bar_labels(page, "memory_bill")
+    assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)] + ["× 1,016 more"]
+    assert any(label.startswith("× 1,016 more: Momentum, one slice of 1,024 each, ") for label in labels)
+    page.context.close()
+
+
+def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/")
+    wait_live(page, "memory_bill")
+    whole = bar_height(page, "memory_bill", "GPU 5: Momentum")
+    weights = bar_height(page, "memory_bill", "GPU 5: Weights")
+    # Play steps the stage 0 → 1: the optimizer state is sliced eight ways in every column.
+    page.click('[data-widget="memory_bill"] [data-play="stage"]')
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=memory_bill] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label').startsWith('GPU 5: Momentum, slice 5 of 8, '))")
+    page.click('[data-widget="memory_bill"] [data-play="stage"]')  # stop: the test moves on by hand
+    for gpu in range(1, 9):
+        assert bar_height(page, "memory_bill", f"GPU {gpu}: Momentum") == pytest.approx(whole / 8, rel=0.02)
+    assert bar_height(page, "memory_bill", "GPU 5: Weights") == pytest.approx(weights, rel=0.02)
+    # Stage 3 slices the weights too; the serving column keeps them whole.
+    choose(page, "memory_bill", "stage", "3")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=memory_bill] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label').startsWith('GPU 5: Weights (BF16), slice 5 of 8, '))")
+    assert bar_height(page, "memory_bill", "GPU 5: Weights") == pytest.approx(weights / 8, rel=0.02)
+    assert bar_height(page, "memory_bill", "Serving") == pytest.approx(weights, rel=0.02)
+    page.context.close()
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_memory_bill_fits_its_column(browser, pictures_site, width, javascript):
+    page = open_page(browser, f"{pictures_site}/memory_bill/?memory_bill.gpus=64", width, javascript)
+    if javascript:
+        wait_live(page, "memory_bill")
+        wait_for_cpython_outputs(page, "memory_bill")
+        page.wait_for_function("() => document.querySelector('[data-widget=memory_bill]').widget.view")
+    assert_fits(page, "memory_bill")
+    page.context.close()
+
+
+# --- the highlighted preset --------------------------------------------------------
+
+def pressed(page, widget: str) -> list:
+    return page.eval_on_selector_all(f'{root(widget)} [data-preset][aria-pressed="true"]',
+                                     "els => els.map((el) => el.textContent.trim())")
+
+
+def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/")
+    wait_live(page, "memory_bill")
+    first = pressed(page, "memory_bill")
+    assert len(first) == 1
+    choose(page, "memory_bill", "stage", "2")
+    assert pressed(page, "memory_bill") == []
+    choose(page, "memory_bill", "stage", "0")  # back to the preset's own state: highlighted again
+    assert pressed(page, "memory_bill") == first
+    page.context.close()
+
