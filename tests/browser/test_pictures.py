@@ -12,7 +12,7 @@ import pytest
 from harness.site import built_and_served, throwaway_project
 from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
 
-PICTURES = ("memory_bill",)
+PICTURES = ("memory_bill", "checkpoint_modes")
 WIDTHS = (1280, 390, 360)
 SMALLEST_TEXT_PX = 10
 
@@ -158,3 +158,55 @@ def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, picture
     assert pressed(page, "memory_bill") == first
     page.context.close()
 
+
+# --- sync against async checkpoints ------------------------------------------------
+
+def lanes_of(labels: list) -> list:
+    """The lanes' names, in order, from bar labels "sync: GPUs, save 2: GPUs paused, 2.84 s"."""
+    return list(dict.fromkeys(label.split(",")[0] for label in labels))
+
+
+def tallies(page) -> list:
+    return page.eval_on_selector_all('[data-widget="checkpoint_modes"] [data-chart] text',
+                                     "els => els.map((el) => el.textContent).filter((t) => t.includes(': paused '))")
+
+
+def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/checkpoint_modes/", javascript=False)
+    labels = bar_labels(page, "checkpoint_modes")
+    assert lanes_of(labels) == ["sync: GPUs", "sync: storage", "async: GPUs", "async: storage"]
+    # The clock at its last stop: four saves in each mode, each paused once per save.
+    for mode in ("sync", "async"):
+        assert [label.split(",")[1].strip() for label in labels if label.startswith(f"{mode}: GPUs") and "paused" in label] == [
+            f"save {i}: GPUs paused" for i in range(1, 5)]
+    assert [t.split(":")[0] for t in tallies(page)] == ["Synchronous", "Asynchronous"]
+    assert all(t.endswith(" in 4 saves") for t in tallies(page))
+    page.context.close()
+
+
+def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/checkpoint_modes/")
+    wait_live(page, "checkpoint_modes")
+    page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
+    # From its last stop the clock goes round to the first save, then on: both lanes grow together.
+    for saves in (1, 2):
+        page.wait_for_function(
+            "(n) => [...document.querySelectorAll('[data-widget=checkpoint_modes] [data-chart] text')]"
+            ".filter((t) => t.textContent.endsWith(` in ${n} save${n > 1 ? 's' : ''}`)).length === 2", arg=saves)
+        labels = bar_labels(page, "checkpoint_modes")
+        for mode in ("sync", "async"):
+            assert sum(label.startswith(f"{mode}: GPUs") and "paused" in label for label in labels) == saves
+    page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
+    page.context.close()
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_checkpoint_modes_fits_its_column(browser, pictures_site, width, javascript):
+    page = open_page(browser, f"{pictures_site}/checkpoint_modes/?checkpoint_modes.clock=3", width, javascript)
+    if javascript:
+        wait_live(page, "checkpoint_modes")
+        wait_for_cpython_outputs(page, "checkpoint_modes")
+        page.wait_for_function("() => document.querySelector('[data-widget=checkpoint_modes]').widget.view")
+    assert_fits(page, "checkpoint_modes")
+    page.context.close()
