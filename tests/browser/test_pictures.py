@@ -12,7 +12,7 @@ import pytest
 from harness.site import built_and_served, throwaway_project
 from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
 
-PICTURES = ("memory_bill", "checkpoint_modes")
+PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit")
 WIDTHS = (1280, 390, 360)
 SMALLEST_TEXT_PX = 10
 
@@ -209,4 +209,61 @@ def test_checkpoint_modes_fits_its_column(browser, pictures_site, width, javascr
         wait_for_cpython_outputs(page, "checkpoint_modes")
         page.wait_for_function("() => document.querySelector('[data-widget=checkpoint_modes]').widget.view")
     assert_fits(page, "checkpoint_modes")
+    page.context.close()
+
+
+# --- fine-tuning: the adapter and the fit -------------------------------------------
+
+def marks(page, widget: str, role: str) -> dict:
+    """{text alternative: (width, height)} of the chart's marks of one role ("rect mark", "bar", "rule mark")."""
+    return page.eval_on_selector_all(
+        f'{root(widget)} [data-chart] [aria-roledescription="{role}"]',
+        "els => Object.fromEntries(els.map((el) => { const b = el.getBBox(); return [el.getAttribute('aria-label'), [b.width, b.height]]; }))",
+    )
+
+
+def adapter(page) -> dict:
+    """{"W": (label, width, height), "B": …, "A": …} of the drawn adapter."""
+    return {label.split(",")[0]: (label, *size) for label, size in marks(page, "finetune_fit", "rect mark").items()}
+
+
+def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(browser, pictures_site):
+    # Llama 3 8B's k projection: 4,096 in, 1,024 out, as grouped-query attention makes it.
+    page = open_page(browser, f"{pictures_site}/finetune_fit/?finetune_fit.model=llama3-8b&finetune_fit.modules=k")
+    wait_live(page, "finetune_fit")
+    wait_for_cpython_outputs(page, "finetune_fit")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 1,024 × 4,096')")
+    drawn = adapter(page)
+    assert [drawn[name][0] for name in "WBA"] == ["W, frozen: 1,024 × 4,096", "B, trained: 1,024 × 16",
+                                                  "A, trained: 16 × 4,096"]
+    _, w_width, w_height = drawn["W"]
+    assert w_width / w_height == pytest.approx(4, rel=0.05)  # k / d: the true aspect of W
+    assert drawn["B"][2] == pytest.approx(w_height, rel=0.02) and drawn["A"][1] == pytest.approx(w_width, rel=0.02)
+    assert drawn["B"][1] == pytest.approx(drawn["A"][2], rel=0.02)  # one r, drawn wider than life and said so
+    assert any("r drawn " in t and "wider than life" in t for t in page.locator(
+        '[data-widget="finetune_fit"] [data-chart] text').all_text_contents())
+    # Three methods stacked by part, and the GPU's memory as a line.
+    methods = {label.split(":")[0] for label in marks(page, "finetune_fit", "bar")}
+    assert methods == {"Full fine-tune", "LoRA", "QLoRA"}
+    assert [label for label in marks(page, "finetune_fit", "rule mark") if label.startswith("red line: the ")]
+    # Another layer: q is square in Llama 3 8B, and W follows.
+    page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="q"]', True)
+    page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="k"]', False)
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 4,096 × 4,096')")
+    _, w_width, w_height = adapter(page)["W"]
+    assert w_width == pytest.approx(w_height, rel=0.02)
+    page.context.close()
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_finetune_fit_fits_its_column(browser, pictures_site, width, javascript):
+    page = open_page(browser, f"{pictures_site}/finetune_fit/?finetune_fit.rank=64", width, javascript)
+    if javascript:
+        wait_live(page, "finetune_fit")
+        wait_for_cpython_outputs(page, "finetune_fit")
+        page.wait_for_function("() => document.querySelector('[data-widget=finetune_fit]').widget.view")
+    assert_fits(page, "finetune_fit")
     page.context.close()
