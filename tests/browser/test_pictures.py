@@ -5,14 +5,15 @@ The marks are found by their text alternatives (each bar's aria-label, which the
 wrote from the estimator's outputs), so the tests read the picture as a screen reader does.
 """
 
-import re
 
 import pytest
 
+import estimators
+import pyodide_widgets
 from harness.site import built_and_served, throwaway_project
 from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
 
-PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit")
+PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing")
 WIDTHS = (1280, 390, 360)
 SMALLEST_TEXT_PX = 10
 
@@ -266,4 +267,56 @@ def test_finetune_fit_fits_its_column(browser, pictures_site, width, javascript)
         wait_for_cpython_outputs(page, "finetune_fit")
         page.wait_for_function("() => document.querySelector('[data-widget=finetune_fit]').widget.view")
     assert_fits(page, "finetune_fit")
+    page.context.close()
+
+
+# --- dense against mixture-of-experts -------------------------------------------------
+
+def lit_experts(page) -> list:
+    return page.eval_on_selector_all(
+        '[data-widget="moe_routing"] [data-chart] [aria-roledescription="rect mark"]',
+        "els => els.map((el) => el.getAttribute('aria-label') || '').filter((t) => t.endsWith(' goes here'))")
+
+
+def test_the_moe_blocks_lit_path_follows_play(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/moe_routing/")
+    wait_live(page, "moe_routing")
+    widget = pyodide_widgets.module("moe_routing")
+    state = next(iter(widget.presets().values()))["state"]
+    routing = estimators.route_tokens(widget.SENTENCE, int(state["experts"]), int(state["top_k"]))
+    first = lit_experts(page)
+    assert sorted(first) == sorted(f"expert {e}: “{widget.SENTENCE[0]}” goes here" for e in routing.choices[0])
+    page.click('[data-widget="moe_routing"] [data-play="token"]')
+    for token in (1, 2):
+        expected = sorted(f"expert {e}: “{widget.SENTENCE[token]}” goes here" for e in routing.choices[token])
+        page.wait_for_function(
+            "(expected) => { const lit = [...document.querySelectorAll('[data-widget=moe_routing] [data-chart] [aria-label]')]"
+            ".map((el) => el.getAttribute('aria-label')).filter((t) => t.endsWith(' goes here')).sort();"
+            " return JSON.stringify(lit) === JSON.stringify(expected); }", arg=expected)
+    page.click('[data-widget="moe_routing"] [data-play="token"]')
+    page.context.close()
+
+
+def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/moe_routing/", 390, javascript=False)
+    # Every bar ends inside the plot: the widest, DeepSeek-V3's 671B stored, included.
+    bars = page.eval_on_selector_all(
+        '[data-widget="moe_routing"] [data-chart] [aria-roledescription="bar"]',
+        "els => els.map((el) => [el.getAttribute('aria-label'), el.getBoundingClientRect().right,"
+        " el.ownerSVGElement.getBoundingClientRect().right])")
+    assert any(label.startswith("DeepSeek-V3: ") and "stored" in label for label, _, _ in bars)
+    assert all(right <= svg_right for _, right, svg_right in bars)
+    page.context.close()
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_moe_routing_fits_its_column(browser, pictures_site, width, javascript):
+    page = open_page(browser, f"{pictures_site}/moe_routing/?moe_routing.experts=256&moe_routing.top_k=8&moe_routing.token=7",
+                     width, javascript)
+    if javascript:
+        wait_live(page, "moe_routing")
+        wait_for_cpython_outputs(page, "moe_routing")
+        page.wait_for_function("() => document.querySelector('[data-widget=moe_routing]').widget.view")
+    assert_fits(page, "moe_routing")
     page.context.close()
