@@ -129,17 +129,6 @@ def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_
     page.context.close()
 
 
-@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
-@pytest.mark.parametrize("width", WIDTHS)
-def test_memory_bill_fits_its_column(browser, pictures_site, width, javascript):
-    page = open_page(browser, f"{pictures_site}/memory_bill/?memory_bill.gpus=64", width, javascript)
-    if javascript:
-        wait_live(page, "memory_bill")
-        wait_for_cpython_outputs(page, "memory_bill")
-        page.wait_for_function("() => document.querySelector('[data-widget=memory_bill]').widget.view")
-    assert_fits(page, "memory_bill")
-    page.context.close()
-
 
 # --- the highlighted preset --------------------------------------------------------
 
@@ -201,17 +190,6 @@ def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, picture
     page.context.close()
 
 
-@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
-@pytest.mark.parametrize("width", WIDTHS)
-def test_checkpoint_modes_fits_its_column(browser, pictures_site, width, javascript):
-    page = open_page(browser, f"{pictures_site}/checkpoint_modes/?checkpoint_modes.clock=3", width, javascript)
-    if javascript:
-        wait_live(page, "checkpoint_modes")
-        wait_for_cpython_outputs(page, "checkpoint_modes")
-        page.wait_for_function("() => document.querySelector('[data-widget=checkpoint_modes]').widget.view")
-    assert_fits(page, "checkpoint_modes")
-    page.context.close()
-
 
 # --- fine-tuning: the adapter and the fit -------------------------------------------
 
@@ -258,17 +236,6 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
     page.context.close()
 
 
-@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
-@pytest.mark.parametrize("width", WIDTHS)
-def test_finetune_fit_fits_its_column(browser, pictures_site, width, javascript):
-    page = open_page(browser, f"{pictures_site}/finetune_fit/?finetune_fit.rank=64", width, javascript)
-    if javascript:
-        wait_live(page, "finetune_fit")
-        wait_for_cpython_outputs(page, "finetune_fit")
-        page.wait_for_function("() => document.querySelector('[data-widget=finetune_fit]').widget.view")
-    assert_fits(page, "finetune_fit")
-    page.context.close()
-
 
 # --- dense against mixture-of-experts -------------------------------------------------
 
@@ -309,14 +276,26 @@ def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures
     page.context.close()
 
 
+# --- every picture fits its column ---------------------------------------------------
+
+# Each picture at a state that fills it most: a "× N more" column, a clock part-way, a wide rank, a
+# top-8 of 256 experts.
+WIDEST = (
+    ("memory_bill", "memory_bill.gpus=64"),
+    ("checkpoint_modes", "checkpoint_modes.clock=3"),
+    ("finetune_fit", "finetune_fit.rank=64"),
+    ("moe_routing", "moe_routing.experts=256&moe_routing.top_k=8&moe_routing.token=7"),
+)
+
+
 @pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
 @pytest.mark.parametrize("width", WIDTHS)
-def test_moe_routing_fits_its_column(browser, pictures_site, width, javascript):
-    page = open_page(browser, f"{pictures_site}/moe_routing/?moe_routing.experts=256&moe_routing.top_k=8&moe_routing.token=7",
-                     width, javascript)
+@pytest.mark.parametrize("name, query", WIDEST, ids=[name for name, _ in WIDEST])
+def test_the_picture_fits_its_column(browser, pictures_site, name, query, width, javascript):
+    page = open_page(browser, f"{pictures_site}/{name}/?{query}", width, javascript)
     if javascript:
-        wait_live(page, "moe_routing")
-        wait_for_cpython_outputs(page, "moe_routing")
-        page.wait_for_function("() => document.querySelector('[data-widget=moe_routing]').widget.view")
-    assert_fits(page, "moe_routing")
+        wait_live(page, name)
+        wait_for_cpython_outputs(page, name)
+        page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
+    assert_fits(page, name)
     page.context.close()
