@@ -294,7 +294,6 @@ class CheckpointClock:
     segments: tuple  # ClockSegment, mode by mode, lane by lane, save by save
     sync_paused_s: float = quantity("the synchronous GPUs' pauses so far: saves × sync_s", "duration")
     async_paused_s: float = quantity("the asynchronous GPUs' pauses so far: saves × async_s", "duration")
-    drawn_to_scale: bool  # every pause and write is at least DRAWN_MIN_SHARE of an interval: none drawn wider
 
 
 def checkpoint_clock(stall: CheckpointStall, checkpoint_interval_s: float, saves: int) -> CheckpointClock:
@@ -324,5 +323,4 @@ def checkpoint_clock(stall: CheckpointStall, checkpoint_interval_s: float, saves
                 segments.append(ClockSegment(mode, "storage", "writing", save, due - pause, due))
             else:
                 segments.append(ClockSegment(mode, "storage", "writing", save, due, min(due + write, CLOCK_SAVES[-1])))
-    to_scale = all(s >= DRAWN_MIN_SHARE * interval for s in (stall.sync_s, stall.async_s))
-    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s, to_scale)
+    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s)

@@ -33,10 +33,9 @@ def test_a_synchronous_write_is_the_pause_and_an_asynchronous_one_follows_it():
     assert (by["sync", "storage", "writing", 1].start, by["sync", "storage", "writing", 1].end) == (
         by["sync", "gpus", "paused", 1].start, by["sync", "gpus", "paused", 1].end)
     assert by["async", "storage", "writing", 1].start == by["async", "gpus", "paused", 1].end
-    # Milliseconds of copying in half an hour: drawn at the narrowest share, and said so.
+    # Milliseconds of copying in half an hour: drawn at the narrowest share (the picture says so).
     pause = by["async", "gpus", "paused", 1]
     assert pause.end - pause.start == pytest.approx(DRAWN_MIN_SHARE)
-    assert not clock.drawn_to_scale
 
 
 def test_nothing_is_drawn_past_the_clocks_last_stop():
