@@ -262,3 +262,65 @@ def interruptions_by_period(window_s: float, interruptions: int, checkpoint_inte
     for i in range(n):
         counts[min(int(_strike_s(i, window, n) // period), len(counts) - 1)] += 1
     return tuple(Period(k * period, c, c * lost) for k, c in enumerate(counts))
+
+
+# The stops of a clock of checkpoint intervals, as a picture of both modes runs it: four saves show
+# the pattern repeating and keep each interval wide enough to see on a phone.
+CLOCK_SAVES = (1, 2, 3, 4)
+# The narrowest a pause or a write is drawn, as a share of an interval: a pause of seconds in half
+# an hour would be narrower than a pixel.
+DRAWN_MIN_SHARE = 0.1
+CLOCK_LANES = ("gpus", "storage")
+CLOCK_KINDS = ("training", "paused", "writing")
+
+
+@dataclass(frozen=True)
+class ClockSegment:
+    """One stretch of one lane of the clock: what the GPUs or the storage of one mode are doing."""
+
+    mode: str  # a key of CHECKPOINT_MODES
+    lane: str  # "gpus" or "storage"
+    kind: str  # "training", "paused" or "writing"
+    save: int = quantity("the save it belongs to, counted from 1", "integer")
+    start: float = quantity("where it is drawn from, in checkpoint intervals from the clock's start", "number")
+    end: float = quantity("where it is drawn to, in checkpoint intervals from the clock's start", "number")
+
+
+@dataclass(frozen=True)
+class CheckpointClock:
+    """Both modes on one clock of checkpoint intervals, after some saves."""
+
+    saves: int = quantity("saves the clock has run through", "integer")
+    segments: tuple  # ClockSegment, mode by mode, lane by lane, save by save
+    sync_paused_s: float = quantity("the synchronous GPUs' pauses so far: saves × sync_s", "duration")
+    async_paused_s: float = quantity("the asynchronous GPUs' pauses so far: saves × async_s", "duration")
+
+
+def checkpoint_clock(stall: CheckpointStall, checkpoint_interval_s: float, saves: int) -> CheckpointClock:
+    """Both modes on one clock: after k saves each mode's GPUs have paused k × their pause per save.
+
+    Each interval is training and then the save's pause at its end. Synchronously the write to
+    storage is the pause; asynchronously it starts when the copy to host memory ends and goes on
+    behind the next interval's training. A pause or write is drawn max(seconds / interval,
+    DRAWN_MIN_SHARE) of an interval wide (at most one interval), so that it shows.
+    """
+    if not isinstance(stall, CheckpointStall):
+        raise EstimatorError("stall", stall, "a CheckpointStall (checkpoint_stall's result)")
+    interval = positive("checkpoint_interval_s", checkpoint_interval_s)
+    saves = one_of("saves", saves, CLOCK_SAVES)
+
+    def drawn(seconds: float) -> float:
+        return min(max(seconds / interval, DRAWN_MIN_SHARE), 1.0) if seconds > 0 else 0.0
+
+    write = drawn(stall.sync_s)
+    segments = []
+    for mode, pause in (("sync", drawn(stall.sync_s)), ("async", drawn(stall.async_s))):
+        for i in range(saves):
+            save, due = i + 1, i + 1.0  # each save is due at the end of its interval
+            segments.append(ClockSegment(mode, "gpus", "training", save, float(i), due - pause))
+            segments.append(ClockSegment(mode, "gpus", "paused", save, due - pause, due))
+            if mode == "sync":
+                segments.append(ClockSegment(mode, "storage", "writing", save, due - pause, due))
+            else:
+                segments.append(ClockSegment(mode, "storage", "writing", save, due, min(due + write, CLOCK_SAVES[-1])))
+    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s)

@@ -294,3 +294,62 @@ def finetune_bill(
     activations = model_activation_bytes(config, seq_len, micro_batch, recompute=recompute)
     total = finite_result("finetune_bytes", state.total + activations)
     return FinetuneBill(state, activations, total, memory_fit(total, budget_bytes))
+
+
+# The adapter as a picture draws it: the rank r is a sliver of d and k (16 of 4,096 is under half a
+# pixel at a phone's width), so it is drawn at least this share of the larger of d and k, and said so.
+DRAWN_RANK_SHARE = 0.06
+# ...and at most this share, so that a rank near d keeps the picture in its frame (drawn narrower, and said so).
+DRAWN_RANK_MAX = 0.2
+ADAPTER_GAP = 0.12  # between the frozen W and the product B·A, as a share of the larger of d and k
+# The frame every layout fits in, in units of max(d, k): two matrices of at most one unit, the gap and r.
+ADAPTER_FRAME = (2 + ADAPTER_GAP + DRAWN_RANK_MAX, 1 + DRAWN_RANK_MAX)
+
+
+@dataclass(frozen=True)
+class AdapterBox:
+    """One matrix of a LoRA-adapted layer, placed on a canvas whose unit is the larger of d and k."""
+
+    name: str  # "W", "B" or "A"
+    rows: int = quantity("its true rows", "integer")
+    columns: int = quantity("its true columns", "integer")
+    x0: float = quantity("left edge, in units of max(d, k)", "number")
+    x1: float = quantity("right edge, in units of max(d, k)", "number")
+    y0: float = quantity("top edge, in units of max(d, k)", "number")
+    y1: float = quantity("bottom edge, in units of max(d, k)", "number")
+
+
+@dataclass(frozen=True)
+class AdapterLayout:
+    """W (d × k, frozen) beside the update B·A (B d × r, A r × k), at the layer's true shapes."""
+
+    boxes: tuple  # AdapterBox: W, B, A
+    rank_widened: float = quantity("how many times wider than life r is drawn: 1 when it needs no widening",
+                                   "times")
+    width: float = quantity("the canvas's width, in units of max(d, k)", "number")
+    height: float = quantity("the canvas's height, in units of max(d, k)", "number")
+
+
+def lora_adapter_layout(d_in: int, d_out: int, rank: int) -> AdapterLayout:
+    """The adapted layer drawn to its shapes: W is d × k (d = d_out rows, k = d_in columns), B d × r
+    beside it, A r × k above B's right, so B·A spans W's shape; every length over max(d, k).
+
+    r is drawn min(max(r / max(d, k), DRAWN_RANK_SHARE), DRAWN_RANK_MAX) wide, rank_widened = that /
+    (r / max(d, k)) times life; the layout fits ADAPTER_FRAME.
+    """
+    k, d = positive_int("d_in", d_in), positive_int("d_out", d_out)
+    r = positive_int("rank", rank)
+    if r > min(d, k):
+        raise EstimatorError("rank", rank, f"at most the layer's narrower side, {min(d, k)}")
+    unit = max(d, k)
+    true_rank = r / unit
+    drawn = min(max(true_rank, DRAWN_RANK_SHARE), DRAWN_RANK_MAX)
+    w_width, w_height = k / unit, d / unit
+    # B·A: B's column of width r on the left, A's row of height r on top, its product under A.
+    bx = w_width + ADAPTER_GAP
+    boxes = (
+        AdapterBox("W", d, k, 0.0, w_width, drawn, drawn + w_height),
+        AdapterBox("B", d, r, bx, bx + drawn, drawn, drawn + w_height),
+        AdapterBox("A", r, k, bx + drawn, bx + drawn + w_width, 0.0, drawn),
+    )
+    return AdapterLayout(boxes, drawn / true_rank, bx + drawn + w_width, drawn + w_height)

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from . import validate
 from .errors import EstimatorError
 from .memory import (
+    SHARDED_FROM_STAGE,
+    WEIGHT_BYTES,
     ZERO_STAGES,
     GpuMemory,
     MemoryFit,
@@ -39,6 +41,9 @@ from .provenance import quantity
 
 TOP_STAGE = ZERO_STAGES[-1]
 FULL_RECOMPUTE = "full"
+# A picture of the data-parallel GPUs draws this many one by one, and one column for the rest:
+# past eight (one server) the columns would be too narrow to read, and every one holds the same.
+DRAWN_GPUS = 8
 
 
 @dataclass(frozen=True)
@@ -53,11 +58,69 @@ class Remedy:
 
 
 @dataclass(frozen=True)
+class ZeroShards:
+    """How many data-parallel GPUs share each part of the model state: 1 for a whole copy on every GPU."""
+
+    weights: int = quantity("GPUs sharing the BF16 weights (N_d from stage 3)", "integer")
+    gradients: int = quantity("GPUs sharing the gradients (N_d from stage 2)", "integer")
+    master: int = quantity("GPUs sharing the FP32 master weights (N_d from stage 1)", "integer")
+    momentum: int = quantity("GPUs sharing the first moment (N_d from stage 1)", "integer")
+    variance: int = quantity("GPUs sharing the second moment (N_d from stage 1)", "integer")
+
+
+@dataclass(frozen=True)
+class GpuColumn:
+    """One column of a picture of the data-parallel GPUs: the GPUs it stands for."""
+
+    first: int = quantity("the first data-parallel GPU it stands for, counted from 1", "integer")
+    gpus: int = quantity("how many GPUs it stands for: one, or every GPU past the drawn ones", "integer")
+
+
+@dataclass(frozen=True)
 class MemoryBill:
     memory: GpuMemory  # the parts of the bill, per GPU
     per_param: ModelState  # bytes per parameter before sharding
     fit: MemoryFit
     remedies: tuple  # Remedy, in the order worth trying; empty when the bill fits
+    shards: ZeroShards  # how the stage slices each part across the data-parallel GPUs
+    unsharded: GpuMemory  # the same bill at ZeRO stage 0, every part a whole copy: what the stage slices from
+    columns: tuple  # GpuColumn, the data-parallel GPUs as a picture draws them
+    inference: float = quantity("the BF16 weights alone, as serving the same stage on the same GPUs holds them",
+                                "bytes")
+
+
+def zero_shards(gpus: int, stage: int) -> ZeroShards:
+    """For each part of the model state, the GPUs that share it: N_d once ZeRO's stage shards it, else 1.
+
+    Stage 1 shards the optimizer state (master weights, momentum, variance), stage 2 also
+    the gradients, stage 3 also the weights (Rajbhandari et al. 2020, §5); a GPU holds
+    1/N_d of a shared part: the slice with its own index.
+    """
+    n_d = validate.positive_int("gpus", gpus)
+    stage = validate.one_of("stage", stage, ZERO_STAGES)
+    return ZeroShards(**{part: n_d if stage >= first else 1 for part, first in SHARDED_FROM_STAGE.items()})
+
+
+def data_parallel_columns(gpus: int, drawn: int = DRAWN_GPUS) -> tuple:
+    """The columns of a picture of N_d data-parallel GPUs: one per GPU while N_d ≤ `drawn`, else one
+    for each of the first `drawn` and one column standing for the other N_d − `drawn`.
+
+    Every data-parallel GPU holds the same bill, so the last column is any one of the rest.
+    """
+    n_d = validate.positive_int("gpus", gpus)
+    drawn = validate.positive_int("drawn", drawn)
+    columns = [GpuColumn(i, 1) for i in range(1, min(n_d, drawn) + 1)]
+    if n_d > drawn:
+        columns.append(GpuColumn(drawn + 1, n_d - drawn))
+    return tuple(columns)
+
+
+def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1) -> float:
+    """The weights alone, in BF16, of the first of p pipeline stages over t tensor-parallel GPUs:
+    2 bytes × Ψ_stage / t, what serving the model holds before its KV cache."""
+    if not isinstance(config, DecoderConfig):
+        raise EstimatorError("config", config, "a dense decoder configuration (DecoderConfig)")
+    return WEIGHT_BYTES * first_stage_params(config, pp) / validate.positive_int("tp", tp)
 
 
 def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int) -> float:
@@ -99,7 +162,8 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     if not fit.fits:
         remedies = _remedies(bill, params, zero_stage, optimizer, recompute, tp, gpu_memory_bytes,
                              _activations(config, seq_len, micro_batch, tp, recompute, pp))
-    return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies)
+    return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, zero_shards(gpus, zero_stage),
+                      bill(0, recompute), data_parallel_columns(gpus), inference_weight_bytes(config, tp, pp))
 
 
 def _remedies(bill, params, zero_stage, optimizer, recompute, tp, budget, activations) -> tuple:

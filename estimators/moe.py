@@ -186,3 +186,27 @@ def route_tokens(tokens, experts: int, top_k: int) -> Routing:
     load = tuple(sum(n in c for c in choices) for n in range(1, e + 1))
     return Routing(experts=e, top_k=k, choices=choices, load=load, used=sum(1 for t in load if t),
                    busiest=max(load), even_load=k * len(words) / e)
+
+
+# A picture of a layer's experts: a grid this many to a row (DeepSeek-V3's 256 routed experts make
+# 16 rows), each expert a square cell.
+EXPERTS_PER_ROW = 16
+
+
+@dataclass(frozen=True)
+class ExpertCell:
+    """Where one expert is drawn, in units of the grid's width."""
+
+    expert: int = quantity("the expert's number, from 1", "integer")
+    x0: float = quantity("left edge, in units of the grid's width", "number")
+    x1: float = quantity("right edge", "number")
+    y0: float = quantity("top edge, in units of the grid's width", "number")
+    y1: float = quantity("bottom edge", "number")
+
+
+def expert_cells(experts: int, per_row: int = EXPERTS_PER_ROW) -> tuple:
+    """The experts as a grid of square cells: n = min(E, per_row) to a row, each 1/n of the grid's width,
+    expert e in row ⌊(e − 1) / n⌋ and column (e − 1) mod n."""
+    e = positive_int("experts", experts)
+    n = min(e, positive_int("per_row", per_row))
+    return tuple(ExpertCell(i + 1, (i % n) / n, (i % n + 1) / n, (i // n) / n, (i // n + 1) / n) for i in range(e))

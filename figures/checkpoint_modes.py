@@ -1,55 +1,61 @@
-"""Synchronous against asynchronous checkpoints: two intervals of a run, one panel per mode.
+"""Synchronous against asynchronous checkpoints, both on one clock of checkpoint intervals.
 
-Drawn from the rows of the dataset "modes" (one per mode: its key, title, the
-pause per save, the background write and the interval, in seconds, from
-estimators.checkpoint_stall). Each panel has two lanes, the GPUs and the
-storage, over two checkpoint intervals. A pause of seconds in an interval of
-half an hour would be narrower than a pixel, so every pause and write is
-drawn at least MIN_SHARE of an interval wide, and the caption says so; the
-panel is marked `data-when="mode=<key>"` for the runtime to show the picked one.
+Four lanes share one time axis: each mode's GPUs (training, then paused for the save at the end of
+each interval) above its storage (writing the checkpoint: during the pause synchronously, after it
+asynchronously). The rows are the widget's update's, from estimators.checkpoint_clock: "segments"
+(one per stretch of a lane, in intervals from the clock's start), "hand" (where the clock is) and
+"tally" (each mode's pauses so far, preformatted by estimators.units). Play steps the clock, so the
+lanes grow save by save and the tallies add up.
 """
 
-from html import escape
+import altair as alt
 
-DATASETS = ("modes",)
-WIDTH, LANE_H, GAP, LEFT, TOP = 600, 26, 12, 70, 8
-MIN_SHARE = 0.06  # of an interval: the narrowest a pause or write is drawn
-INTERVALS = 2
-TRAIN = "fill: var(--md-primary-fg-color--light)"
-PAUSE = "fill: #e53935"
-WRITE = "fill: #ffa726"
-TEXT = "fill: var(--md-default-fg-color); font: 12px sans-serif"
+from estimators.checkpoint import CLOCK_SAVES
 
+from . import _axis_labels
 
-def _share(seconds: float, interval: float) -> float:
-    return max(seconds / interval, MIN_SHARE) if seconds > 0 else 0.0
+DATASETS = ("segments", "hand", "tally")
+KIND_COLOURS = {"training": "#5c6bc0", "GPUs paused": "#e53935", "writing to storage": "#ffa726"}
+HAND_COLOUR = "#9e9e9e"  # a mid grey, seen on both palettes
+# Drawn at a phone's width (about 286 px of column at 360 px): four lanes, their names on the left.
+PLOT_WIDTH, LANE_STEP = 170, 26
+TALLY_LINE = 13  # px between the tally's lines, above the plot
 
 
-def _panel(row: dict) -> str:
-    span = (WIDTH - LEFT) / INTERVALS  # px per interval
-    pause = _share(row["pause_s"], row["interval_s"]) * span
-    write = min(_share(row["write_s"], row["interval_s"]), 1.0) * span
-    gpu_y, disk_y = TOP, TOP + LANE_H + GAP
-    parts = [f'<text x="0" y="{gpu_y + 17}" style="{TEXT}">GPUs</text>',
-             f'<text x="0" y="{disk_y + 17}" style="{TEXT}">storage</text>']
-    x = LEFT
-    for _ in range(INTERVALS):
-        parts.append(f'<rect x="{x}" y="{gpu_y}" width="{span - pause - 1}" height="{LANE_H}" style="{TRAIN}"/>')
-        save = x + span - pause
-        parts.append(f'<rect x="{save}" y="{gpu_y}" width="{pause}" height="{LANE_H}" style="{PAUSE}"/>')
-        # Synchronously the write is the pause; asynchronously it starts once the copy to host memory is done.
-        start = save if row["mode"] == "sync" else save + pause
-        parts.append(f'<rect x="{start}" y="{disk_y}" width="{min(write, WIDTH - start)}" height="{LANE_H}" style="{WRITE}"/>')
-        x += span
-    height = disk_y + LANE_H + TOP
-    return (f'<figure class="widget__option widget__diagram" data-when="mode={row["mode"]}">'
-            f'<svg viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{escape(row["alt"])}" '
-            f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
-            f'<figcaption>{escape(row["title"])}: training in blue, the GPUs paused in red, the write to storage '
-            f'in orange, over two checkpoint intervals. Not to scale: a pause too short to see is drawn wider. '
-            f'{escape(row["alt"])}</figcaption></figure>')
-
-
-def draw(datasets: dict) -> str:
-    """One <figure> per mode, in the rows' order."""
-    return "".join(_panel(row) for row in datasets["modes"])
+def chart() -> alt.LayerChart:
+    """Rows of "segments": {lane, lane_order, kind, start, end, label}; "hand": {at, label};
+    "tally": {line, label}."""
+    x = alt.X("start:Q", scale=alt.Scale(domain=[0, CLOCK_SAVES[-1]], nice=False),
+              axis=alt.Axis(title="checkpoint intervals", labelExpr=_axis_labels.number(),
+                            values=[0, *CLOCK_SAVES], grid=True))
+    lanes = (
+        alt.Chart(alt.NamedData(name="segments"))
+        .mark_bar(stroke="white", strokeWidth=0.5)
+        .encode(
+            x=x,
+            x2="end:Q",
+            y=alt.Y("lane:N", sort=alt.EncodingSortField("lane_order", op="min"),
+                    axis=alt.Axis(title=None, labelLimit=130)),
+            color=alt.Color("kind:N", scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
+                            legend=alt.Legend(title=None, orient="bottom", direction="horizontal", columns=2)),
+            tooltip=[alt.Tooltip("label:N", title="lane")],
+        )
+    )
+    hand = alt.Chart(alt.NamedData(name="hand"))
+    rule = hand.mark_rule(color=HAND_COLOUR, strokeWidth=2).encode(x="at:Q", tooltip=[alt.Tooltip("label:N", title="clock")])
+    # The tallies above the plot, a line each, where no lane runs under them.
+    tallies = alt.Chart(alt.NamedData(name="tally"))
+    tally = [
+        tallies.transform_filter(f"datum.line == {line}")
+        .mark_text(align="left", baseline="bottom", fontSize=10, fontWeight="bold")
+        .encode(x=alt.value(0), y=alt.value(-4 - TALLY_LINE * (1 - line)), text="label:N")
+        for line in (0, 1)
+    ]
+    return (
+        alt.layer(lanes, rule, *tally)
+        .properties(width=PLOT_WIDTH, height=alt.Step(LANE_STEP),
+                    title=alt.Title("Both modes on one clock", subtitle="a pause too short to see is drawn wider",
+                                    subtitleFontSize=10, offset=2 * TALLY_LINE + 8))
+        .configure(background="transparent")
+        .configure_view(stroke=None)
+    )

@@ -1,60 +1,77 @@
-"""The memory bill of one GPU: a stacked bar of what it holds during a step,
-against a rule at the GPU's memory.
+"""The memory bill of the data-parallel GPUs: one stacked column per GPU (the first eight, then one
+column for the rest), a weights-only column for serving the same model beside them, and a rule
+at the GPU's memory.
 
-The parts (weights, gradients, master weights, the two moments, activations)
-and the GPU's memory are the named datasets "bill" and "budget", which the
-widget's update returns; every label is preformatted text from estimators.units.
+Each column stacks the parts one GPU holds during a step (weights, gradients, master weights, the
+two moments, activations); the ZeRO stage slices the parts it shards across the GPUs, so stepping
+it shrinks those parts in every column at once, inside an outline of the same bill without ZeRO
+(which also keeps the scale still from stage to stage). The rows ("bill": one per column and part;
+"whole": each column's bill without ZeRO; "budget": the GPU's memory) are the widget's update's, every figure from estimators.memory_bill
+and every label preformatted text from estimators.units.
 """
 
 import altair as alt
 
 from . import _axis_labels
 
-DATASETS = ("bill", "budget")
+DATASETS = ("bill", "whole", "budget")
 # One colour per part in stacking order: the model state in blues and greens
 # (darker for the FP32 optimizer state), activations in orange. Mid-tones that
 # read on the light and the dark palette alike.
 PART_COLOURS = ("#5c6bc0", "#7986cb", "#26a69a", "#4db6ac", "#80cbc4", "#ffa726")
 BUDGET_COLOUR = "#e53935"
-# Drawing size in CSS pixels; the page scales the SVG to its column.
-WIDTH, BAR_HEIGHT = 640, 56
-# Past this share of the plot's width the rule's label goes on its left.
-LABEL_FLIP_AT = 0.6
+OUTLINE_COLOUR = "#9e9e9e"  # a mid grey, seen on both palettes
+# Each column's width in CSS pixels: ten columns, the axis and the legend fit a 360 px phone's
+# column (about 286 px) at their own size, so the picture is never scaled down below legible text
+# nor scrolled sideways; a wider column scales it up (widgets.css).
+COLUMN_STEP = 22
+PLOT_HEIGHT = 170
+
+
+# The line above the plot names the GPU's memory (from the rows), so the title leaves it room.
+TITLE = alt.Title("What each GPU holds during a step", subtitle="grey outline: the same GPU without ZeRO",
+                  subtitleFontSize=10, offset=18)
 
 
 def chart() -> alt.LayerChart:
-    """Rows of "bill": {part, order, bytes, label}; of "budget": {bytes, label}."""
-    x_axis = alt.Axis(title="bytes on one GPU", labelExpr=_axis_labels.bytes_(), tickCount=6, grid=True)
+    """Rows of "bill": {column, column_order, part, order, bytes, label}; of "whole": {column, column_order,
+    bytes, label}; of "budget": {bytes, label}."""
+    y_axis = alt.Axis(title="bytes on each GPU", labelExpr=_axis_labels.bytes_(), tickCount=5, grid=True)
+    x_axis = alt.Axis(title=None, labelAngle=-50, labelAlign="right", labelLimit=90)
+    # min: a column's order is on each of its rows, and a sort field sums them by default.
+    x = alt.X("column:N", sort=alt.EncodingSortField("column_order", op="min"), axis=x_axis)
     bars = (
         alt.Chart(alt.NamedData(name="bill"))
-        .mark_bar(height=BAR_HEIGHT)
+        .mark_bar(stroke="white", strokeWidth=0.5)
         .encode(
-            x=alt.X("bytes:Q", stack="zero", axis=x_axis),
+            x=x,
+            y=alt.Y("bytes:Q", stack="zero", axis=y_axis),
             color=alt.Color(
                 "part:N",
                 sort=alt.EncodingSortField("order"),
                 scale=alt.Scale(range=list(PART_COLOURS)),
-                legend=alt.Legend(title=None, orient="bottom", columns=3, symbolType="square"),
+                legend=alt.Legend(title=None, orient="bottom", columns=2, symbolType="square", labelLimit=120),
             ),
             order=alt.Order("order:Q"),
-            tooltip=[alt.Tooltip("label:N", title="part")],
+            tooltip=[alt.Tooltip("label:N", title="holds")],
         )
+    )
+    outline = (
+        alt.Chart(alt.NamedData(name="whole"))
+        .mark_bar(fill=None, stroke=OUTLINE_COLOUR, strokeWidth=1, strokeDash=[3, 2])
+        .encode(x=x, y="bytes:Q", tooltip=[alt.Tooltip("label:N", title="without ZeRO")])
     )
     budget = alt.Chart(alt.NamedData(name="budget"))
     rule = budget.mark_rule(color=BUDGET_COLOUR, strokeWidth=2, strokeDash=[6, 3]).encode(
-        x="bytes:Q", tooltip=[alt.Tooltip("label:N", title="GPU memory")]
+        y="bytes:Q", tooltip=[alt.Tooltip("label:N", title="GPU memory")]
     )
-    # The label sits beside the rule, on whichever side has room: left of it in the right part of the plot.
-    right_part = f"scale('x', datum.bytes) > width * {LABEL_FLIP_AT}"
-    rule_label = budget.mark_text(
-        align=alt.ExprRef(f"{right_part} ? 'right' : 'left'"),
-        dx=alt.ExprRef(f"{right_part} ? -4 : 4"),
-        dy=-BAR_HEIGHT / 2 - 6,
-        fontWeight="bold",
-    ).encode(x="bytes:Q", text="label:N")
+    # Said above the plot, not on the line: the line crosses the columns, and text on them is unreadable.
+    rule_label = budget.mark_text(align="left", baseline="bottom", dy=-4, fontSize=10).encode(
+        y=alt.value(0), x=alt.value(0), text="label:N"
+    )
     return (
-        alt.layer(bars, rule, rule_label)
-        .properties(width=WIDTH, height=BAR_HEIGHT + 40, title="What one GPU holds during a step")
+        alt.layer(outline, bars, rule, rule_label)
+        .properties(width=alt.Step(COLUMN_STEP), height=PLOT_HEIGHT, title=TITLE)
         # configure() replaces the whole config, so it comes before configure_view().
         .configure(background="transparent")
         .configure_view(stroke=None)

@@ -4,12 +4,14 @@ A synchronous save pauses every GPU until the checkpoint is on storage; an
 asynchronous one pauses them only while each copies its shard to host memory,
 and the write to storage goes on behind training (estimators.checkpoint_stall,
 from the checkpoint's bytes, the GPUs, the host-copy bandwidth and the
-storage's aggregate write rate).
+storage's aggregate write rate). The picture draws both modes on one clock of
+checkpoint intervals (estimators.checkpoint_clock), side by side; Play runs
+the clock save by save and each mode's pauses add up in its own lane.
 """
 
 import estimators
 from estimators import units
-from estimators.checkpoint import CHECKPOINT_MODES
+from estimators.checkpoint import CHECKPOINT_MODES, CLOCK_SAVES
 
 from ..contract import Output, choice, from_entry, from_preset, number, preset, read
 
@@ -20,7 +22,7 @@ _PRESETS = estimators.load_presets()
 MINUTE, DAY = 60, 86400
 
 FIELDS = (
-    choice("mode", "How the GPUs save", CHECKPOINT_MODES, play=True),
+    choice("mode", "How the GPUs save", CHECKPOINT_MODES),
     choice("run", "Training run", {key: f"{run.name} · {units.integer(run.gpus)} GPU{'s' if run.gpus > 1 else ''}"
                                    for key, run in _PRESETS.runs.items()}),
     choice("storage", "Storage", {key: s.name for key, s in _PRESETS.storage_systems.items()}),
@@ -29,6 +31,8 @@ FIELDS = (
             if i.scope == "host"}),
     number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
     number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
+    choice("clock", "The picture's clock", {k: f"after {units.integer(k)} save{'s' if k > 1 else ''}" for k in CLOCK_SAVES},
+           play=True),
 )
 
 _STALL = estimators.CheckpointStall
@@ -51,7 +55,9 @@ def presets() -> dict:
     base = {"run": from_entry(_PRESETS.run("llama3-405b")), "storage": from_entry(_PRESETS.storage_system("llama3-tectonic")),
             "host": from_entry(_PRESETS.interconnect("pcie5-h100")),
             "interval": from_preset(f, "checkpoint_interval_seconds", MINUTE), "window": from_preset(f, "window_seconds", DAY)}
-    return {mode: preset(FIELDS, label, {**base, "mode": mode}) for mode, label in CHECKPOINT_MODES.items()}
+    # The clock at its last stop: the whole picture, as a reader without JavaScript sees it.
+    return {mode: preset(FIELDS, label, {**base, "mode": mode, "clock": CLOCK_SAVES[-1]})
+            for mode, label in CHECKPOINT_MODES.items()}
 
 
 def _short(seconds: float) -> str:
@@ -60,7 +66,7 @@ def _short(seconds: float) -> str:
 
 
 def update(state: dict) -> dict:
-    """Outputs (text) and the diagram's rows for one state of the form."""
+    """Outputs (text) and the picture's rows for one state of the form."""
     s = read(FIELDS, state)
     run = _PRESETS.run(s["run"])
     total = estimators.checkpoint_bytes(_PRESETS.model(run.model).params)
@@ -84,10 +90,32 @@ def update(state: dict) -> dict:
         f"{CHECKPOINT_MODES[s['mode']]}: {outputs['pause']} per save, {outputs['run_pause']} over the run "
         f"({outputs['other']})."
     )
-    rows = [
-        {"mode": mode, "title": label, "pause_s": pause[mode][0], "interval_s": s["interval"], "write_s": st.sync_s,
-         "alt": f"{label}: the GPUs pause {_short(pause[mode][0])} per save; "
-                f"the write to storage takes {_short(st.sync_s)}."}
-        for mode, label in CHECKPOINT_MODES.items()
+    clock = estimators.checkpoint_clock(st, s["interval"], int(s["clock"]))
+    return {"outputs": outputs, "data": _clock_rows(clock, {"sync": st.sync_s, "async": st.async_s}, st.sync_s)}
+
+
+# The picture's lanes, top to bottom: each mode's GPUs above its storage, named by the mode's key
+# ("sync: GPUs"), short enough to leave the clock its width on a phone.
+LANES = {(mode, lane): f"{mode}: {lane_name}" for mode in CHECKPOINT_MODES
+         for lane, lane_name in (("gpus", "GPUs"), ("storage", "storage"))}
+# The tallies' names: the mode's label up to its colon ("Synchronous").
+MODE_NAMES = {mode: label.split(":")[0] for mode, label in CHECKPOINT_MODES.items()}
+KINDS = {"training": "training", "paused": "GPUs paused", "writing": "writing to storage"}
+
+
+def _clock_rows(clock, pauses: dict, write_s: float) -> dict:
+    """The chart's rows: one per stretch of a lane, the clock's hand, and each mode's pauses so far."""
+    saves = f"{units.integer(clock.saves)} save{'s' if clock.saves > 1 else ''}"
+    segments = [
+        {"lane": LANES[seg.mode, seg.lane], "lane_order": list(LANES).index((seg.mode, seg.lane)),
+         "kind": KINDS[seg.kind], "start": seg.start, "end": seg.end,
+         "label": f"{LANES[seg.mode, seg.lane]}, save {units.integer(seg.save)}: {KINDS[seg.kind]}"
+                  + {"training": "", "paused": f", {_short(pauses[seg.mode])}", "writing": f", {_short(write_s)}"}[seg.kind]}
+        for seg in clock.segments if seg.end > seg.start
     ]
-    return {"outputs": outputs, "data": {"modes": rows}}
+    tally = [
+        {"line": i, "label": f"{MODE_NAMES[mode]}: paused {units.duration(paused)} in {saves}"}
+        for i, (mode, paused) in enumerate((("sync", clock.sync_paused_s), ("async", clock.async_paused_s)))
+    ]
+    hand = [{"at": float(clock.saves), "label": f"the clock, after {saves}"}]
+    return {"segments": segments, "hand": hand, "tally": tally}

@@ -3,7 +3,10 @@
 The adapters are counted on the real shapes of the chosen linear layers
 (estimators.lora_adapted_matrices: grouped-query k and v are narrower than q, the
 MLP's are wider, GPT-2's q, k and v are one matrix), and each method's memory is built part by part as the
-papers build it (estimators.finetune_bill), activations included.
+papers build it (estimators.finetune_bill), activations included. The picture
+draws the first adapted layer at its true shapes (estimators.lora_adapter_layout:
+W frozen, B d × r, A r × k, r drawn wider than life and labelled so) above the
+three methods' bills, part by part, against the GPU's memory.
 """
 
 import estimators
@@ -12,6 +15,7 @@ from estimators import finetune, memory, units
 from ..contract import Output, choice, multi, presets_from, read, whole
 
 TITLE = "Full fine-tune, LoRA or QLoRA: what fits on one GPU"
+CHART = "finetune_fit"
 
 _PRESETS = estimators.load_presets()
 # Dense decoders only: LoRA's shapes and the activation count are for a dense block.
@@ -103,4 +107,45 @@ def update(state: dict) -> dict:
         outputs[f"{method}_parts"] = _parts(bills[method])
         outputs[f"{method}_fit"] = _fit(label, bills[method], gpu)
     outputs["summary"] = " ".join(outputs[f"{method}_fit"] for method in METHODS)
-    return {"outputs": outputs, "data": {}}
+    module = s["modules"][0]
+    return {"outputs": outputs, "data": {**_adapter_rows(module, shapes[module], s["rank"]), **_fit_rows(bills, gpu)}}
+
+
+def _adapter_rows(module: str, shape: tuple, rank: int) -> dict:
+    """The adapted layer's three matrices, placed by the estimator, and the line that names them."""
+    layout = estimators.lora_adapter_layout(*shape, rank)
+    what = {"W": "frozen", "B": "trained", "A": "trained"}
+    boxes = [
+        {"name": b.name, "x0": b.x0, "x1": b.x1, "y0": b.y0, "y1": b.y1, "trained": what[b.name] == "trained",
+         "tag": f"{b.name}, {what[b.name]}\n{units.integer(b.rows)} × {units.integer(b.columns)}",
+         "label": f"{b.name}, {what[b.name]}: {units.integer(b.rows)} × {units.integer(b.columns)}"}
+        for b in layout.boxes
+    ]
+    widened = ("r drawn to scale" if layout.rank_widened == 1 else
+               f"r drawn {units.times(layout.rank_widened)} {'wider' if layout.rank_widened > 1 else 'narrower'} than life")
+    # Two lines (the figure breaks at "\n"): the layer, then how r is drawn.
+    note = [{"label": f"{finetune.LLAMA_MODULE_LABELS[module]} at rank {units.integer(rank)}\n{widened}"}]
+    return {"adapter": boxes, "adapter_note": note}
+
+
+def _bill_parts(bill: estimators.FinetuneBill) -> list:
+    """(part, bytes) of one method's bill, in stacking order; a part the method has not is left out."""
+    s = bill.state
+    parts = [("weights (trained)" if s.method == "full" else "adapters", s.trainable_weights_bytes),
+             ("frozen base, 4-bit", s.base_quantized_bytes), ("frozen base, BF16", s.base_16bit_bytes),
+             ("gradients", s.gradients_bytes), ("optimizer", s.optimizer_bytes), ("activations", bill.activations)]
+    return [(name, value) for name, value in parts if value > 0]
+
+
+FIT_PARTS = ("weights (trained)", "adapters", "frozen base, 4-bit", "frozen base, BF16", "gradients", "optimizer",
+             "activations")
+
+
+def _fit_rows(bills: dict, gpu) -> dict:
+    rows = [
+        {"method": METHODS[method], "method_order": i, "part": part, "order": FIT_PARTS.index(part), "bytes": value,
+         "label": f"{METHODS[method]}: {part}, {units.bytes_(value)}"}
+        for i, (method, bill) in enumerate(bills.items()) for part, value in _bill_parts(bill)
+    ]
+    budget = [{"bytes": bills["full"].fit.budget, "label": f"red line: the {_capacity(gpu)} of one\n{gpu.name}"}]
+    return {"fit": rows, "budget": budget}

@@ -1,10 +1,13 @@
-"""The memory bill of one data-parallel GPU.
+"""The memory bill of the data-parallel GPUs.
 
 Model state (weights, gradients, FP32 master weights, the optimizer's moments)
 under ZeRO stage 0–3, plus the activations the backward pass keeps, against
 the memory of the GPU; and, when the bill does not fit, what each remedy
 would bring it to (estimators.memory_bill). With pipeline stages, the bill is
-the first stage's.
+the first stage's. The picture draws it once per data-parallel GPU (the first
+eight, then one column for the rest), so stepping the ZeRO stage (Play) shows
+each sharded part sliced across the columns, beside what serving the same
+model holds: its weights alone.
 """
 
 import estimators
@@ -12,7 +15,7 @@ from estimators import memory, units
 
 from ..contract import Output, choice, presets_from, read, whole
 
-TITLE = "The memory bill of one data-parallel GPU"
+TITLE = "The memory bill of the data-parallel GPUs"
 CHART = "memory_bill"
 
 _PRESETS = estimators.load_presets()
@@ -36,7 +39,7 @@ def _capacity(gpu) -> str:
 FIELDS = (
     choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
-    choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS),
+    choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS, play=True),
     whole("gpus", "Data-parallel GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
     choice("gpu", "GPU", {key: f"{g.name} · {_capacity(g)}" for key, g in _PRESETS.gpus.items()}),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
@@ -63,6 +66,8 @@ OUTPUTS = (
     Output("activations", "+ activations", note="not sharded by ZeRO", of=estimators.model_activation_bytes,
            uses=_ACTIVATIONS),
     Output("total", "= on each GPU", detail="ratio", of=estimators.memory_bill, uses=_EVERYTHING),
+    Output("inference", "Serving it: weights alone", note="the picture's last column",
+           of=estimators.inference_weight_bytes, uses=("model", "tp", "pp")),
     Output("per_param", sentence=True, of=estimators.bytes_per_param, uses=("optimizer",)),
     Output("verdict", sentence=True, of=estimators.memory_bill, uses=_EVERYTHING),
 )
@@ -104,9 +109,42 @@ def update(state: dict) -> dict:
     )
     outputs["verdict"] = _verdict(bill, gpu)
     outputs["summary"] = f"{outputs['total']} per GPU, {outputs['ratio']}. {outputs['verdict']}"
-    rows = [
-        {"part": label, "order": i, "bytes": value, "label": f"{label}: {units.bytes_(value)}"}
-        for i, (_, label, value) in enumerate(parts)
+    outputs["inference"] = units.bytes_(bill.inference)
+    rows = [row for i, column in enumerate(bill.columns) for row in _column_rows(i, column, parts, bill.shards)]
+    serving = _column_name(None)
+    rows.append({"column": serving, "column_order": len(bill.columns), "part": COMPONENTS["weights"], "order": 0,
+                 "bytes": bill.inference, "label": f"Serving the same model: each GPU holds its weights alone, {outputs['inference']}"})
+    # Each GPU's bill without ZeRO, outlined behind its column: what the stage slices away, on a scale that stays.
+    whole = [{"column": _column_name(column), "column_order": i, "bytes": bill.unsharded.total,
+              "label": f"{_column_name(column)} without ZeRO: {units.bytes_(bill.unsharded.total)}"}
+             for i, column in enumerate(bill.columns)]
+    budget = [{"bytes": bill.fit.budget, "label": f"red line: one {gpu.name}'s {_capacity(gpu)}"}]
+    return {"outputs": outputs, "data": {"bill": rows, "whole": whole, "budget": budget}}
+
+
+def _column_name(column) -> str:
+    """A column's name under the picture: "GPU 3", "× 1,016 more", or the serving column's."""
+    if column is None:
+        return "serving"
+    return f"GPU {units.integer(column.first)}" if column.gpus == 1 else f"× {units.integer(column.gpus)} more"
+
+
+def _held(part: str, column, shards) -> str:
+    """Which slice of a part the GPU(s) of a column hold, as ZeRO's stage shares it."""
+    if part == "activations":  # ZeRO never shards them: each GPU keeps those of its own micro-batch
+        return "its own micro-batch's"
+    share = getattr(shards, part)
+    if share == 1:
+        return "a whole copy"
+    if column.gpus == 1:
+        return f"slice {units.integer(column.first)} of {units.integer(share)}"
+    return f"one slice of {units.integer(share)} each"
+
+
+def _column_rows(i: int, column, parts, shards) -> list:
+    name = _column_name(column)
+    return [
+        {"column": name, "column_order": i, "part": label, "order": order, "bytes": value,
+         "label": f"{name}: {label}, {_held(key, column, shards)}, {units.bytes_(value)}"}
+        for order, (key, label, value) in enumerate(parts)
     ]
-    budget = [{"bytes": bill.fit.budget, "label": f"{gpu.name}: {_capacity(gpu)}"}]
-    return {"outputs": outputs, "data": {"bill": rows, "budget": budget}}

@@ -6,6 +6,9 @@ deterministic stand-in (estimators.route_tokens), not a trained one. Beside
 it, total against active parameters on one scale: Mixtral 8x7B and
 DeepSeek-V3 from their configurations, a Mixtral-shaped model with the
 experts and top-k of the form, and a dense model of each one's active size.
+The picture draws a dense block beside an MoE block (its router and a grid of
+its experts, estimators.expert_cells) with the current token's path lit; Play
+steps the sentence.
 """
 
 import dataclasses
@@ -103,11 +106,22 @@ def update(state: dict) -> dict:
         f"{outputs['route']}. With {units.integer(s['experts'])} experts and top-{units.integer(s['top_k'])}: "
         f"{outputs['shaped']}."
     )
-    rows = _rows(f"Mixtral-shaped, {units.integer(s['experts'])} experts, top-{units.integer(s['top_k'])}",
+    # The form's model named by its experts alone ("8 experts, top-2"), short enough for a phone's column.
+    rows = _rows(f"{units.integer(s['experts'])} experts, top-{units.integer(s['top_k'])}",
                  shaped.total, shaped.active, 0)
     # Under each compared model, a dense one of its active size: it stores no more than it uses.
     for i, key in enumerate(COMPARED, start=1):
         p = _COMPARED[key]
         rows += _rows(_MOE[key].name, p.total, p.active, 2 * i - 1)
         rows += _rows(f"Dense, {units.count(p.active)}", p.active, p.active, 2 * i)
-    return {"outputs": outputs, "data": {"params": rows}}
+    chosen = routing.choices[token]
+    cells = [
+        {"expert": c.expert, "x0": c.x0, "x1": c.x1, "y0": c.y0, "y1": c.y1, "lit": c.expert in chosen,
+         "label": f"expert {units.integer(c.expert)}: " + (f"“{SENTENCE[token]}” goes here" if c.expert in chosen
+                                                          else "skips this token")}
+        for c in estimators.expert_cells(s["experts"])
+    ]
+    # Three lines (the figure breaks at "\n"): where the token goes, which token it is, how many experts skip it.
+    path = [{"label": f"{outputs['route']}\ntoken {units.integer(token + 1)} of {units.integer(len(SENTENCE))}\n"
+                      f"{outputs['route_note']}"}]
+    return {"outputs": outputs, "data": {"params": rows, "experts": cells, "path": path}}

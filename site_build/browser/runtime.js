@@ -215,6 +215,7 @@
     markPending(w);
     writeUrl(w, state);
     showPicked(w, state);
+    showPreset(w, state);
     if (runtime.status === "idle") boot();
     if (runtime.status !== "live") return;
     const id = runtime.nextId++;
@@ -279,6 +280,15 @@
       const picked = (state[field] || "").split(MULTI_SEPARATOR).includes(value);
       el.classList.toggle("is-picked", picked);
       if (el.dataset.pick) el.setAttribute("aria-pressed", String(picked));
+    }
+  }
+
+  // The highlighted preset is the one whose every value the form holds, or none: read from the state
+  // after every kind of move (a field, a preset, Play, a pick, a chart click, a link), never kept.
+  function showPreset(w, state) {
+    for (const b of w.root.querySelectorAll("[data-preset]")) {
+      const values = JSON.parse(b.dataset.preset);
+      b.setAttribute("aria-pressed", String(Object.entries(values).every(([field, value]) => state[field] === value)));
     }
   }
 
@@ -414,8 +424,6 @@
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
       delete w.invalidFromUrl[event.target.name];
-      // A field changed by hand: the state is no longer any preset's.
-      for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", "false");
       request(w);
     });
     root.addEventListener("click", (event) => {
@@ -429,7 +437,6 @@
       const values = JSON.parse(button.dataset.preset);
       for (const [field, value] of Object.entries(values)) setField(w, field, value);
       w.invalidFromUrl = {};
-      for (const b of root.querySelectorAll("[data-preset]")) b.setAttribute("aria-pressed", String(b === button));
       request(w);
     });
     // The first touch of a widget boots Pyodide at once rather than waiting for idle.

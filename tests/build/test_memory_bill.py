@@ -30,7 +30,22 @@ def test_every_figure_is_the_estimators(preset):
         assert result["outputs"][part] == units.bytes_(getattr(bill.memory, part))
     assert result["outputs"]["total"] == units.bytes_(bill.memory.total)
     assert result["outputs"]["ratio"].startswith(units.times(bill.fit.ratio))
-    assert [row["bytes"] for row in result["data"]["bill"]] == [getattr(bill.memory, p) for p in memory_bill.COMPONENTS]
+    assert result["outputs"]["inference"] == units.bytes_(bill.inference)
+    # One column per data-parallel GPU the estimator draws, each stacking the bill's parts; then serving's weights.
+    rows = result["data"]["bill"]
+    for i, column in enumerate(bill.columns):
+        assert [row["bytes"] for row in rows if row["column_order"] == i] == [
+            getattr(bill.memory, p) for p in memory_bill.COMPONENTS]
+    assert [row["bytes"] for row in rows if row["column_order"] == len(bill.columns)] == [bill.inference]
+
+
+def test_the_columns_say_which_slice_each_gpu_holds():
+    state = {**default_state(), "stage": "2", "gpus": "12"}
+    labels = [row["label"] for row in memory_bill.update(state)["data"]["bill"]]
+    assert "GPU 3: Momentum, slice 3 of 12, " in " | ".join(labels)
+    assert any(label.startswith("GPU 3: Weights (BF16), a whole copy, ") for label in labels)
+    assert any(label.startswith("× 4 more: Gradients, one slice of 12 each, ") for label in labels)
+    assert any(label.startswith("GPU 1: Activations, its own micro-batch's, ") for label in labels)
 
 
 def test_the_verdict_prints_each_remedy_with_its_computed_figure():

@@ -108,3 +108,45 @@ def test_one_pipeline_stage_is_the_whole_model_and_more_stages_shrink_only_the_s
     with pytest.raises(EstimatorError) as e:
         estimators.memory_bill(LLAMA3_8B.config, 8, 0, "adam", 8192, 1, "selective", 1, H100.memory_bytes, 33)
     assert e.value.argument == "pp"
+
+
+@pytest.mark.parametrize("stage, sharded", [(0, set()), (1, {"master", "momentum", "variance"}),
+                                            (2, {"gradients", "master", "momentum", "variance"}),
+                                            (3, {"weights", "gradients", "master", "momentum", "variance"})])
+def test_each_stage_slices_its_parts_across_the_data_parallel_gpus(stage, sharded):
+    shards = bill(stage).shards
+    assert {part for part in estimators.memory.SHARDED_FROM_STAGE if getattr(shards, part) == 8} == sharded
+    assert {part for part in estimators.memory.SHARDED_FROM_STAGE if getattr(shards, part) == 1} == set(
+        estimators.memory.SHARDED_FROM_STAGE) - sharded
+    # A sliced part on one GPU is the whole part over the GPUs that share it.
+    whole = bill(stage).unsharded
+    assert whole == bill(0).memory
+    for part in sharded:
+        assert math.isclose(getattr(bill(stage).memory, part) * 8, getattr(whole, part))
+
+
+@pytest.mark.parametrize("gpus, firsts, counts", [(1, [1], [1]), (8, list(range(1, 9)), [1] * 8),
+                                                  (9, list(range(1, 10)), [1] * 9),
+                                                  (1024, list(range(1, 10)), [1] * 8 + [1016])])
+def test_the_picture_draws_eight_gpus_then_one_column_for_the_rest(gpus, firsts, counts):
+    columns = estimators.data_parallel_columns(gpus)
+    assert [c.first for c in columns] == firsts and [c.gpus for c in columns] == counts
+    assert sum(c.gpus for c in columns) == gpus
+
+
+def test_the_inference_column_is_the_bf16_weights_alone():
+    # 2 bytes a parameter, the whole model on one GPU; split by tensor and pipeline parallelism as training is.
+    assert estimators.inference_weight_bytes(LLAMA3_8B.config) == 2 * LLAMA3_8B.params
+    assert bill().inference == bill(0).memory.weights
+    assert math.isclose(estimators.inference_weight_bytes(LLAMA3_8B.config, tp=4), LLAMA3_8B.params / 2)
+    four = estimators.memory_bill(LLAMA3_8B.config, 8, 0, "adam", 8192, 1, "selective", 1, H100.memory_bytes, 4)
+    assert four.inference == four.memory.weights
+
+
+def test_bad_picture_inputs_name_their_argument():
+    for call, argument in ((lambda: estimators.data_parallel_columns(0), "gpus"),
+                           (lambda: estimators.zero_shards(8, 4), "stage"),
+                           (lambda: estimators.inference_weight_bytes(LLAMA3_8B.config, tp=0), "tp")):
+        with pytest.raises(EstimatorError) as error:
+            call()
+        assert error.value.argument == argument

@@ -1,0 +1,301 @@
+"""Each widget's picture, proved from the DOM: what it draws at build time (JavaScript off), what the
+live redraw changes when the reader moves it, and that it fits its column at 1280 and 390 px.
+
+The marks are found by their text alternatives (each bar's aria-label, which the widget's update
+wrote from the estimator's outputs), so the tests read the picture as a screen reader does.
+"""
+
+
+import pytest
+
+import estimators
+import pyodide_widgets
+from harness.site import built_and_served, throwaway_project
+from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
+
+PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing")
+WIDTHS = (1280, 390, 360)
+SMALLEST_TEXT_PX = 10
+
+
+@pytest.fixture(scope="module")
+def pictures_site(tmp_path_factory):
+    """A site of one page per widget with a picture."""
+    folder = tmp_path_factory.mktemp("pictures")
+    pages = {f"{name}.md": f"# One picture\n\n{{{{ widget('{name}') }}}}\n" for name in PICTURES}
+    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+        yield url
+
+
+def open_page(browser, url: str, width: int = 1280, javascript: bool = True):
+    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def bar_labels(page, widget: str, leave_out: str = " without ZeRO: ") -> list:
+    """The text alternative of every bar of the widget's chart, in drawing order, but those that
+    contain `leave_out` (the memory bill's outlines of each column without ZeRO)."""
+    labels = page.eval_on_selector_all(f'{root(widget)} [data-chart] [aria-roledescription="bar"]',
+                                       "els => els.map((el) => el.getAttribute('aria-label'))")
+    return [label for label in labels if leave_out not in label]
+
+
+def bar_height(page, widget: str, label_start: str) -> float:
+    """The drawn height of the one bar whose text alternative starts with `label_start`."""
+    return page.eval_on_selector_all(
+        f'{root(widget)} [data-chart] [aria-roledescription="bar"]',
+        "(els, start) => { const found = els.filter((el) => el.getAttribute('aria-label').startsWith(start));"
+        " if (found.length !== 1) throw new Error(`${found.length} bars start ${start}`);"
+        " return found[0].getBBox().height; }",
+        label_start,
+    )
+
+
+def assert_fits(page, widget: str):
+    """The picture is no wider than its column, neither it nor the page scrolls sideways, and no text
+    of it is drawn below 10 CSS px."""
+    sizes = page.eval_on_selector(
+        root(widget),
+        """(el) => { const chart = el.querySelector('[data-chart]'); const svg = chart.querySelector('svg');
+             const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+             const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
+             return {column: chart.clientWidth, scroll: chart.scrollWidth, svg: svg.getBoundingClientRect().width,
+                     page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+                     smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale))}; }""",
+    )
+    assert sizes["smallest"] >= SMALLEST_TEXT_PX - 0.05, sizes
+    assert sizes["svg"] <= sizes["column"] + 0.5, sizes
+    assert sizes["scroll"] <= sizes["column"], sizes
+    assert sizes["page"] <= sizes["viewport"], sizes
+
+
+# --- the memory bill ------------------------------------------------------------
+
+def columns_of(labels: list) -> list:
+    """The columns' names, in order, from bar labels "GPU 3: Momentum, …"."""
+    names = []
+    for label in labels:
+        name = label.split(":")[0]
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def test_memory_bill_draws_one_column_per_gpu_and_serving_beside_them_without_javascript(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/", javascript=False)
+    labels = bar_labels(page, "memory_bill")
+    # The default preset: one 8-GPU server.
+    assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)]
+    assert labels[-1].startswith("Serving the same model: each GPU holds its weights alone, ")
+    assert sum(label.startswith("GPU 1: ") for label in labels) == 6  # every part of the bill, stacked
+    assert "GPU 1: Momentum, a whole copy, " in " | ".join(labels)  # ZeRO-0: nothing sliced
+    outlines = [label for label in bar_labels(page, "memory_bill", leave_out="Serving") if "without ZeRO" in label]
+    assert [label.split(" without")[0] for label in outlines] == [f"GPU {i}" for i in range(1, 9)]
+    page.context.close()
+
+
+def test_past_eight_gpus_one_labelled_column_stands_for_the_rest(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/?memory_bill.gpus=1024&memory_bill.stage=3")
+    wait_live(page, "memory_bill")
+    wait_for_cpython_outputs(page, "memory_bill")
+    page.wait_for_function("() => document.querySelector('[data-widget=memory_bill]').widget.view")
+    labels = bar_labels(page, "memory_bill")
+    assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)] + ["× 1,016 more"]
+    assert any(label.startswith("× 1,016 more: Momentum, one slice of 1,024 each, ") for label in labels)
+    page.context.close()
+
+
+def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/")
+    wait_live(page, "memory_bill")
+    whole = bar_height(page, "memory_bill", "GPU 5: Momentum")
+    weights = bar_height(page, "memory_bill", "GPU 5: Weights")
+    # Play steps the stage 0 → 1: the optimizer state is sliced eight ways in every column.
+    page.click('[data-widget="memory_bill"] [data-play="stage"]')
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=memory_bill] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label').startsWith('GPU 5: Momentum, slice 5 of 8, '))")
+    page.click('[data-widget="memory_bill"] [data-play="stage"]')  # stop: the test moves on by hand
+    for gpu in range(1, 9):
+        assert bar_height(page, "memory_bill", f"GPU {gpu}: Momentum") == pytest.approx(whole / 8, rel=0.02)
+    assert bar_height(page, "memory_bill", "GPU 5: Weights") == pytest.approx(weights, rel=0.02)
+    # Stage 3 slices the weights too; the serving column keeps them whole.
+    choose(page, "memory_bill", "stage", "3")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=memory_bill] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label').startsWith('GPU 5: Weights (BF16), slice 5 of 8, '))")
+    assert bar_height(page, "memory_bill", "GPU 5: Weights") == pytest.approx(weights / 8, rel=0.02)
+    assert bar_height(page, "memory_bill", "Serving") == pytest.approx(weights, rel=0.02)
+    page.context.close()
+
+
+
+# --- the highlighted preset --------------------------------------------------------
+
+def pressed(page, widget: str) -> list:
+    return page.eval_on_selector_all(f'{root(widget)} [data-preset][aria-pressed="true"]',
+                                     "els => els.map((el) => el.textContent.trim())")
+
+
+def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/memory_bill/")
+    wait_live(page, "memory_bill")
+    first = pressed(page, "memory_bill")
+    assert len(first) == 1
+    choose(page, "memory_bill", "stage", "2")
+    assert pressed(page, "memory_bill") == []
+    choose(page, "memory_bill", "stage", "0")  # back to the preset's own state: highlighted again
+    assert pressed(page, "memory_bill") == first
+    page.context.close()
+
+
+# --- sync against async checkpoints ------------------------------------------------
+
+def lanes_of(labels: list) -> list:
+    """The lanes' names, in order, from bar labels "sync: GPUs, save 2: GPUs paused, 2.84 s"."""
+    return list(dict.fromkeys(label.split(",")[0] for label in labels))
+
+
+def tallies(page) -> list:
+    return page.eval_on_selector_all('[data-widget="checkpoint_modes"] [data-chart] text',
+                                     "els => els.map((el) => el.textContent).filter((t) => t.includes(': paused '))")
+
+
+def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/checkpoint_modes/", javascript=False)
+    labels = bar_labels(page, "checkpoint_modes")
+    assert lanes_of(labels) == ["sync: GPUs", "sync: storage", "async: GPUs", "async: storage"]
+    # The clock at its last stop: four saves in each mode, each paused once per save.
+    for mode in ("sync", "async"):
+        assert [label.split(",")[1].strip() for label in labels if label.startswith(f"{mode}: GPUs") and "paused" in label] == [
+            f"save {i}: GPUs paused" for i in range(1, 5)]
+    assert [t.split(":")[0] for t in tallies(page)] == ["Synchronous", "Asynchronous"]
+    assert all(t.endswith(" in 4 saves") for t in tallies(page))
+    page.context.close()
+
+
+def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/checkpoint_modes/")
+    wait_live(page, "checkpoint_modes")
+    page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
+    # From its last stop the clock goes round to the first save, then on: both lanes grow together.
+    for saves in (1, 2):
+        page.wait_for_function(
+            "(n) => [...document.querySelectorAll('[data-widget=checkpoint_modes] [data-chart] text')]"
+            ".filter((t) => t.textContent.endsWith(` in ${n} save${n > 1 ? 's' : ''}`)).length === 2", arg=saves)
+        labels = bar_labels(page, "checkpoint_modes")
+        for mode in ("sync", "async"):
+            assert sum(label.startswith(f"{mode}: GPUs") and "paused" in label for label in labels) == saves
+    page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
+    page.context.close()
+
+
+
+# --- fine-tuning: the adapter and the fit -------------------------------------------
+
+def marks(page, widget: str, role: str) -> dict:
+    """{text alternative: (width, height)} of the chart's marks of one role ("rect mark", "bar", "rule mark")."""
+    return page.eval_on_selector_all(
+        f'{root(widget)} [data-chart] [aria-roledescription="{role}"]',
+        "els => Object.fromEntries(els.map((el) => { const b = el.getBBox(); return [el.getAttribute('aria-label'), [b.width, b.height]]; }))",
+    )
+
+
+def adapter(page) -> dict:
+    """{"W": (label, width, height), "B": …, "A": …} of the drawn adapter."""
+    return {label.split(",")[0]: (label, *size) for label, size in marks(page, "finetune_fit", "rect mark").items()}
+
+
+def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(browser, pictures_site):
+    # Llama 3 8B's k projection: 4,096 in, 1,024 out, as grouped-query attention makes it.
+    page = open_page(browser, f"{pictures_site}/finetune_fit/?finetune_fit.model=llama3-8b&finetune_fit.modules=k")
+    wait_live(page, "finetune_fit")
+    wait_for_cpython_outputs(page, "finetune_fit")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 1,024 × 4,096')")
+    drawn = adapter(page)
+    assert [drawn[name][0] for name in "WBA"] == ["W, frozen: 1,024 × 4,096", "B, trained: 1,024 × 16",
+                                                  "A, trained: 16 × 4,096"]
+    _, w_width, w_height = drawn["W"]
+    assert w_width / w_height == pytest.approx(4, rel=0.05)  # k / d: the true aspect of W
+    assert drawn["B"][2] == pytest.approx(w_height, rel=0.02) and drawn["A"][1] == pytest.approx(w_width, rel=0.02)
+    assert drawn["B"][1] == pytest.approx(drawn["A"][2], rel=0.02)  # one r, drawn wider than life and said so
+    assert any("r drawn " in t and "wider than life" in t for t in page.locator(
+        '[data-widget="finetune_fit"] [data-chart] text').all_text_contents())
+    # Three methods stacked by part, and the GPU's memory as a line.
+    methods = {label.split(":")[0] for label in marks(page, "finetune_fit", "bar")}
+    assert methods == {"Full fine-tune", "LoRA", "QLoRA"}
+    assert [label for label in marks(page, "finetune_fit", "rule mark") if label.startswith("red line: the ")]
+    # Another layer: q is square in Llama 3 8B, and W follows.
+    page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="q"]', True)
+    page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="k"]', False)
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 4,096 × 4,096')")
+    _, w_width, w_height = adapter(page)["W"]
+    assert w_width == pytest.approx(w_height, rel=0.02)
+    page.context.close()
+
+
+
+# --- dense against mixture-of-experts -------------------------------------------------
+
+def lit_experts(page) -> list:
+    return page.eval_on_selector_all(
+        '[data-widget="moe_routing"] [data-chart] [aria-roledescription="rect mark"]',
+        "els => els.map((el) => el.getAttribute('aria-label') || '').filter((t) => t.endsWith(' goes here'))")
+
+
+def test_the_moe_blocks_lit_path_follows_play(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/moe_routing/")
+    wait_live(page, "moe_routing")
+    widget = pyodide_widgets.module("moe_routing")
+    state = next(iter(widget.presets().values()))["state"]
+    routing = estimators.route_tokens(widget.SENTENCE, int(state["experts"]), int(state["top_k"]))
+    first = lit_experts(page)
+    assert sorted(first) == sorted(f"expert {e}: “{widget.SENTENCE[0]}” goes here" for e in routing.choices[0])
+    page.click('[data-widget="moe_routing"] [data-play="token"]')
+    for token in (1, 2):
+        expected = sorted(f"expert {e}: “{widget.SENTENCE[token]}” goes here" for e in routing.choices[token])
+        page.wait_for_function(
+            "(expected) => { const lit = [...document.querySelectorAll('[data-widget=moe_routing] [data-chart] [aria-label]')]"
+            ".map((el) => el.getAttribute('aria-label')).filter((t) => t.endsWith(' goes here')).sort();"
+            " return JSON.stringify(lit) === JSON.stringify(expected); }", arg=expected)
+    page.click('[data-widget="moe_routing"] [data-play="token"]')
+    page.context.close()
+
+
+def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/moe_routing/", 390, javascript=False)
+    # Every bar ends inside the plot: the widest, DeepSeek-V3's 671B stored, included.
+    bars = page.eval_on_selector_all(
+        '[data-widget="moe_routing"] [data-chart] [aria-roledescription="bar"]',
+        "els => els.map((el) => [el.getAttribute('aria-label'), el.getBoundingClientRect().right,"
+        " el.ownerSVGElement.getBoundingClientRect().right])")
+    assert any(label.startswith("DeepSeek-V3: ") and "stored" in label for label, _, _ in bars)
+    assert all(right <= svg_right for _, right, svg_right in bars)
+    page.context.close()
+
+
+# --- every picture fits its column ---------------------------------------------------
+
+# Each picture at a state that fills it most: a "× N more" column, a clock part-way, a wide rank, a
+# top-8 of 256 experts.
+WIDEST = (
+    ("memory_bill", "memory_bill.gpus=64"),
+    ("checkpoint_modes", "checkpoint_modes.clock=3"),
+    ("finetune_fit", "finetune_fit.rank=64"),
+    ("moe_routing", "moe_routing.experts=256&moe_routing.top_k=8&moe_routing.token=7"),
+)
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name, query", WIDEST, ids=[name for name, _ in WIDEST])
+def test_the_picture_fits_its_column(browser, pictures_site, name, query, width, javascript):
+    page = open_page(browser, f"{pictures_site}/{name}/?{query}", width, javascript)
+    if javascript:
+        wait_live(page, name)
+        wait_for_cpython_outputs(page, name)
+        page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
+    assert_fits(page, name)
+    page.context.close()
