@@ -54,7 +54,7 @@ in this model); for each layout, recomputation and v only the lowest ZeRO
 stage that fits is kept (stages 0–2 take equal time, 3 no less); memory is
 tried before traffic, which is computed only for layouts that fit; and the
 choices that fit are evaluated in order of a floor on their step time,
-(compute + TP) × (1 + bubble), stopping once no floor can beat the best few
+(compute + TP + EP) × (1 + bubble), stopping once no floor can beat the best few
 (branch and bound: exact, it never drops a layout that would rank).
 """
 
@@ -63,11 +63,20 @@ from dataclasses import dataclass
 from functools import cache
 
 from .errors import EstimatorError
-from .memory import OPTIMIZERS, ZERO_STAGES, activation_bytes_per_layer, activation_output_bytes, memory_fit, training_memory_per_gpu, zero_breakdown
+from .memory import (
+    FIT_TOLERANCE,
+    OPTIMIZERS,
+    ZERO_STAGES,
+    activation_bytes_per_layer,
+    activation_output_bytes,
+    memory_fit,
+    training_memory_per_gpu,
+    zero_breakdown,
+)
 from .memory_bill import first_stage_params
-from .model_size import DecoderConfig, linear_params, mlp_params
+from .model_size import DecoderConfig, decoder_params, linear_params, mlp_params
 from .moe import MoeConfig, moe_params
-from .parallelism import Layout, layout_traffic, link_seconds, tensor_parallel_traffic_bytes
+from .parallelism import Layout, expert_parallel_traffic_bytes, layout_traffic, link_seconds, tensor_parallel_traffic_bytes
 from .presets import load_presets
 from .provenance import quantity
 from .validate import fraction, one_of, positive, positive_int
@@ -80,11 +89,10 @@ CAUSAL_SHARE = 1 / 2  # a causal mask leaves half of the s × s scores to comput
 MATMUL_FLOPS_PER_MAC = 2  # one multiply and one add
 MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
 RECOMPUTE_ORDER = ("none", "selective", "full")  # cheapest arithmetic first
-SCHEDULES = {1: "1F1B", 2: "interleaved 1F1B"}  # v = 1, and v ≥ 2
 BEST = 5  # layouts a plan returns in full
 REJECTIONS = {
     "tp_crosses_scale_up": "TP crosses a scale-up domain",
-    "tp_heads": "TP divides neither the heads",
+    "tp_heads": "TP does not divide the heads",
     "pp_layers": "PP splits the layers into no whole stages",
     "cp_sequence": "CP does not divide the sequence",
     "ep_experts": "EP divides neither the experts nor the data-parallel GPUs",
@@ -122,6 +130,9 @@ def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, matmul_ra
     presets = load_presets()
     g, rate = presets.gpu(gpu), presets.matmul_rate(matmul_rate)
     peak = g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))]
+    if rate.precision != precision:
+        raise EstimatorError("matmul_rate", matmul_rate, f"a rate measured in {precision}, the precision of the peak")
+    # A GPU that ships in no NVLink domain reaches its neighbours over the scale-out network: a domain of one.
     return Cluster(gpus, peak, g.memory_bytes, g.nvlink_domain_gpus or 1, presets.interconnect(scale_up).bandwidth_bytes_per_s,
                    presets.interconnect(scale_out).bandwidth_bytes_per_s, rate.matmul_flops / peak)
 
@@ -149,14 +160,15 @@ class _Model:
     mlp: str
     dropout: bool
     experts: int
+    top_k: int
 
 
 def _model(config) -> _Model:
     if isinstance(config, DecoderConfig):
         c = config
-        params = first_stage_params(c, 1)
-        return _Model(c.layers, c.heads, c.kv_heads, c.d_model, c.vocab, 2 * c.d_model, params, 0, 0, c.layers,
-                      c.ffn_dim, 0, c.mlp, c.dropout, 0)
+        # Q·Kᵀ and ·V each H·(d/H) = d wide: the attention core is 2d wide per token.
+        return _Model(c.layers, c.heads, c.kv_heads, c.d_model, c.vocab, 2 * c.d_model, decoder_params(c).total, 0, 0, c.layers,
+                      c.ffn_dim, 0, c.mlp, c.dropout, 0, 0)
     if isinstance(config, MoeConfig):
         c = config
         p = moe_params(c)
@@ -169,7 +181,7 @@ def _model(config) -> _Model:
         # Each token keeps the activations of the k routed and S shared experts it passes through: one MLP k + S wide.
         moe_ffn = (c.top_k + c.shared_experts) * c.expert_ffn_dim
         return _Model(c.layers, c.heads, kv, c.d_model, c.vocab, width, p.active, routed, moe_layers,
-                      c.dense_layers, c.dense_ffn_dim, moe_ffn, "swiglu", False, c.routed_experts)
+                      c.dense_layers, c.dense_ffn_dim, moe_ffn, "swiglu", False, c.routed_experts, c.top_k)
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 
 
@@ -242,10 +254,10 @@ def _activations(m: _Model, layout: Layout, seq_len: int, recompute: str, b: int
     """1F1B's first stage: p micro-batches in flight, each through its L/p layers (the output layer's only at p = 1)."""
     tokens = seq_len // layout.cp
     stage_layers = m.layers / layout.pp
-    dense_here = min(m.dense_layers, stage_layers)
-
+    dense_here = min(m.dense_layers, stage_layers)  # an MoE model's dense blocks come first
+    dense = _layer_activations(m, tokens, b, layout.tp, recompute, m.dense_ffn) if dense_here else 0
     moe = _layer_activations(m, tokens, b, layout.tp, recompute, m.moe_ffn) if m.moe_layers else 0
-    per_micro_batch = dense_here * _layer_activations(m, tokens, b, layout.tp, recompute, m.dense_ffn) + (stage_layers - dense_here) * moe
+    per_micro_batch = dense_here * dense + (stage_layers - dense_here) * moe
     total = layout.pp * per_micro_batch
     if layout.pp == 1:
         total += activation_output_bytes(tokens, b, m.hidden, m.vocab, layout.tp, True)
@@ -436,15 +448,23 @@ def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, comput
     """(a floor on the step time, layout at its ZeRO stage, recomputation, v, state, activations) of every choice that fits.
 
     For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2
-    take equal time and 3 no less). The floor is compute × (1 + bubble): no traffic.
+    take equal time and 3 no less). The floor is (compute + TP + EP) × (1 + bubble), EP on the faster link and
+    the other cuts' traffic left out.
     """
     options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
     micro = sequences // (layout.dp * MICRO_BATCH)
     # TP's all-reduces, on the scale-up link TP never leaves: the largest traffic, and cheap to count before the rest.
-    tp = link_seconds(micro * tensor_parallel_traffic_bytes(s // layout.cp, MICRO_BATCH, m.hidden, m.layers / layout.pp,
-                                                            layout.tp), cluster.scale_up_bytes_per_s)
+    tokens = s // layout.cp
+    tp = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / layout.pp, layout.tp),
+                      cluster.scale_up_bytes_per_s)
+    if m.moe_layers:
+        # The all-to-alls, the largest traffic of an MoE model, on the faster link: a floor whichever one they cross.
+        tp += link_seconds(micro * expert_parallel_traffic_bytes(tokens / layout.tp, MICRO_BATCH, m.hidden,
+                                                                 m.moe_layers / layout.pp, m.top_k, layout.ep),
+                           max(cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s))
     states = {}
     found = []
+    limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
     for recompute in RECOMPUTE_ORDER:
         if recompute == "none" and layout.cp > 1:
             continue  # the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts
@@ -455,7 +475,7 @@ def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, comput
                 if stage not in states:
                     states[stage] = _state(config, m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
                                            optimizer)
-                if memory_fit(states[stage] + act, cluster.memory_bytes).fits:
+                if states[stage] + act <= limit:
                     floor = (compute[recompute] + tp) * (1 + (layout.pp - 1) / (chunks * micro))
                     staged = Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage)
                     found.append((floor, staged, recompute, chunks, states[stage], base))
