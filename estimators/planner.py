@@ -222,6 +222,7 @@ class LayoutPlan:
     step_seconds: float = quantity("(compute + TP + CP + EP + PP) × (1 + bubble) + exposed DP", "duration")
     mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
     bottleneck: str  # the largest share of the step: "compute", "bubble" or a cut
+    cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
 
 
 def _chunk_options(layers: int, pp: int) -> tuple:
@@ -386,7 +387,7 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
     step = busy * (1 + bubble) + exposed
     shares = {"compute": compute, "bubble": busy * bubble, "tp": tp, "cp": cp, "pp": pp, "ep": ep, "dp": exposed}
     return LayoutPlan(layout, recompute, chunks, micro, used, act, fits, compute, tp, cp, pp, ep, dp, exposed, bubble,
-                      step, model / (step * rate), max(shares, key=shares.get))
+                      step, model / (step * rate), max(shares, key=shares.get), traffic.cuts)
 
 
 def _traffic(config, layout, cluster, s, sequences, b: int = MICRO_BATCH):

@@ -159,3 +159,24 @@ def test_a_cluster_is_checked_field_by_field():
     with pytest.raises(EstimatorError) as e:
         Cluster(8, 989e12, 80 * GIB, 8, 450e9, 50e9, 1.5)
     assert e.value.argument == "matmul_efficiency"
+
+
+def test_pruned_ranking_equals_every_layout_evaluated_on_its_own():
+    # The branch and bound must drop no layout that would rank: Llama 3 8B on 64 H100s, each layout
+    # asked for by itself (its fastest fitting choice), sorted, gives the same best few.
+    config, seq, tokens = PRESETS.model("llama3-8b").config, 8192, 512 * 8192
+    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr", "h100-sxm-bf16")
+    alone = []
+    for tp in (1, 2, 4, 8, 16, 32, 64):
+        for cp in (d for d in (1, 2, 4, 8, 16, 32, 64) if 64 % (tp * d) == 0):
+            for pp in (d for d in (1, 2, 4, 8, 16, 32, 64) if 64 % (tp * cp * d) == 0):
+                try:
+                    plan = fastest_layout_plan(config, Layout(tp, cp, pp, 64 // (tp * cp * pp)), cluster, seq, tokens)
+                except EstimatorError:
+                    continue
+                if plan is not None:
+                    alone.append(plan)
+    ranked = plan_layouts(config, cluster, seq, tokens)
+    expected = sorted(alone, key=lambda p: p.step_seconds)[:len(ranked.best)]
+    assert [p.step_seconds for p in ranked.best] == [p.step_seconds for p in expected]
+    assert ranked.fitting == len(alone)
