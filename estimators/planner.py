@@ -10,7 +10,7 @@ recomputation mode and a number of interleaved pipeline chunks v per stage:
   experts, plus 1F1B's L layers' worth of activations
   (memory.activation_bytes_per_layer, with sequence parallelism, over the s/cp
   tokens each GPU holds). Interleaving keeps more in flight: × (1 + (p − 1)/(p·v))
-  (Narayanan et al. 2021, §2.2.2; Megatron-LM's theoretical_memory_usage.py).
+  (Megatron-LM's theoretical_memory_usage.py, its interleaved_schedule_memory_penalty).
 - compute: the hardware FLOPs over GPUs × peak × matmul efficiency, where the
   efficiency is a measured ceiling of the GPU's matrix multiply (a
   `matmul_rates` preset), not a utilisation fitted to a run. Model FLOPs per
