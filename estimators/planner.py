@@ -59,6 +59,7 @@ choices that fit are evaluated in order of a floor on their step time,
 """
 
 import heapq
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -406,7 +407,9 @@ class Plan:
 
 
 def _divisors(n: int) -> tuple:
-    return tuple(d for d in range(1, n + 1) if n % d == 0)
+    """The divisors of n, smallest first, found in √n steps (16,384 GPUs: 128 of them)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return tuple(small + [n // d for d in reversed(small) if d * d != n])
 
 
 def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: int, optimizer: str = "adam_fp32_grads",
