@@ -62,13 +62,14 @@ def test_llama3_405b_short_context_planner_prefers_context_parallelism_to_recomp
 
 # torchtitan's Llama 3.1 benchmarks on H100 (benchmarks/llama3_h100_202412_torchtitan.md, December 2024):
 # the layout, the local batch, the recomputation and the peak memory measured, the largest over all GPUs.
-# Sequences of 8,192 tokens (torchtitan's Llama 3.1 training configurations); mixed-precision Adam, as FSDP keeps it.
+# Sequences of 8,192 tokens (seq_len in torchtitan's train_configs/llama3_405b.toml); mixed-precision Adam, 16 bytes a
+# parameter, as FSDP keeps it.
 TORCHTITAN = [
     # table 4, "2D": 256 GPUs as FSDP 32 × TP 8, local batch 16, full recomputation: 71.9 GiB
     ("llama3-70b", Layout(tp=8, dp=32, zero_stage=3), 16, 1, "full", 71.9),
     # table 5, 1F1B: 512 GPUs as FSDP 8 × TP 8 × PP 8, local batch 32, full recomputation: 82.5 GiB
     ("llama3-405b", Layout(tp=8, pp=8, dp=8, zero_stage=3), 32, 1, "full", 82.5),
-    # table 5, interleaved 1F1B (two chunks a stage, torchtitan's default for it): 72.7 GiB
+    # table 5, interleaved 1F1B: 72.7 GiB (the benchmark gives no chunk count: two a stage is this test's assumption)
     ("llama3-405b", Layout(tp=8, pp=8, dp=8, zero_stage=3), 32, 2, "full", 72.7),
 ]
 
@@ -81,7 +82,8 @@ def test_torchtitan_llama31_layouts_fit_and_count_less_than_the_measured_peak(mo
     # during its backward pass). It is a floor on the measurement, and the measurement fits the GPU.
     seq = 8192
     cluster = cluster_preset("h100-hbm2e-96gb", layout.gpus, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
-    micro_batch = 1 if layout.pp > 1 else local_batch  # torchtitan pipelines one sequence per micro-batch
+    # Under pipelining, one sequence per micro-batch (the benchmark does not say): the 1F1B bill then counts p in flight.
+    micro_batch = 1 if layout.pp > 1 else local_batch
     plan = layout_plan(PRESETS.model(model).config, layout, cluster, seq, layout.dp * local_batch * seq, recompute,
                        chunks, "adam", micro_batch)
     assert plan.fits
