@@ -7,7 +7,7 @@ One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
 `loop` (the four stations of a training step), `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
 (checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `parallelism` (the traffic
-of each way to cut a job); the
+of each way to cut a job), `planner` (every layout of a cluster, ranked by predicted step time); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
 bill, its fit and remedies); `presets`
 loads presets.toml. `python -m estimators --help` lists the command line.

@@ -1,0 +1,510 @@
+"""Planning a job's layout: every TP × CP × PP × DP × EP cut of a cluster, its memory, step time and MFU, ranked.
+
+For each layout that divides the cluster and the model, with a ZeRO stage, a
+recomputation mode and a number of interleaved pipeline chunks v per stage:
+
+- memory per GPU: the first pipeline stage's bill, the fullest (memory_bill's
+  convention, after Megatron-LM's theoretical memory): its share of the
+  weights under ZeRO (memory.training_memory_per_gpu), experts split over ep
+  GPUs and their state sharded over the dp·cp/ep GPUs that hold the same
+  experts, plus 1F1B's L layers' worth of activations
+  (memory.activation_bytes_per_layer, with sequence parallelism, over the s/cp
+  tokens each GPU holds). Interleaving keeps more in flight: × (1 + (p − 1)/(p·v))
+  (Megatron-LM's theoretical_memory_usage.py, its interleaved_schedule_memory_penalty).
+- compute: the hardware FLOPs over GPUs × peak × matmul efficiency, where the
+  efficiency is a measured ceiling of the GPU's matrix multiply (a
+  `matmul_rates` preset), not a utilisation fitted to a run. Model FLOPs per
+  token are 6·N_active (Kaplan et al. 2020) plus causal attention,
+  3·s·H·(d_qk + d_v) per layer (PaLM's 12·L·H·Q·T, appendix B, halved by the
+  causal mask that FlashAttention skips). Selective recomputation adds the
+  attention core's forward again (a third of its FLOPs, Korthikanti et al.
+  2022 §5); full recomputation the whole forward, 2·N_active per token plus
+  that third.
+- traffic: parallelism.layout_traffic, each cut on the link it crosses; the
+  pipeline's sends × v (each chunk boundary is crossed once per micro-batch).
+- the bubble: (p − 1)/m for 1F1B, (p − 1)/(v·m) for the interleaved schedule
+  (Narayanan et al. 2021, §2.2).
+
+Step time = (compute + TP + CP + EP + PP link time) × (1 + bubble) + exposed DP
+time, and MFU = model FLOPs / (step time × GPUs × peak). What overlaps:
+
+- tensor-, context- and expert-parallel collectives and the pipeline's sends
+  sit between the matrix multiplies that need their results: none overlaps
+  (an upper bound on their cost: asynchronous TP, DualPipe and the like hide some);
+- data-parallel gradients (ZeRO 0–2) are reduced while the last micro-batch's
+  backward pass runs, 2/3 of its compute (the backward is 4N of a token's 6N):
+  only what exceeds that is exposed;
+- ZeRO-3's weight gathers are prefetched a layer ahead through the whole step
+  (as FSDP does), and counted once per step (weights stay gathered across the
+  micro-batches of a step, as torchtitan keeps them under pipelining).
+
+Links have no latency and reach their full bandwidth; routing is even; the
+arithmetic of norms, activations and the loss is left out. The prediction is
+therefore a ceiling: a real run's MFU lands below it.
+
+Rejected, by reason: TP wider than a scale-up domain; a degree that divides
+neither the heads (TP), the layers (PP: whole stages of ⌈L/p⌉ layers, the
+first and last sharing the remainder), the sequence (CP), the experts or the
+data-parallel GPUs (EP), nor the batch (DP); fewer micro-batches than
+stages; and a layout none of whose ZeRO stages and recomputation modes fits.
+
+The enumeration, pruned without losing a best layout: the micro-batch is one
+sequence (a larger one only lengthens the bubble, at equal traffic per token,
+in this model); for each layout, recomputation and v only the lowest ZeRO
+stage that fits is kept (stages 0–2 take equal time, 3 no less); memory is
+tried before traffic, which is computed only for layouts that fit; and the
+choices that fit are evaluated in order of a floor on their step time,
+(compute + TP + EP) × (1 + bubble), stopping once no floor can beat the best few
+(branch and bound: exact, it never drops a layout that would rank).
+"""
+
+import heapq
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from .errors import EstimatorError
+from .memory import (
+    FIT_TOLERANCE,
+    OPTIMIZERS,
+    ZERO_STAGES,
+    activation_bytes_per_layer,
+    activation_output_bytes,
+    memory_fit,
+    training_memory_per_gpu,
+    zero_breakdown,
+)
+from .memory_bill import first_stage_params
+from .model_size import DecoderConfig, decoder_params, linear_params, mlp_params
+from .moe import MoeConfig, moe_params
+from .parallelism import Layout, expert_parallel_traffic_bytes, layout_traffic, link_seconds, tensor_parallel_traffic_bytes
+from .presets import load_presets
+from .provenance import quantity
+from .validate import fraction, one_of, positive, positive_int
+
+FLOPS_PER_PARAM_TOKEN = 6  # 2 forward + 4 backward per parameter per token (Kaplan et al. 2020, §2.1)
+FORWARD_FLOPS_PER_PARAM_TOKEN = 2  # the forward alone: what full recomputation repeats
+TRAINING_PASSES = 3  # forward + backward, the backward twice the forward: 3 forwards' worth
+BACKWARD_SHARE = 4 / 6  # the backward's 4N of a token's 6N: the window DP gradients overlap with
+CAUSAL_SHARE = 1 / 2  # a causal mask leaves half of the s × s scores to compute
+MATMUL_FLOPS_PER_MAC = 2  # one multiply and one add
+MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
+RECOMPUTE_ORDER = ("none", "selective", "full")  # cheapest arithmetic first
+BEST = 5  # layouts a plan returns in full
+REJECTIONS = {
+    "tp_crosses_scale_up": "TP crosses a scale-up domain",
+    "tp_heads": "TP does not divide the heads",
+    "pp_layers": "PP splits the layers into no whole stages",
+    "cp_sequence": "CP does not divide the sequence",
+    "ep_experts": "EP divides neither the experts nor the data-parallel GPUs",
+    "dp_batch": "DP does not divide the batch",
+    "micro_batches": "fewer micro-batches than stages",
+    "memory": "does not fit in memory",
+}
+# The degree each structural rejection names when one layout is asked for.
+REJECTED_ARGUMENT = {"tp_crosses_scale_up": "tp", "tp_heads": "tp", "pp_layers": "pp", "cp_sequence": "cp",
+                     "ep_experts": "ep", "dp_batch": "dp", "micro_batches": "pp"}
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """The GPUs a job runs on: how many, how fast, how much memory, and the links between them."""
+
+    gpus: int = quantity("GPUs in the job", "integer")
+    peak_flops_per_gpu: float = quantity("dense peak per GPU", "si", unit="FLOP/s")
+    memory_bytes: float = quantity("memory per GPU", "bytes", binary=True)
+    scale_up_gpus: int = quantity("GPUs per scale-up (NVLink) domain", "integer")
+    scale_up_bytes_per_s: float = quantity("scale-up bandwidth per GPU, one direction", "si", unit="B/s")
+    scale_out_bytes_per_s: float = quantity("scale-out bandwidth per GPU, one direction", "si", unit="B/s")
+    matmul_efficiency: float = quantity("measured matmul ceiling / peak", "percent")
+
+    def __post_init__(self):
+        positive_int("gpus", self.gpus)
+        positive_int("scale_up_gpus", self.scale_up_gpus)
+        for name in ("peak_flops_per_gpu", "memory_bytes", "scale_up_bytes_per_s", "scale_out_bytes_per_s"):
+            positive(name, getattr(self, name))
+        fraction("matmul_efficiency", self.matmul_efficiency)
+
+
+def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, matmul_rate: str, precision: str = "bf16") -> Cluster:
+    """A cluster of `gpus` preset GPUs on preset links, its matmul efficiency the measured rate / the peak."""
+    presets = load_presets()
+    g, rate = presets.gpu(gpu), presets.matmul_rate(matmul_rate)
+    peak = g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))]
+    if rate.precision != precision:
+        raise EstimatorError("matmul_rate", matmul_rate, f"a rate measured in {precision}, the precision of the peak")
+    # A GPU that ships in no NVLink domain reaches its neighbours over the scale-out network: a domain of one.
+    return Cluster(gpus, peak, g.memory_bytes, g.nvlink_domain_gpus or 1, presets.interconnect(scale_up).bandwidth_bytes_per_s,
+                   presets.interconnect(scale_out).bandwidth_bytes_per_s, rate.matmul_flops / peak)
+
+
+def pipeline_bubble(pp: int, micro_batches: int, chunks: int = 1) -> float:
+    """The pipeline's idle share of a step: (p − 1)/(v·m) (1F1B at v = 1; Narayanan et al. 2021, §2.2)."""
+    p, m, v = positive_int("pp", pp), positive_int("micro_batches", micro_batches), positive_int("chunks", chunks)
+    return (p - 1) / (v * m)
+
+
+@dataclass(frozen=True)
+class _Model:
+    layers: int
+    heads: int
+    kv_heads: int  # of the activations' keys and values (MLA attends over full per-head keys)
+    hidden: int
+    vocab: int
+    attention_width: int  # H·(d_qk + d_v), the attention core's width per token
+    active: float
+    routed: float  # routed-expert parameters of the whole model
+    moe_layers: int
+    dense_layers: int
+    dense_ffn: int
+    moe_ffn: int  # width of the (k + S) experts a token passes through, as one MLP
+    mlp: str
+    dropout: bool
+    experts: int
+    top_k: int
+
+
+def _model(config) -> _Model:
+    if isinstance(config, DecoderConfig):
+        c = config
+        # Q·Kᵀ and ·V each H·(d/H) = d wide: the attention core is 2d wide per token.
+        return _Model(c.layers, c.heads, c.kv_heads, c.d_model, c.vocab, 2 * c.d_model, decoder_params(c).total, 0, 0, c.layers,
+                      c.ffn_dim, 0, c.mlp, c.dropout, 0, 0)
+    if isinstance(config, MoeConfig):
+        c = config
+        p = moe_params(c)
+        moe_layers = c.layers - c.dense_layers
+        routed = moe_layers * c.routed_experts * mlp_params(c.d_model, c.expert_ffn_dim)
+        if c.mla is None:
+            width, kv = 2 * c.d_model, c.kv_heads
+        else:
+            width, kv = c.heads * (c.mla.qk_nope_head_dim + c.mla.qk_rope_head_dim + c.mla.v_head_dim), c.heads
+        # Each token keeps the activations of the k routed and S shared experts it passes through: one MLP k + S wide.
+        moe_ffn = (c.top_k + c.shared_experts) * c.expert_ffn_dim
+        return _Model(c.layers, c.heads, kv, c.d_model, c.vocab, width, p.active, routed, moe_layers,
+                      c.dense_layers, c.dense_ffn_dim, moe_ffn, "swiglu", False, c.routed_experts, c.top_k)
+    raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
+
+
+@cache  # the same for every layout of a plan with this many stages
+def _first_stage_shared_params(config, m: _Model, pp: int) -> float:
+    """Parameters of the first of pp stages other than the routed experts: its L/p share of the blocks and the embedding.
+
+    A dense model's is memory_bill.first_stage_params; an MoE model's is
+    counted the same way from moe_params, its routed experts left out.
+    """
+    if isinstance(config, DecoderConfig):
+        return first_stage_params(config, pp)
+    embedding = config.vocab * config.d_model
+    head = (0 if config.tied_embeddings else linear_params(config.d_model, config.vocab)) + config.d_model  # + final norm
+    blocks = moe_params(config).total - m.routed - embedding - head
+    return blocks / pp + embedding + (head if pp == 1 else 0)
+
+
+@dataclass(frozen=True)
+class LayoutPlan:
+    """One layout's predicted step: its memory, its arithmetic and traffic, its bubble, step time and MFU."""
+
+    layout: Layout
+    recompute: str  # a key of memory.RECOMPUTE
+    chunks: int = quantity("v, interleaved model chunks per pipeline stage (1: plain 1F1B)", "integer")
+    micro_batches: int = quantity("m, micro-batches per data-parallel replica per step", "integer")
+    memory_bytes: float = quantity("the fullest (first) pipeline stage's bill per GPU", "bytes")
+    activation_bytes: float = quantity("of it, the activations kept for the backward pass", "bytes")
+    fits: bool
+    compute_seconds: float = quantity("hardware FLOPs / (GPUs × peak × matmul efficiency)", "duration")
+    tp_seconds: float = quantity("tensor-parallel all-reduces on their link, not overlapped", "duration")
+    cp_seconds: float = quantity("context-parallel gathers on their link, not overlapped", "duration")
+    pp_seconds: float = quantity("pipeline sends × v on their link, not overlapped", "duration")
+    ep_seconds: float = quantity("expert-parallel all-to-alls on their link, not overlapped", "duration")
+    dp_seconds: float = quantity("data-parallel (or ZeRO-3) traffic on its link", "duration")
+    dp_exposed_seconds: float = quantity("the part of dp_seconds that no compute hides", "duration")
+    bubble: float = quantity("(p − 1)/(v·m), idle share of a step", "percent")
+    step_seconds: float = quantity("(compute + TP + CP + EP + PP) × (1 + bubble) + exposed DP", "duration")
+    mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
+    bottleneck: str  # the largest share of the step: "compute", "bubble" or a cut
+    cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
+
+
+def _chunk_options(layers: int, pp: int) -> tuple:
+    """v values whose chunks hold whole layers: divisors of k = ⌈L/p⌉; () when no split of L layers over p stages works.
+
+    Middle stages hold k layers each and the first and last together the rest,
+    between 0 and 2k (Megatron-LM's --decoder-first/last-pipeline-num-layers;
+    Llama 3 gives its end stages one layer fewer, §3.3.2): (p − 2)·k ≤ L.
+    """
+    if pp > layers:
+        return ()
+    k = -(-layers // pp)
+    if pp > 2 and (pp - 2) * k > layers:
+        return ()
+    return tuple(v for v in range(1, k + 1) if k % v == 0)
+
+
+def _interleaving(pp: int, chunks: int) -> float:
+    """What interleaving multiplies the first stage's activations by: 1 + (p − 1)/(p·v) for v ≥ 2, else 1."""
+    return 1 + (pp - 1) / (pp * chunks) if chunks > 1 else 1
+
+
+@cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp
+def _layer_activations(m: _Model, tokens: int, b: int, tp: int, recompute: str, ffn: int) -> float:
+    return activation_bytes_per_layer(tokens, b, m.hidden, m.heads, tp, True, recompute,
+                                      kv_heads=m.kv_heads, ffn_dim=ffn, mlp=m.mlp, dropout=m.dropout)
+
+
+def _activations(m: _Model, layout: Layout, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
+    """1F1B's first stage: p micro-batches in flight, each through its L/p layers (the output layer's only at p = 1)."""
+    tokens = seq_len // layout.cp
+    stage_layers = m.layers / layout.pp
+    dense_here = min(m.dense_layers, stage_layers)  # an MoE model's dense blocks come first
+    dense = _layer_activations(m, tokens, b, layout.tp, recompute, m.dense_ffn) if dense_here else 0
+    moe = _layer_activations(m, tokens, b, layout.tp, recompute, m.moe_ffn) if m.moe_layers else 0
+    per_micro_batch = dense_here * dense + (stage_layers - dense_here) * moe
+    total = layout.pp * per_micro_batch
+    if layout.pp == 1:
+        total += activation_output_bytes(tokens, b, m.hidden, m.vocab, layout.tp, True)
+    return total
+
+
+def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
+    """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage."""
+    shared = _first_stage_shared_params(config, m, layout.pp)
+    bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, 0.0, layout.tp).total
+    if m.routed:
+        # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
+        experts = m.routed / (layout.pp * layout.tp * layout.ep)
+        bill += zero_breakdown(experts, layout.dp * layout.cp // layout.ep, layout.zero_stage, optimizer).total
+    return bill
+
+
+def _flops(m: _Model, seq_len: int, tokens: int, recompute: str) -> tuple:
+    """(model FLOPs, hardware FLOPs) of one step of `tokens` tokens."""
+    attention = TRAINING_PASSES * MATMUL_FLOPS_PER_MAC * CAUSAL_SHARE * seq_len * m.attention_width * m.layers
+    model = (FLOPS_PER_PARAM_TOKEN * m.active + attention) * tokens
+    again = {"none": 0, "selective": attention / TRAINING_PASSES,
+             "full": FORWARD_FLOPS_PER_PARAM_TOKEN * m.active + attention / TRAINING_PASSES}[recompute]
+    return model, model + again * tokens
+
+
+def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH) -> "str | None":
+    """The structural reason a layout is rejected, or None."""
+    if layout.tp > cluster.scale_up_gpus:
+        return "tp_crosses_scale_up"
+    if m.heads % layout.tp:
+        return "tp_heads"
+    if not _chunk_options(m.layers, layout.pp):
+        return "pp_layers"
+    if seq_len % layout.cp:
+        return "cp_sequence"
+    if layout.ep > 1 and (m.experts % layout.ep or layout.dp % layout.ep):
+        return "ep_experts"
+    if sequences % (layout.dp * b):
+        return "dp_batch"
+    if sequences // (layout.dp * b) < layout.pp:
+        return "micro_batches"
+    return None
+
+
+def layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str,
+                chunks: int = 1, optimizer: str = "adam_fp32_grads", micro_batch: int = MICRO_BATCH) -> LayoutPlan:
+    """Memory per GPU, step time and MFU of one layout, with the rest of its breakdown (see the module docstring).
+
+    A published run's own layout, at its own micro-batch; plan_layouts asks it of every layout at one sequence.
+    """
+    b = positive_int("micro_batch", micro_batch)
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b)
+    options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
+    if positive_int("chunks", chunks) not in options:
+        raise EstimatorError("chunks", chunks, f"one of {options}: chunks of whole layers")
+    return _plan(config, m, layout, cluster, s, sequences, one_of("recompute", recompute, RECOMPUTE_ORDER), chunks,
+                 one_of("optimizer", optimizer, tuple(OPTIMIZERS)), None, b=b)
+
+
+def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tuple:
+    """(model, sequence length, sequences per step) of a layout asked for by name, or the error naming its fault."""
+    if not isinstance(cluster, Cluster):
+        raise EstimatorError("cluster", cluster, "a planner.Cluster")
+    if not isinstance(layout, Layout):
+        raise EstimatorError("layout", layout, "a parallelism.Layout")
+    m = _model(config)
+    s, sequences = _batch(seq_len, global_batch_tokens)
+    if layout.gpus != cluster.gpus:
+        raise EstimatorError("layout", layout, f"tp × cp × pp × dp = the cluster's {cluster.gpus} GPUs")
+    reason = _check(m, layout, cluster, s, sequences, b)
+    if reason:
+        argument = REJECTED_ARGUMENT[reason]
+        raise EstimatorError(argument, getattr(layout, argument), REJECTIONS[reason])
+    return m, s, sequences
+
+
+def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int,
+                        optimizer: str = "adam_fp32_grads") -> "LayoutPlan | None":
+    """The fastest fitting ZeRO stage, recomputation and v for the degrees of `layout`, as plan_layouts picks them.
+
+    None when no choice fits; a structural rejection raises, naming the degree.
+    """
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, MICRO_BATCH)
+    optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
+    choices = _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, _compute_seconds(m, cluster, s, sequences))
+    found = _branch_and_bound(config, m, cluster, s, sequences, optimizer, choices, 1)
+    return found[0] if found else None
+
+
+def _compute_seconds(m, cluster, s, sequences) -> dict:
+    """Seconds of arithmetic per step under each recomputation mode."""
+    rate = cluster.gpus * cluster.peak_flops_per_gpu * cluster.matmul_efficiency
+    return {r: _flops(m, s, sequences * s, r)[1] / rate for r in RECOMPUTE_ORDER}
+
+
+def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
+    s = positive_int("seq_len", seq_len)
+    tokens = positive_int("global_batch_tokens", global_batch_tokens)
+    if tokens % s:
+        raise EstimatorError("global_batch_tokens", tokens, f"a whole number of sequences of {s} tokens")
+    return s, tokens // s
+
+
+def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic, state=None, base=None,
+          b: int = MICRO_BATCH) -> LayoutPlan:
+    state = _state(config, m, layout, optimizer) if state is None else state
+    act = (_activations(m, layout, s, recompute, b) if base is None else base) * _interleaving(layout.pp, chunks)
+    used = state + act
+    fits = memory_fit(used, cluster.memory_bytes).fits
+    if traffic is None:
+        traffic = _traffic(config, layout, cluster, s, sequences, b)
+    micro = sequences // (layout.dp * b)
+    model, hardware = _flops(m, s, sequences * s, recompute)
+    rate = cluster.gpus * cluster.peak_flops_per_gpu
+    compute = hardware / (rate * cluster.matmul_efficiency)
+    links = {c.cut: c.link_seconds for c in traffic.cuts}
+    # ZeRO-3 keeps neither whole weights nor whole gradients between micro-batches: it gathers and scatters for each.
+    dp = links.get("dp", 0.0) + links.get("zero", 0.0) * micro
+    window = compute if layout.zero_stage == 3 else BACKWARD_SHARE * compute / micro
+    exposed = max(0.0, dp - window)
+    pp = links.get("pp", 0.0) * chunks
+    tp, cp, ep = links.get("tp", 0.0), links.get("cp", 0.0), links.get("ep", 0.0)
+    bubble = pipeline_bubble(layout.pp, micro, chunks)
+    busy = compute + tp + cp + ep + pp
+    step = busy * (1 + bubble) + exposed
+    shares = {"compute": compute, "bubble": busy * bubble, "tp": tp, "cp": cp, "pp": pp, "ep": ep, "dp": exposed}
+    return LayoutPlan(layout, recompute, chunks, micro, used, act, fits, compute, tp, cp, pp, ep, dp, exposed, bubble,
+                      step, model / (step * rate), max(shares, key=shares.get), traffic.cuts)
+
+
+def _traffic(config, layout, cluster, s, sequences, b: int = MICRO_BATCH):
+    return layout_traffic(config, layout, s, b, sequences, cluster.peak_flops_per_gpu, cluster.matmul_efficiency,
+                          cluster.scale_up_gpus, cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The layouts that fit, fastest first, and the rejected ones counted by reason."""
+
+    best: tuple  # LayoutPlan of the fastest layouts that fit, fastest first
+    rejected: tuple  # (reason text, count), most common first; reasons in REJECTIONS
+    layouts: int = quantity("TP × CP × PP × DP × EP degrees whose product is the cluster", "integer")
+    fitting: int = quantity("of them, the layouts that fit with some ZeRO stage and recomputation", "integer")
+
+
+def _divisors(n: int) -> tuple:
+    """The divisors of n, smallest first, found in √n steps (16,384 GPUs: 128 of them)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return tuple(small + [n // d for d in reversed(small) if d * d != n])
+
+
+def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: int, optimizer: str = "adam_fp32_grads",
+                 best: int = BEST) -> Plan:
+    """The fastest layouts of `config` on `cluster` by predicted step time, and every rejected one counted by reason.
+
+    Enumerates TP × CP × PP × DP = GPUs (and EP dividing DP, for MoE), keeps for
+    each the cheapest ZeRO stage, recomputation and chunk count that fit (see
+    the module docstring), and ranks the fitting layouts by step time.
+    """
+    if not isinstance(cluster, Cluster):
+        raise EstimatorError("cluster", cluster, "a planner.Cluster")
+    m = _model(config)
+    s, sequences = _batch(seq_len, global_batch_tokens)
+    n = positive_int("best", best)
+    optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
+    compute = _compute_seconds(m, cluster, s, sequences)
+    rejected, candidates, count, fitting = {}, [], 0, 0
+    for tp in _divisors(cluster.gpus):
+        for cp in _divisors(cluster.gpus // tp):
+            for pp in _divisors(cluster.gpus // (tp * cp)):
+                dp = cluster.gpus // (tp * cp * pp)
+                for ep in (_divisors(dp) if m.routed else (1,)):
+                    count += 1
+                    layout = Layout(tp, cp, pp, dp, ep)
+                    reason = _check(m, layout, cluster, s, sequences) or None
+                    found = () if reason else _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute)
+                    if reason or not found:
+                        reason = reason or "memory"
+                        rejected[reason] = rejected.get(reason, 0) + 1
+                    else:
+                        fitting += 1
+                        candidates.extend(found)
+    top = _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n)
+    reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
+    return Plan(top, reasons, count, fitting)
+
+
+def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute) -> list:
+    """(a floor on the step time, layout at its ZeRO stage, recomputation, v, state, activations) of every choice that fits.
+
+    For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2
+    take equal time and 3 no less). The floor is (compute + TP + EP) × (1 + bubble), EP on the faster link and
+    the other cuts' traffic left out.
+    """
+    options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
+    micro = sequences // (layout.dp * MICRO_BATCH)
+    # TP's all-reduces, on the scale-up link TP never leaves: the largest traffic, and cheap to count before the rest.
+    tokens = s // layout.cp
+    tp = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / layout.pp, layout.tp),
+                      cluster.scale_up_bytes_per_s)
+    if m.moe_layers:
+        # The all-to-alls, the largest traffic of an MoE model, on the faster link: a floor whichever one they cross.
+        tp += link_seconds(micro * expert_parallel_traffic_bytes(tokens / layout.tp, MICRO_BATCH, m.hidden,
+                                                                 m.moe_layers / layout.pp, m.top_k, layout.ep),
+                           max(cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s))
+    states = {}
+    found = []
+    limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
+    for recompute in RECOMPUTE_ORDER:
+        if recompute == "none" and layout.cp > 1:
+            continue  # the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts
+        base = _activations(m, layout, s, recompute)
+        for chunks in options:
+            act = base * _interleaving(layout.pp, chunks)
+            for stage in ZERO_STAGES:
+                if stage not in states:
+                    states[stage] = _state(config, m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+                                           optimizer)
+                if states[stage] + act <= limit:
+                    floor = (compute[recompute] + tp) * (1 + (layout.pp - 1) / (chunks * micro))
+                    staged = Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage)
+                    found.append((floor, staged, recompute, chunks, states[stage], base))
+                    break
+    return found
+
+
+def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n) -> tuple:
+    """The n fastest layouts, evaluating choices in order of their floor and stopping once no floor can beat the n-th.
+
+    Exact: a choice whose floor is no shorter than the n-th best step found
+    cannot enter the best n, nor improve a layout already in it.
+    """
+    candidates.sort(key=lambda c: c[0])
+    best, traffic, bar = {}, {}, float("inf")
+    for floor, layout, recompute, chunks, state, base in candidates:
+        if floor >= bar:
+            break
+        key = (layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, layout.zero_stage == 3)
+        if key not in traffic:
+            traffic[key] = _traffic(config, layout, cluster, s, sequences)
+        plan = _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic[key], state, base)
+        cut = key[:5]
+        if cut not in best or plan.step_seconds < best[cut].step_seconds:
+            best[cut] = plan
+            if len(best) >= n and plan.step_seconds < bar:
+                bar = heapq.nsmallest(n, (p.step_seconds for p in best.values()))[-1]
+    return tuple(heapq.nsmallest(n, best.values(), key=lambda p: p.step_seconds))
