@@ -120,6 +120,9 @@ def lora_module_shapes(config: DecoderConfig) -> dict:
 
 
 _FUSED = ("q", "k", "v")
+# The one matrix a fused q, k and v projection is adapted as, and how a form names each adapted matrix.
+FUSED_QKV = "q+k+v"
+MATRIX_LABELS = {**LLAMA_MODULE_LABELS, FUSED_QKV: "Fused q, k and v (GPT-2's c_attn)"}
 
 
 def lora_adapted_matrices(config: DecoderConfig, modules: tuple = LLAMA_MODULES) -> dict:
@@ -136,7 +139,7 @@ def lora_adapted_matrices(config: DecoderConfig, modules: tuple = LLAMA_MODULES)
         raise EstimatorError("modules", list(modules), "q, k and v together or none: this model stores them as one matrix")
     matrices = {m: shapes[m] for m in picked if m not in fused}
     if fused:
-        matrices = {"q+k+v": (config.d_model, sum(shapes[m][1] for m in _FUSED)), **matrices}
+        matrices = {FUSED_QKV: (config.d_model, sum(shapes[m][1] for m in _FUSED)), **matrices}
     return matrices
 
 

@@ -107,8 +107,8 @@ def update(state: dict) -> dict:
         outputs[f"{method}_parts"] = _parts(bills[method])
         outputs[f"{method}_fit"] = _fit(label, bills[method], gpu)
     outputs["summary"] = " ".join(outputs[f"{method}_fit"] for method in METHODS)
-    module = s["modules"][0]
-    return {"outputs": outputs, "data": {**_adapter_rows(module, shapes[module], s["rank"]), **_fit_rows(bills, gpu)}}
+    first, shape = next(iter(matrices.items()))  # the picture draws the first adapted matrix
+    return {"outputs": outputs, "data": {**_adapter_rows(first, shape, s["rank"]), **_fit_rows(bills, gpu)}}
 
 
 def _adapter_rows(module: str, shape: tuple, rank: int) -> dict:
@@ -124,7 +124,7 @@ def _adapter_rows(module: str, shape: tuple, rank: int) -> dict:
     widened = ("r drawn to scale" if layout.rank_widened == 1 else
                f"r drawn {units.times(layout.rank_widened)} {'wider' if layout.rank_widened > 1 else 'narrower'} than life")
     # Two lines (the figure breaks at "\n"): the layer, then how r is drawn.
-    note = [{"label": f"{finetune.LLAMA_MODULE_LABELS[module]} at rank {units.integer(rank)}\n{widened}"}]
+    note = [{"label": f"{finetune.MATRIX_LABELS[module]} at rank {units.integer(rank)}\n{widened}"}]
     return {"adapter": boxes, "adapter_note": note}
 
 
