@@ -25,6 +25,15 @@ def name_of(page, widget: str) -> str:
     return page.get_attribute(root(widget), "data-widget")
 
 
+def look_at(page, widget: str):
+    """Scroll the widget into view, as a reader does before reading it: a section far from the
+    viewport skips layout (content-visibility), and text that is not laid out is not rendered."""
+    page.locator(root(widget)).scroll_into_view_if_needed()
+    # Its section is laid out on the next frame it is near the viewport: wait for that frame.
+    page.wait_for_function("sel => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})",
+                           arg=root(widget))
+
+
 def wait_live(page, widget: str):
     page.wait_for_selector(f'{root(widget)}[data-state="live"]', timeout=LIVE_TIMEOUT_MS)
 

@@ -12,7 +12,7 @@ import pytest
 
 from harness.browser import LIVE_TIMEOUT_MS
 from .test_runtime import GARBAGE, widget_text
-from harness.widgets import root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 ERROR = f'{root(WIDGET)}[data-state="error"]'
@@ -25,6 +25,7 @@ def watch_workers(page):
 
 
 def status(page) -> str:
+    look_at(page, WIDGET)
     return page.inner_text(f"{root(WIDGET)} [data-status]").strip()
 
 
@@ -86,6 +87,7 @@ def test_the_download_shows_its_bytes_of_the_known_total(page, site_url):
     page.goto(f"{site_url}/training/")
     bar = f"{root(WIDGET)} .widget__download progress"
     page.wait_for_function("sel => document.querySelector(sel).value > 9e6", arg=bar, timeout=LIVE_TIMEOUT_MS)
+    look_at(page, WIDGET)
     assert page.is_visible(bar)
     assert page.get_attribute(bar, "aria-label")
     value, maximum = page.eval_on_selector(bar, "el => [el.value, el.max]")

@@ -9,7 +9,7 @@ serves the form and the URL alike.
 import pytest
 
 from .test_runtime import GARBAGE, widget_text
-from harness.widgets import form_state, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import form_state, look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 
@@ -17,6 +17,7 @@ WIDGET = "training_time"
 def error_beside(page, field: str) -> str:
     error = page.locator(f'{root(WIDGET)} [data-error-for="{field}"]')
     error.filter(has_text="Must be").wait_for()
+    look_at(page, WIDGET)
     assert page.get_attribute(f'{root(WIDGET)} [name="{field}"]', "aria-invalid") == "true"
     return error.inner_text()
 

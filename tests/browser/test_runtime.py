@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from harness.browser import LIVE_TIMEOUT_MS
-from harness.widgets import cpython_outputs, form_state, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import cpython_outputs, form_state, look_at, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 # What must never be shown in a widget, whatever the input.
@@ -20,6 +20,7 @@ GARBAGE = re.compile(r"NaN|Infinity|undefined|Traceback|Error:|\bnull\b")
 
 
 def widget_text(page) -> str:
+    look_at(page, WIDGET)
     return page.inner_text(root(WIDGET))
 
 
@@ -137,6 +138,7 @@ def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(page, site_
     page.goto(f"{site_url}/training/")
     built = shown_outputs(page, WIDGET)
     page.wait_for_selector(f'{root(WIDGET)}[data-state="error"]', timeout=LIVE_TIMEOUT_MS)
+    look_at(page, WIDGET)
     status = page.inner_text(f"{root(WIDGET)} [data-status]")
     assert "unavailable" in status and "\n" not in status.strip()
     type_into(page, WIDGET, "gpus", "8")
