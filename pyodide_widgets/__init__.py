@@ -9,8 +9,9 @@ name (no list to keep in step). It declares, per `contract`:
 - `TITLE`; `FIELDS`, the form, in order; `OUTPUTS`, the result slots;
 - optionally `CHART`, the `figures` module that draws its data, and
   `TEMPLATE`, a layout of its own under site_build/templates;
-- `presets()`: {key: {"label", "state"}}, the states a reader can start from
-  (the first is the default);
+- `presets()`: {key: `contract.preset(...)`}, the states a reader can start
+  from (the first is the default), each value supplied by presets.toml or an
+  estimator (`contract.Supplied`), which the provenance cards cite;
 - `update(state) -> {"outputs": {key: text}, "data": {dataset: rows}}`;
   a bad field raises EstimatorError whose `argument` is the field's name.
 """
