@@ -40,6 +40,7 @@ def cards(widget, state: dict) -> dict:
     """{output key: card} for every output that names what computes it or a source, its detail sharing its card."""
     fields = {f.name: f for f in widget.FIELDS}
     values = _read_as_shown(widget.FIELDS, state)
+    ranked = _nearest_first(widget, values)
     result = {}
     for output in widget.OUTPUTS:
         formula = formula_text(output)
@@ -49,7 +50,7 @@ def cards(widget, state: dict) -> dict:
         cited = {}
         for name in output.uses:
             value = f"{fields[name].label}: {shown(fields[name], values[name])}"
-            supplied = _supplier(widget, values, name)
+            supplied = _supplier(ranked, values, name)
             if supplied is PICKED:
                 lines.append(value)
             elif supplied is None:
@@ -90,14 +91,16 @@ def _presets(widget) -> tuple:
     return tuple((p, _read_as_shown(widget.FIELDS, p["state"])) for p in widget.presets().values())
 
 
-def _supplier(widget, values: dict, name: str):
-    """Where the value field `name` holds comes from: the `Supplied` of the preset that gave it
-    (nearest the state first); PICKED for an option a preset picks without a presets.toml entry
-    behind it (a cut, a mode); None when no preset holds it: the reader's own."""
-    def agreement(pair):
-        return sum(pair[1][n] == v for n, v in values.items())
+def _nearest_first(widget, values: dict) -> list:
+    """The widget's (preset, its values), the one agreeing with `values` on the most fields first (stable on a tie)."""
+    return sorted(_presets(widget), key=lambda pair: sum(pair[1][n] == v for n, v in values.items()), reverse=True)
 
-    for preset, theirs in sorted(_presets(widget), key=agreement, reverse=True):
+
+def _supplier(ranked: list, values: dict, name: str):
+    """Where the value field `name` holds comes from: the `Supplied` of the nearest preset that gave it
+    (`ranked`, nearest first); PICKED for an option a preset picks without a presets.toml entry
+    behind it (a cut, a mode); None when no preset holds it: the reader's own."""
+    for preset, theirs in ranked:
         if theirs[name] == values[name]:
             return preset["supplied"].get(name, PICKED)
     return None
