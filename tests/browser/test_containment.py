@@ -43,8 +43,13 @@ def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url,
     page.set_viewport_size(WIDE)
     page.goto(f"{site_url}{PAGE}")
     page.locator(f'.md-sidebar--secondary a[href$="#{anchor}"]').click()  # the theme makes the href absolute
-    page.wait_for_function(f"() => location.hash === '#{anchor}'")
-    page.wait_for_timeout(500)
+    # The theme handles the click once its sitemap has loaded, which on a loaded machine can
+    # come later than the click: wait for the heading to land rather than a fixed time.
+    page.wait_for_function(
+        f"() => {{ const top = document.getElementById('{anchor}').getBoundingClientRect().top;"
+        f" return location.hash === '#{anchor}' && top >= 0 && top <= {HEADER_PX}; }}",
+        timeout=15_000)
+    page.wait_for_timeout(500)  # and stay there while the sections around it are drawn
     assert 0 <= heading_top(page, anchor) <= HEADER_PX
 
 
