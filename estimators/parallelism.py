@@ -200,8 +200,9 @@ def _shape(config) -> tuple:
         p = moe_params(config)
         # Routed experts: total − active is (E − k) experts in every MoE block.
         routed = (p.total - p.active) * config.routed_experts / (config.routed_experts - config.top_k)
-        # MLA caches a compressed latent, but attends over full per-head keys and values: count those.
-        kv = config.d_model * (config.heads if config.mla else config.kv_heads) / config.heads
+        # MLA caches a compressed latent, but attends over full per-head keys and values: count those, H·d/H = d.
+        # GQA's are G heads of the config's head width (Qwen3's 128 on d/H = 64), d/H when it gives none.
+        kv = config.d_model if config.mla else config.kv_heads * (config.head_dim or config.d_model / config.heads)
         return config.layers, config.d_model, kv, config.layers - config.dense_layers, config.top_k, p.total, routed, p.active
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 

@@ -176,7 +176,8 @@ def _model(config) -> _Model:
         moe_layers = c.layers - c.dense_layers
         routed = moe_layers * c.routed_experts * mlp_params(c.d_model, c.expert_ffn_dim)
         if c.mla is None:
-            width, kv = 2 * c.d_model, c.kv_heads
+            # Q·Kᵀ and ·V each H·h wide, h the config's head width (Qwen3's 128 on d/H = 64), d/H when it gives none.
+            width, kv = 2 * c.heads * (c.head_dim or c.d_model // c.heads), c.kv_heads
         else:
             width, kv = c.heads * (c.mla.qk_nope_head_dim + c.mla.qk_rope_head_dim + c.mla.v_head_dim), c.heads
         # Each token keeps the activations of the k routed and S shared experts it passes through: one MLP k + S wide.
@@ -420,11 +421,20 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
     each the cheapest ZeRO stage, recomputation and chunk count that fit (see
     the module docstring), and ranks the fitting layouts by step time.
     """
+    n = positive_int("best", best)
+    m, s, sequences, optimizer, candidates, rejected, count, fitting = _enumerate(config, cluster, seq_len,
+                                                                                  global_batch_tokens, optimizer)
+    top = _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n)
+    reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
+    return Plan(top, reasons, count, fitting)
+
+
+def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tuple:
+    """(model, s, sequences, optimizer, every fitting choice, rejections by reason, layouts, fitting layouts)."""
     if not isinstance(cluster, Cluster):
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
     m = _model(config)
     s, sequences = _batch(seq_len, global_batch_tokens)
-    n = positive_int("best", best)
     optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
     compute = _compute_seconds(m, cluster, s, sequences)
     rejected, candidates, count, fitting = {}, [], 0, 0
@@ -443,9 +453,7 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
                     else:
                         fitting += 1
                         candidates.extend(found)
-    top = _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n)
-    reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
-    return Plan(top, reasons, count, fitting)
+    return m, s, sequences, optimizer, candidates, rejected, count, fitting
 
 
 def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute) -> list:
@@ -487,14 +495,14 @@ def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, comput
     return found
 
 
-def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n) -> tuple:
+def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n, below=math.inf) -> tuple:
     """The n fastest layouts, evaluating choices in order of their floor and stopping once no floor can beat the n-th.
 
     Exact: a choice whose floor is no shorter than the n-th best step found
     cannot enter the best n, nor improve a layout already in it.
     """
     candidates.sort(key=lambda c: c[0])
-    best, traffic, bar = {}, {}, float("inf")
+    best, traffic, bar = {}, {}, below
     for floor, layout, recompute, chunks, state, base in candidates:
         if floor >= bar:
             break
@@ -503,8 +511,54 @@ def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n
             traffic[key] = _traffic(config, layout, cluster, s, sequences)
         plan = _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic[key], state, base)
         cut = key[:5]
+        if plan.step_seconds >= below:
+            continue
         if cut not in best or plan.step_seconds < best[cut].step_seconds:
             best[cut] = plan
             if len(best) >= n and plan.step_seconds < bar:
                 bar = heapq.nsmallest(n, (p.step_seconds for p in best.values()))[-1]
     return tuple(heapq.nsmallest(n, best.values(), key=lambda p: p.step_seconds))
+
+
+def layout_preset_cluster(key: str) -> Cluster:
+    """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the matmul ceiling measured for them."""
+    presets = load_presets()
+    lay = presets.layout(key)
+    rates = [k for k, r in presets.matmul_rates.items() if r.gpu == lay.gpu and r.precision == "bf16"]
+    if not rates:
+        raise EstimatorError("key", key, "a layout on a GPU with a measured BF16 matmul rate (a matmul_rates preset)")
+    return cluster_preset(lay.gpu, lay.tp * lay.cp * lay.pp * lay.dp, lay.scale_up, lay.scale_out, rates[0])
+
+
+def layout_preset_plan(key: str, best: int = BEST) -> Plan:
+    """plan_layouts for a published layout's model, cluster, sequence length and batch: what the planner would pick there."""
+    lay = load_presets().layout(key)
+    return plan_layouts(load_presets().model(lay.model).config, layout_preset_cluster(key), lay.seq_len,
+                        lay.global_batch * lay.seq_len, best=best)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A published layout as the planner sees it: its own fastest plan, and how many layouts the planner ranks ahead."""
+
+    plan: "LayoutPlan | None"  # its fastest fitting ZeRO stage, recomputation and v; None when none fits
+    rank: int = quantity("1 + the layouts whose predicted step is shorter", "integer")
+    fitting: int = quantity("layouts that fit with some ZeRO stage and recomputation", "integer")
+
+
+def layout_preset_standing(key: str) -> Standing:
+    """The planner's prediction for a published layout's own degrees, and its rank among every layout that fits.
+
+    Exact without ranking all of them: a layout's floor on its step no shorter
+    than the published layout's step cannot be faster (see the module docstring).
+    """
+    presets = load_presets()
+    lay = presets.layout(key)
+    config, cluster = presets.model(lay.model).config, layout_preset_cluster(key)
+    s, tokens = lay.seq_len, lay.global_batch * lay.seq_len
+    own = fastest_layout_plan(config, Layout(lay.tp, lay.cp, lay.pp, lay.dp), cluster, s, tokens)
+    m, s, sequences, optimizer, candidates, _, _, fitting = _enumerate(config, cluster, s, tokens, "adam_fp32_grads")
+    if own is None:
+        return Standing(None, fitting + 1, fitting)
+    faster = _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, fitting, own.step_seconds)
+    return Standing(own, len(faster) + 1, fitting)
