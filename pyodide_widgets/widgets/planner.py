@@ -1,0 +1,275 @@
+"""The layout planner: every TP × CP × PP × DP × EP cut of a model on a cluster, ranked.
+
+Type a model's configuration (or start from a preset's) and a cluster: the
+planner (estimators.plan_layouts) tries every layout that multiplies out to
+the GPUs, with each ZeRO stage, recomputation mode and interleaving, and
+returns the fastest few by predicted step time, with the rejected ones
+counted by reason. A model of one expert is dense. The picture draws the
+fastest layout's GPUs (estimators.gpu_placement): one data-parallel replica,
+its pipeline stages in rows, each stage's tensor- and context-parallel GPUs
+in order, the servers they share outlined.
+"""
+
+import estimators
+from estimators import memory, planner, units
+from estimators.presets import address_of
+
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, whole
+
+TITLE = "Plan a layout: the fastest ways to cut a model over a cluster"
+CHART = "planner_nesting"
+TEMPLATE = "planner.html"
+
+_PRESETS = estimators.load_presets()
+PRECISION = "bf16"
+GIGA, PER_CENT = 1e9, 1e-2
+# The table's rows, one per layout plan_layouts returns in full.
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")[:planner.BEST]
+RANKS = len(ORDINALS)
+# The picture: stages drawn (the first ones and the last), lines of GPUs a stage, GPUs a line.
+DRAWN_STAGES, STAGE_LINES, LINE_GPUS = 4, 2, 16
+_GPUS = {key: g for key, g in _PRESETS.gpus.items() if PRECISION in g.peak_flops}
+
+
+def _gpu_label(g) -> str:
+    return f"{g.name} · {units.bytes_(g.memory_bytes, binary=True)}"
+
+
+FIELDS = (
+    whole("layers", "Layers", unit="blocks", max=1e4),
+    whole("d_model", "Width", unit="values per token", max=1e6),
+    whole("heads", "Attention heads", unit="heads", max=1e4),
+    whole("kv_heads", "Key/value heads", unit="heads", max=1e4),
+    whole("head_dim", "Head width", unit="values per head", max=1e5),
+    whole("ffn_dim", "MLP width", unit="values per token", max=1e7, note="of one expert in a mixture of experts"),
+    whole("vocab", "Vocabulary", unit="tokens", max=1e7),
+    whole("experts", "Experts", unit="experts", max=1e4, note="one expert: a dense model"),
+    whole("top_k", "Experts per token", unit="experts", max=1e4),
+    choice("gpu", "GPU", {key: _gpu_label(g) for key, g in _GPUS.items()}),
+    whole("gpus", "GPUs", unit="GPUs", max=1e6),  # a million: past any fleet built
+    whole("scale_up_gpus", "GPUs per scale-up domain", unit="GPUs", max=1e5),
+    number("scale_up_bandwidth", "Scale-up bandwidth per GPU", unit="GB/s each way", scale=GIGA, max=1e5),
+    number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, max=1e5),
+    number("matmul_efficiency", "Matmul efficiency", unit="% of peak", scale=PER_CENT, max=100,
+           note="the best matrix multiply measured on the GPU, over its peak"),
+    whole("seq_len", "Sequence length", unit="tokens", max=1e7),
+    whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),
+)
+
+_MODEL = ("layers", "d_model", "heads", "kv_heads", "head_dim", "ffn_dim", "vocab", "experts", "top_k")
+_EVERYTHING = tuple(f.name for f in FIELDS)
+# What decides whether a layout fits: all but the links' speeds and the matmul rate.
+_FIT = tuple(f for f in _EVERYTHING if f not in ("scale_up_bandwidth", "scale_out_bandwidth", "matmul_efficiency"))
+P = estimators.LayoutPlan
+
+OUTPUTS = (
+    Output("best", "Fastest layout", detail="best_choices", of=estimators.plan_layouts, uses=_EVERYTHING),
+    Output("memory", "Memory per GPU", detail="memory_share", of=(P, "memory_bytes"), uses=_EVERYTHING),
+    Output("step", "Step time", detail="bottleneck", of=(P, "step_seconds"), uses=_EVERYTHING),
+    Output("mfu", "MFU", detail="bubble", of=(P, "mfu"), uses=_EVERYTHING),
+    *(o for i in range(1, RANKS + 1) for o in (
+        Output(f"rank{i}", ORDINALS[i - 1], detail=f"rank{i}_choices", of=estimators.plan_layouts, uses=_EVERYTHING),
+        Output(f"rank{i}_memory", of=(P, "memory_bytes"), uses=_EVERYTHING),
+        Output(f"rank{i}_step", of=(P, "step_seconds"), uses=_EVERYTHING),
+        Output(f"rank{i}_mfu", of=(P, "mfu"), uses=_EVERYTHING),
+        Output(f"rank{i}_bottleneck"),
+    )),
+    Output("rejected", "Rejected", sentence=True, of=(estimators.Plan, "fitting"), uses=_FIT),
+)
+
+BOTTLENECKS = {"compute": "arithmetic", "bubble": "the pipeline's bubble", "tp": "TP traffic", "cp": "CP traffic",
+               "pp": "pipeline sends", "ep": "expert all-to-alls", "dp": "data-parallel traffic"}
+
+
+def _model_values(model) -> dict:
+    """The typed configuration of a preset model, each value from its entry (a dense model: one expert, top-1)."""
+    c = model.config
+    values = {name: from_preset(model, f"config.{name}") for name in ("layers", "d_model", "heads", "kv_heads", "vocab")}
+    if isinstance(c, estimators.MoeConfig):
+        values.update(head_dim=(from_preset(model, "config.head_dim") if c.head_dim else
+                                from_estimate(estimators.head_dim, c.d_model, c.heads, entries=(model,))),
+                      ffn_dim=from_preset(model, "config.expert_ffn_dim"),
+                      experts=from_preset(model, "config.routed_experts"), top_k=from_preset(model, "config.top_k"))
+    else:
+        values.update(head_dim=from_estimate(estimators.head_dim, c.d_model, c.heads, entries=(model,)),
+                      ffn_dim=from_preset(model, "config.ffn_dim"),
+                      experts=from_estimate(estimators.model_experts, c, attribute="experts", entries=(model,)),
+                      top_k=from_estimate(estimators.model_experts, c, attribute="top_k", entries=(model,)))
+    return values
+
+
+def _cluster_values(lay) -> dict:
+    """A published layout's cluster and batch: its GPU, their count and links, the matmul ceiling measured for it."""
+    g = _PRESETS.gpu(lay.gpu)
+    return {
+        "gpu": from_entry(g), "gpus": from_estimate(estimators.layout_preset_cluster, address_key(lay), attribute="gpus",
+                                                    entries=(lay,)),
+        "scale_up_gpus": from_preset(g, "nvlink_domain_gpus"),
+        "scale_up_bandwidth": from_preset(_PRESETS.interconnect(lay.scale_up), "bandwidth_bytes_per_s", GIGA),
+        "scale_out_bandwidth": from_preset(_PRESETS.interconnect(lay.scale_out), "bandwidth_bytes_per_s", GIGA),
+        "matmul_efficiency": from_estimate(estimators.layout_preset_cluster, address_key(lay),
+                                           attribute="matmul_efficiency", scale=PER_CENT, entries=(lay,)),
+        "seq_len": from_preset(lay, "seq_len"),
+        "batch_tokens": from_estimate(estimators.step_tokens, lay.global_batch, lay.seq_len, entries=(lay,)),
+    }
+
+
+def address_key(entry) -> str:
+    """An entry's key in its table: "llama3-405b-8k" of layouts.llama3-405b-8k."""
+    return address_of(entry).split(".", 1)[1]
+
+
+def presets() -> dict:
+    """Llama 3 405B on its own cluster at both sequence lengths (the first is the default), then other models there."""
+    short, long = _PRESETS.layout("llama3-405b-8k"), _PRESETS.layout("llama3-405b-128k")
+    m405 = _PRESETS.model(short.model)
+    states = {
+        "llama3-405b-8k": (short.name, m405, short),
+        "llama3-405b-128k": (long.name, m405, long),
+    }
+    for key in ("llama3-70b", "llama3-8b", "mixtral-8x7b"):
+        model = _PRESETS.model(key)
+        states[key] = (f"{model.name} on the same cluster", model, short)
+    return {key: preset(FIELDS, label, {**_model_values(model), **_cluster_values(lay)})
+            for key, (label, model, lay) in states.items()}
+
+
+def _config(s: dict):
+    """The typed configuration as a DecoderConfig (one expert) or a MoeConfig, each fault named on its field."""
+    if s["top_k"] > s["experts"]:
+        raise estimators.EstimatorError("top_k", s["top_k"], f"a whole number of 1 or more, at most the {units.integer(s['experts'])} experts")
+    if s["experts"] == 1:
+        if s["d_model"] % s["heads"] == 0 and s["head_dim"] != s["d_model"] // s["heads"]:
+            raise estimators.EstimatorError("head_dim", s["head_dim"], (
+                f"a whole number of 1 or more, the width over the heads ({units.integer(s['d_model'] // s['heads'])} values per head) "
+                "for a dense model"))
+        return estimators.DecoderConfig(s["layers"], s["d_model"], s["heads"], s["kv_heads"], s["ffn_dim"], s["vocab"])
+    if s["heads"] % s["kv_heads"]:
+        raise estimators.EstimatorError("kv_heads", s["kv_heads"], f"a whole number of 1 or more that divides the {units.integer(s['heads'])} heads")
+    # d/H is the configuration's default head width: a typed head width equal to it is that default.
+    head = 0 if s["d_model"] % s["heads"] == 0 and s["head_dim"] == s["d_model"] // s["heads"] else s["head_dim"]
+    return estimators.MoeConfig(s["layers"], s["d_model"], s["heads"], s["kv_heads"], s["vocab"], 0, 0, s["ffn_dim"],
+                                s["experts"], 0, s["top_k"], head_dim=head)
+
+
+_FIELD_OF = {"expert_ffn_dim": "ffn_dim", "routed_experts": "experts", "global_batch_tokens": "batch_tokens",
+             "matmul_efficiency": "matmul_efficiency"}
+
+
+def _plan(s: dict):
+    try:
+        config = _config(s)
+    except estimators.EstimatorError as error:
+        raise estimators.EstimatorError(_FIELD_OF.get(error.argument, error.argument), error.value, error.allowed) from None
+    g = _GPUS[s["gpu"]]
+    cluster = estimators.Cluster(s["gpus"], g.peak_flops[PRECISION], g.memory_bytes, s["scale_up_gpus"],
+                                 s["scale_up_bandwidth"], s["scale_out_bandwidth"], s["matmul_efficiency"])
+    try:
+        return estimators.plan_layouts(config, cluster, s["seq_len"], s["batch_tokens"])
+    except estimators.EstimatorError as error:
+        if error.argument == "global_batch_tokens":
+            raise estimators.EstimatorError("batch_tokens", error.value, (
+                f"a whole number of sequences of {units.integer(s['seq_len'])} tokens")) from None
+        raise
+
+
+def _degrees(layout) -> str:
+    cuts = [f"TP {units.integer(layout.tp)}", f"CP {units.integer(layout.cp)}", f"PP {units.integer(layout.pp)}",
+            f"DP {units.integer(layout.dp)}"]
+    if layout.ep > 1:
+        cuts.append(f"EP {units.integer(layout.ep)}")
+    return " × ".join(cuts)
+
+
+def _choices(p) -> str:
+    chunks = "" if p.chunks == 1 else f" · {units.integer(p.chunks)} chunks a stage"
+    return f"ZeRO-{units.integer(p.layout.zero_stage)} · recomputation: {memory.RECOMPUTE_LABELS[p.recompute]}{chunks}"
+
+
+NONE = "—"  # a row of the table no fitting layout fills
+
+
+def update(state: dict) -> dict:
+    """Outputs (text) and the picture's rows for one state of the form."""
+    s = read(FIELDS, state)
+    plan = _plan(s)
+    g = _GPUS[s["gpu"]]
+    rejected = "; ".join(f"{units.integer(count)} {reason}" for reason, count in plan.rejected) or "none"
+    outputs = {"rejected": (f"{units.integer(plan.fitting)} of {units.integer(plan.layouts)} layouts fit. "
+                            f"Rejected: {rejected}.")}
+    for i in range(1, RANKS + 1):
+        p = plan.best[i - 1] if i <= len(plan.best) else None
+        outputs.update({
+            f"rank{i}": _degrees(p.layout) if p else NONE, f"rank{i}_choices": _choices(p) if p else NONE,
+            f"rank{i}_memory": units.bytes_(p.memory_bytes) if p else NONE,
+            f"rank{i}_step": units.duration(p.step_seconds) if p else NONE,
+            f"rank{i}_mfu": units.percent(p.mfu) if p else NONE,
+            f"rank{i}_bottleneck": BOTTLENECKS[p.bottleneck] if p else NONE,
+        })
+    if not plan.best:
+        outputs.update(best="no layout fits", best_choices="every layout is rejected: see the reasons below",
+                       memory=NONE, memory_share=NONE, step=NONE, bottleneck=NONE, mfu=NONE, bubble=NONE)
+        outputs["summary"] = f"No layout fits. {outputs['rejected']}"
+        return {"outputs": outputs, "data": {"gpus": [], "servers": [], "labels": _labels(None, s)}}
+    top = plan.best[0]
+    outputs.update(
+        best=_degrees(top.layout), best_choices=_choices(top),
+        memory=units.bytes_(top.memory_bytes),
+        memory_share=f"of {units.bytes_(g.memory_bytes, binary=True)}, {units.bytes_(top.activation_bytes)} of it activations",
+        step=units.duration(top.step_seconds), bottleneck=f"its largest cost: {BOTTLENECKS[top.bottleneck]}",
+        mfu=units.percent(top.mfu), bubble=f"the pipeline idles {units.percent(top.bubble)} of the step",
+    )
+    outputs["summary"] = (f"Fastest: {outputs['best']}, {outputs['best_choices']}: {outputs['step']} a step at "
+                          f"{outputs['mfu']} MFU, {outputs['memory']} per GPU. {outputs['rejected']}")
+    gpus, servers = _picture(top.layout, s["scale_up_gpus"])
+    return {"outputs": outputs, "data": {"gpus": gpus, "servers": servers, "labels": _labels(top.layout, s)}}
+
+
+def _drawn_stages(pp: int) -> list:
+    """The stages the picture draws: all of a short pipeline, else the first ones and the last."""
+    return list(range(pp)) if pp <= DRAWN_STAGES else [*range(DRAWN_STAGES - 1), pp - 1]
+
+
+def _picture(layout, scale_up_gpus: int) -> tuple:
+    """Rows of "gpus" (one cell each, at its line and column) and "servers" (one outline per server and line)."""
+    stage_gpus = layout.tp * layout.cp
+    shown = min(stage_gpus, STAGE_LINES * LINE_GPUS)
+    gpus, servers = [], []
+    for row, stage in enumerate(_drawn_stages(layout.pp)):
+        for j in range(shown):
+            g = stage * stage_gpus + j
+            at = estimators.gpu_placement(layout, scale_up_gpus, g)
+            line = row * (STAGE_LINES + 1) + 1 + j // LINE_GPUS  # a label line above each stage's GPUs
+            gpus.append({"col": j % LINE_GPUS, "line": line, "group": at.cp % 2,
+                         "label": (f"GPU {units.integer(g + 1)}: TP rank {units.integer(at.tp + 1)} of {units.integer(layout.tp)}, "
+                                   f"CP rank {units.integer(at.cp + 1)} of {units.integer(layout.cp)}, "
+                                   f"stage {units.integer(at.pp + 1)} of {units.integer(layout.pp)}, "
+                                   f"server {units.integer(at.server + 1)}")})
+            edge = servers[-1] if servers else None
+            if edge and edge["server"] == at.server and edge["line"] == line:
+                edge["end"] = j % LINE_GPUS + 1
+            else:
+                servers.append({"server": at.server, "line": line, "start": j % LINE_GPUS, "end": j % LINE_GPUS + 1,
+                                "label": f"server {units.integer(at.server + 1)}, {units.integer(scale_up_gpus)} GPUs on one scale-up link"})
+    return gpus, servers
+
+
+def _labels(layout, s: dict) -> list:
+    """Text of the picture: each drawn stage's heading, the pipeline's gap, what one replica stands for."""
+    if layout is None:
+        return [{"line": 0, "col": 0, "text": "no layout fits"}]
+    stage_gpus = layout.tp * layout.cp
+    shown = min(stage_gpus, STAGE_LINES * LINE_GPUS)
+    more = f", {units.integer(stage_gpus - shown)} more not drawn" if stage_gpus > shown else ""
+    rows = []
+    stages = _drawn_stages(layout.pp)
+    for row, stage in enumerate(stages):
+        gap = " (stages between not drawn)" if row and stage != stages[row - 1] + 1 else ""
+        rows.append({"line": row * (STAGE_LINES + 1), "col": 0,
+                     "text": (f"stage {units.integer(stage + 1)} of {units.integer(layout.pp)}{gap}: "
+                              f"TP {units.integer(layout.tp)} × CP {units.integer(layout.cp)}{more}")})
+    replicas = layout.dp
+    ep = f", experts over {units.integer(layout.ep)} of them" if layout.ep > 1 else ""
+    rows.append({"line": DRAWN_STAGES * (STAGE_LINES + 1), "col": 0,
+                 "text": f"one replica of {units.integer(replicas)} (DP){ep}; outlined: a server of {units.integer(s['scale_up_gpus'])}"})
+    return rows
