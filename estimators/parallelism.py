@@ -190,20 +190,31 @@ class LayoutTraffic:
     comm_ratio: float = quantity("link_seconds / compute_seconds: above 1, communication-bound unless hidden", "times")
 
 
+def kv_width(config) -> float:
+    """G·h: the width of one token's keys (or values), G key/value heads of h values (h = d/H unless the config says).
+
+    MLA caches a compressed latent but attends over full per-head keys and
+    values: H heads of d/H, d in all.
+    """
+    if isinstance(config, DecoderConfig):
+        return config.d_model * config.kv_heads / config.heads
+    if isinstance(config, MoeConfig):
+        # GQA's are G heads of the config's head width (Qwen3's 128 on d/H = 64), d/H when it gives none.
+        return config.d_model if config.mla else config.kv_heads * (config.head_dim or config.d_model / config.heads)
+    raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
+
+
 def _shape(config) -> tuple:
     """(layers, hidden, key/value width, MoE layers, top-k, params, routed-expert params, active params)."""
     if isinstance(config, DecoderConfig):
         params = decoder_params(config).total
-        kv = config.d_model * config.kv_heads / config.heads
-        return config.layers, config.d_model, kv, 0, 0, params, 0, params
+        return config.layers, config.d_model, kv_width(config), 0, 0, params, 0, params
     if isinstance(config, MoeConfig):
         p = moe_params(config)
         # Routed experts: total − active is (E − k) experts in every MoE block.
         routed = (p.total - p.active) * config.routed_experts / (config.routed_experts - config.top_k)
-        # MLA caches a compressed latent, but attends over full per-head keys and values: count those, H·d/H = d.
-        # GQA's are G heads of the config's head width (Qwen3's 128 on d/H = 64), d/H when it gives none.
-        kv = config.d_model if config.mla else config.kv_heads * (config.head_dim or config.d_model / config.heads)
-        return config.layers, config.d_model, kv, config.layers - config.dense_layers, config.top_k, p.total, routed, p.active
+        return (config.layers, config.d_model, kv_width(config), config.layers - config.dense_layers, config.top_k,
+                p.total, routed, p.active)
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 
 

@@ -77,7 +77,8 @@ from .memory import (
 from .memory_bill import first_stage_params
 from .model_size import DecoderConfig, decoder_params, linear_params, mlp_params
 from .moe import MoeConfig, moe_params
-from .parallelism import Layout, expert_parallel_traffic_bytes, layout_traffic, link_seconds, tensor_parallel_traffic_bytes
+from .parallelism import (Layout, context_parallel_traffic_bytes, data_parallel_traffic_bytes, expert_parallel_traffic_bytes, kv_width, layout_traffic,
+                          link_seconds, pipeline_traffic_bytes, tensor_parallel_traffic_bytes)
 from .presets import load_presets
 from .provenance import quantity
 from .validate import fraction, one_of, positive, positive_int
@@ -91,6 +92,7 @@ MATMUL_FLOPS_PER_MAC = 2  # one multiply and one add
 MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
 RECOMPUTE_ORDER = ("none", "selective", "full")  # cheapest arithmetic first
 BEST = 5  # layouts a plan returns in full
+FLOOR_MARGIN = 1 - 1e-12  # a floor's own rounding must never lift it above the step it bounds
 REJECTIONS = {
     "tp_crosses_scale_up": "TP crosses a scale-up domain",
     "tp_heads": "TP does not divide the heads",
@@ -162,6 +164,8 @@ class _Model:
     dropout: bool
     experts: int
     top_k: int
+    kv_width: float  # G·h, one token's keys (parallelism.kv_width): what context parallelism gathers
+    params: float  # every parameter stored, whose gradients data parallelism reduces
 
 
 def _model(config) -> _Model:
@@ -169,7 +173,8 @@ def _model(config) -> _Model:
         c = config
         # Q·Kᵀ and ·V each H·(d/H) = d wide: the attention core is 2d wide per token.
         return _Model(c.layers, c.heads, c.kv_heads, c.d_model, c.vocab, 2 * c.d_model, decoder_params(c).total, 0, 0, c.layers,
-                      c.ffn_dim, 0, c.mlp, c.dropout, 0, 0)
+                      c.ffn_dim, 0, c.mlp, c.dropout, 0, 0, kv_width(c),
+                      decoder_params(c).total)
     if isinstance(config, MoeConfig):
         c = config
         p = moe_params(c)
@@ -183,7 +188,8 @@ def _model(config) -> _Model:
         # Each token keeps the activations of the k routed and S shared experts it passes through: one MLP k + S wide.
         moe_ffn = (c.top_k + c.shared_experts) * c.expert_ffn_dim
         return _Model(c.layers, c.heads, kv, c.d_model, c.vocab, width, p.active, routed, moe_layers,
-                      c.dense_layers, c.dense_ffn_dim, moe_ffn, "swiglu", False, c.routed_experts, c.top_k)
+                      c.dense_layers, c.dense_ffn_dim, moe_ffn, "swiglu", False, c.routed_experts, c.top_k, kv_width(c),
+                      p.total)
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 
 
@@ -407,6 +413,7 @@ class Plan:
     fitting: int = quantity("of them, the layouts that fit with some ZeRO stage and recomputation", "integer")
 
 
+@cache  # asked for the same few numbers again for every degree above
 def _divisors(n: int) -> tuple:
     """The divisors of n, smallest first, found in √n steps (16,384 GPUs: 128 of them)."""
     small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
@@ -430,7 +437,13 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
 
 
 def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tuple:
-    """(model, s, sequences, optimizer, every fitting choice, rejections by reason, layouts, fitting layouts)."""
+    """(model, s, sequences, optimizer, every fitting choice, rejections by reason, layouts, fitting layouts).
+
+    Cheapest test first: a TP degree that crosses a scale-up domain or splits
+    the heads rejects every layout under it, counted without building one; the
+    other degrees are checked as whole numbers, and only a layout that passes
+    them has its memory tried (_check's reasons, in _check's order).
+    """
     if not isinstance(cluster, Cluster):
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
     m = _model(config)
@@ -438,61 +451,122 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
     optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
     compute = _compute_seconds(m, cluster, s, sequences)
     rejected, candidates, count, fitting = {}, [], 0, 0
-    for tp in _divisors(cluster.gpus):
-        for cp in _divisors(cluster.gpus // tp):
-            for pp in _divisors(cluster.gpus // (tp * cp)):
-                dp = cluster.gpus // (tp * cp * pp)
-                for ep in (_divisors(dp) if m.routed else (1,)):
-                    count += 1
-                    layout = Layout(tp, cp, pp, dp, ep)
-                    reason = _check(m, layout, cluster, s, sequences) or None
-                    found = () if reason else _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute)
+    states = {}  # model state per (tp, pp, ep, ZeRO stage): dp·cp is the cluster over tp·pp, whatever cp is
+    shared = {}  # what every EP degree of one (tp, cp, pp) shares
+
+    def reject(reason, layouts):
+        rejected[reason] = rejected.get(reason, 0) + layouts
+
+    n = cluster.gpus
+    for tp in _divisors(n):
+        if tp > cluster.scale_up_gpus or m.heads % tp:
+            layouts = _layouts_under(n // tp, bool(m.routed))
+            count += layouts
+            reject("tp_crosses_scale_up" if tp > cluster.scale_up_gpus else "tp_heads", layouts)
+            continue
+        for cp in _divisors(n // tp):
+            for pp in _divisors(n // (tp * cp)):
+                dp = n // (tp * cp * pp)
+                eps = _divisors(dp) if m.routed else (1,)
+                count += len(eps)
+                reason = ("pp_layers" if not _chunk_options(m.layers, pp) else "cp_sequence" if s % cp else None)
+                if reason:
+                    reject(reason, len(eps))
+                    continue
+                after = ("dp_batch" if sequences % (dp * MICRO_BATCH) else
+                         "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
+                for ep in eps:
+                    reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
+                    found = () if reason else _fitting_choices(config, m, Layout(tp, cp, pp, dp, ep), cluster, s, sequences,
+                                                               optimizer, compute, states, shared)
                     if reason or not found:
-                        reason = reason or "memory"
-                        rejected[reason] = rejected.get(reason, 0) + 1
+                        reject(reason or "memory", 1)
                     else:
                         fitting += 1
                         candidates.extend(found)
     return m, s, sequences, optimizer, candidates, rejected, count, fitting
 
 
-def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute) -> list:
-    """(a floor on the step time, layout at its ZeRO stage, recomputation, v, state, activations) of every choice that fits.
+@cache  # the same few remainders recur for every rejected TP degree and every plan of one cluster
+def _layouts_under(gpus: int, routed: bool) -> int:
+    """CP × PP × DP (× EP dividing DP, for MoE) products equal to `gpus`: the layouts under one TP degree."""
+    return sum(len(_divisors(gpus // (cp * pp))) if routed else 1 for cp in _divisors(gpus) for pp in _divisors(gpus // cp))
+
+
+def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute, states=None, shared=None) -> list:
+    """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice that fits.
 
     For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2
-    take equal time and 3 no less). The floor is (compute + TP + EP) × (1 + bubble), EP on the faster link and
-    the other cuts' traffic left out.
+    take equal time and 3 no less). The floor is _plan's step, (compute + TP + CP + EP + PP) × (1 + bubble) +
+    exposed DP, computed from the same traffic formulas without building the cuts. `states` keeps the model
+    state of each (tp, pp, ep, stage) and `shared` what every EP degree of one (tp, cp, pp) shares, across a plan.
     """
-    options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
-    micro = sequences // (layout.dp * MICRO_BATCH)
-    # TP's all-reduces, on the scale-up link TP never leaves: the largest traffic, and cheap to count before the rest.
-    tokens = s // layout.cp
-    tp = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / layout.pp, layout.tp),
-                      cluster.scale_up_bytes_per_s)
-    if m.moe_layers:
-        # The all-to-alls, the largest traffic of an MoE model, on the faster link: a floor whichever one they cross.
-        tp += link_seconds(micro * expert_parallel_traffic_bytes(tokens / layout.tp, MICRO_BATCH, m.hidden,
-                                                                 m.moe_layers / layout.pp, m.top_k, layout.ep),
-                           max(cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s))
-    states = {}
+    tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
+    shared = {} if shared is None else shared
+    if (tp, cp, pp) not in shared:
+        shared[tp, cp, pp] = _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp)
+    micro, options, links, pp_seconds, bases = shared[tp, cp, pp]
+    # Every cut but TP spans the whole job's neighbours or more: EP and DP cross the link that span reaches.
+    job_link = cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
+    if m.moe_layers and ep > 1:
+        links += link_seconds(micro * expert_parallel_traffic_bytes((s // cp) / tp, MICRO_BATCH, m.hidden, m.moe_layers / pp,
+                                                                    m.top_k, ep), job_link)
+    # The data-parallel gradients (or ZeRO-3's gathers, once a micro-batch) of the GPU's weights, experts over ep,
+    # and what of them no compute hides: the step's last term, as _plan adds it.
+    dp_params = (m.params - m.routed * (1 - 1 / ep)) / (tp * pp)
+    dp_seconds = {}  # stages 0–2 send alike, 3 more
+
+    def exposed(stage, compute_seconds):
+        if dp * cp == 1:
+            return 0.0
+        sharded = stage == 3
+        if sharded not in dp_seconds:
+            dp_seconds[sharded] = link_seconds(data_parallel_traffic_bytes(dp_params, dp * cp, stage), job_link)
+        if sharded:
+            return max(0.0, dp_seconds[sharded] * micro - compute_seconds)
+        return max(0.0, dp_seconds[sharded] - BACKWARD_SHARE * compute_seconds / micro)
+
+    states = {} if states is None else states
     found = []
     limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
-    for recompute in RECOMPUTE_ORDER:
-        if recompute == "none" and layout.cp > 1:
-            continue  # the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts
-        base = _activations(m, layout, s, recompute)
+    for recompute, base in bases:
         for chunks in options:
-            act = base * _interleaving(layout.pp, chunks)
+            act = base * _interleaving(pp, chunks)
             for stage in ZERO_STAGES:
-                if stage not in states:
-                    states[stage] = _state(config, m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
-                                           optimizer)
-                if states[stage] + act <= limit:
-                    floor = (compute[recompute] + tp) * (1 + (layout.pp - 1) / (chunks * micro))
-                    staged = Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage)
-                    found.append((floor, staged, recompute, chunks, states[stage], base))
+                key = (tp, pp, ep, stage)
+                if key not in states:
+                    states[key] = _state(config, m, Layout(tp, cp, pp, dp, ep, stage), optimizer)
+                if states[key] + act <= limit:
+                    busy = (compute[recompute] + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
+                    # Below the step _plan computes by a rounding's width at most: never above it.
+                    floor = (busy + exposed(stage, compute[recompute])) * FLOOR_MARGIN
+                    found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, states[key], base))
                     break
     return found
+
+
+def _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp) -> tuple:
+    """(micro-batches, chunk counts, TP + CP link seconds, one chunk's pipeline seconds, (recompute, activations) pairs)
+    of every layout with these tp, cp and pp, whatever its EP degree."""
+    options = _chunk_options(m.layers, pp) if pp > 1 else (1,)
+    micro = sequences // (dp * MICRO_BATCH)
+    tokens = s // cp
+    # TP's all-reduces on the scale-up link TP never leaves; CP's gathers and the pipeline's sends each on the
+    # link its span reaches (parallelism.layout_traffic's rule).
+    links = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / pp, tp),
+                         cluster.scale_up_bytes_per_s)
+    if cp > 1:
+        within = tp * cp <= cluster.scale_up_gpus
+        links += link_seconds(micro * context_parallel_traffic_bytes(s, MICRO_BATCH, m.kv_width / tp, m.layers / pp, cp),
+                              cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
+    pp_seconds = 0.0
+    if pp > 1:
+        within = tp * cp * pp <= cluster.scale_up_gpus
+        pp_seconds = link_seconds(micro * pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden),
+                                  cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
+    # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts.
+    bases = tuple((r, _activations(m, Layout(tp, cp, pp, dp), s, r)) for r in RECOMPUTE_ORDER if r != "none" or cp == 1)
+    return micro, options, links, pp_seconds, bases
 
 
 def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n, below=math.inf) -> tuple:
@@ -503,10 +577,11 @@ def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n
     """
     candidates.sort(key=lambda c: c[0])
     best, traffic, bar = {}, {}, below
-    for floor, layout, recompute, chunks, state, base in candidates:
+    for floor, degrees, recompute, chunks, state, base in candidates:
         if floor >= bar:
             break
-        key = (layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, layout.zero_stage == 3)
+        layout = Layout(*degrees)
+        key = (*degrees[:5], layout.zero_stage == 3)
         if key not in traffic:
             traffic[key] = _traffic(config, layout, cluster, s, sequences)
         plan = _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic[key], state, base)

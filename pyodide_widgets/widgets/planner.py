@@ -14,7 +14,7 @@ import estimators
 from estimators import memory, planner, units
 from estimators.presets import address_of
 
-from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, typed, whole
 
 TITLE = "Plan a layout: the fastest ways to cut a model over a cluster"
 CHART = "planner_nesting"
@@ -58,23 +58,26 @@ FIELDS = (
 
 _MODEL = ("layers", "d_model", "heads", "kv_heads", "head_dim", "ffn_dim", "vocab", "experts", "top_k")
 _EVERYTHING = tuple(f.name for f in FIELDS)
-# What decides whether a layout fits: all but the links' speeds and the matmul rate.
-_FIT = tuple(f for f in _EVERYTHING if f not in ("scale_up_bandwidth", "scale_out_bandwidth", "matmul_efficiency"))
+# The head count and width weigh on the attention's arithmetic alone, too little to move the fastest layout of a preset.
+_RANKED = tuple(f for f in _EVERYTHING if f not in ("heads", "head_dim"))
+# What the structural rejections read (at the presets no layout fails on memory): the degrees' divisors.
+_REJECTED = ("layers", "experts", "gpus", "scale_up_gpus", "seq_len", "batch_tokens")
 P = estimators.LayoutPlan
 
 OUTPUTS = (
-    Output("best", "Fastest layout", detail="best_choices", of=estimators.plan_layouts, uses=_EVERYTHING),
+    Output("best", "Fastest layout", detail="best_choices", of=estimators.plan_layouts, uses=_RANKED),
     Output("memory", "Memory per GPU", detail="memory_share", of=(P, "memory_bytes"), uses=_EVERYTHING),
     Output("step", "Step time", detail="bottleneck", of=(P, "step_seconds"), uses=_EVERYTHING),
     Output("mfu", "MFU", detail="bubble", of=(P, "mfu"), uses=_EVERYTHING),
     *(o for i in range(1, RANKS + 1) for o in (
-        Output(f"rank{i}", ORDINALS[i - 1], detail=f"rank{i}_choices", of=estimators.plan_layouts, uses=_EVERYTHING),
+        Output(f"rank{i}", ORDINALS[i - 1], detail=f"rank{i}_choices", of=estimators.plan_layouts,
+               uses=_RANKED if i == 1 else _EVERYTHING),
         Output(f"rank{i}_memory", of=(P, "memory_bytes"), uses=_EVERYTHING),
         Output(f"rank{i}_step", of=(P, "step_seconds"), uses=_EVERYTHING),
         Output(f"rank{i}_mfu", of=(P, "mfu"), uses=_EVERYTHING),
         Output(f"rank{i}_bottleneck"),
     )),
-    Output("rejected", "Rejected", sentence=True, of=(estimators.Plan, "fitting"), uses=_FIT),
+    Output("rejected", "Rejected", sentence=True, of=(estimators.Plan, "fitting"), uses=_REJECTED),
 )
 
 BOTTLENECKS = {"compute": "arithmetic", "bubble": "the pipeline's bubble", "tp": "TP traffic", "cp": "CP traffic",
@@ -134,43 +137,54 @@ def presets() -> dict:
             for key, (label, model, lay) in states.items()}
 
 
+def _shape_error(state: dict, s: dict) -> "estimators.EstimatorError | None":
+    """The first fault of the typed configuration, named on the field of the pair the reader set."""
+    def fault(pair, messages):
+        field = typed(FIELDS, presets(), state, pair)
+        return estimators.EstimatorError(field, state[field], messages[field])
+
+    d, h, k, e = s["d_model"], s["heads"], s["kv_heads"], s["experts"]
+    if s["experts"] == 1 and d % h:
+        return fault(("d_model", "heads"), {
+            "d_model": f"a whole number of values per token that the {units.integer(h)} heads split evenly",
+            "heads": f"a whole number of heads that splits the width of {units.integer(d)} values per token evenly"})
+    if h % k:
+        return fault(("kv_heads", "heads"), {
+            "kv_heads": f"a whole number of heads that divides the {units.integer(h)} attention heads",
+            "heads": f"a whole number of heads that the {units.integer(k)} key/value heads divide"})
+    if s["top_k"] > e:
+        return fault(("top_k", "experts"), {
+            "top_k": f"a whole number of experts, at most the {units.integer(e)} experts",
+            "experts": f"a whole number of experts, at least the {units.integer(s['top_k'])} experts per token"})
+    if e == 1 and s["head_dim"] != d // h:
+        return estimators.EstimatorError("head_dim", state["head_dim"], (
+            f"the width over the heads, {units.integer(d // h)} values per head, for a dense model"))
+    if s["batch_tokens"] % s["seq_len"]:
+        return fault(("batch_tokens", "seq_len"), {
+            "batch_tokens": f"a whole number of tokens per step, a multiple of the {units.integer(s['seq_len'])}-token sequences",
+            "seq_len": f"a whole number of tokens that divides the batch of {units.integer(s['batch_tokens'])} tokens per step"})
+    return None
+
+
 def _config(s: dict):
-    """The typed configuration as a DecoderConfig (one expert) or a MoeConfig, each fault named on its field."""
-    if s["top_k"] > s["experts"]:
-        raise estimators.EstimatorError("top_k", s["top_k"], f"a whole number of 1 or more, at most the {units.integer(s['experts'])} experts")
+    """The typed configuration: a DecoderConfig for one expert, else a MoeConfig of no dense or shared blocks."""
+    d, h = s["d_model"], s["heads"]
     if s["experts"] == 1:
-        if s["d_model"] % s["heads"] == 0 and s["head_dim"] != s["d_model"] // s["heads"]:
-            raise estimators.EstimatorError("head_dim", s["head_dim"], (
-                f"a whole number of 1 or more, the width over the heads ({units.integer(s['d_model'] // s['heads'])} values per head) "
-                "for a dense model"))
-        return estimators.DecoderConfig(s["layers"], s["d_model"], s["heads"], s["kv_heads"], s["ffn_dim"], s["vocab"])
-    if s["heads"] % s["kv_heads"]:
-        raise estimators.EstimatorError("kv_heads", s["kv_heads"], f"a whole number of 1 or more that divides the {units.integer(s['heads'])} heads")
+        return estimators.DecoderConfig(s["layers"], d, h, s["kv_heads"], s["ffn_dim"], s["vocab"])
     # d/H is the configuration's default head width: a typed head width equal to it is that default.
-    head = 0 if s["d_model"] % s["heads"] == 0 and s["head_dim"] == s["d_model"] // s["heads"] else s["head_dim"]
-    return estimators.MoeConfig(s["layers"], s["d_model"], s["heads"], s["kv_heads"], s["vocab"], 0, 0, s["ffn_dim"],
-                                s["experts"], 0, s["top_k"], head_dim=head)
+    head = 0 if d % h == 0 and s["head_dim"] == d // h else s["head_dim"]
+    return estimators.MoeConfig(s["layers"], d, h, s["kv_heads"], s["vocab"], 0, 0, s["ffn_dim"], s["experts"], 0,
+                                s["top_k"], head_dim=head)
 
 
-_FIELD_OF = {"expert_ffn_dim": "ffn_dim", "routed_experts": "experts", "global_batch_tokens": "batch_tokens",
-             "matmul_efficiency": "matmul_efficiency"}
-
-
-def _plan(s: dict):
-    try:
-        config = _config(s)
-    except estimators.EstimatorError as error:
-        raise estimators.EstimatorError(_FIELD_OF.get(error.argument, error.argument), error.value, error.allowed) from None
+def _plan(state: dict, s: dict):
+    error = _shape_error(state, s)
+    if error:
+        raise error
     g = _GPUS[s["gpu"]]
     cluster = estimators.Cluster(s["gpus"], g.peak_flops[PRECISION], g.memory_bytes, s["scale_up_gpus"],
                                  s["scale_up_bandwidth"], s["scale_out_bandwidth"], s["matmul_efficiency"])
-    try:
-        return estimators.plan_layouts(config, cluster, s["seq_len"], s["batch_tokens"])
-    except estimators.EstimatorError as error:
-        if error.argument == "global_batch_tokens":
-            raise estimators.EstimatorError("batch_tokens", error.value, (
-                f"a whole number of sequences of {units.integer(s['seq_len'])} tokens")) from None
-        raise
+    return estimators.plan_layouts(_config(s), cluster, s["seq_len"], s["batch_tokens"])
 
 
 def _degrees(layout) -> str:
@@ -192,7 +206,7 @@ NONE = "—"  # a row of the table no fitting layout fills
 def update(state: dict) -> dict:
     """Outputs (text) and the picture's rows for one state of the form."""
     s = read(FIELDS, state)
-    plan = _plan(s)
+    plan = _plan(state, s)
     g = _GPUS[s["gpu"]]
     rejected = "; ".join(f"{units.integer(count)} {reason}" for reason, count in plan.rejected) or "none"
     outputs = {"rejected": (f"{units.integer(plan.fitting)} of {units.integer(plan.layouts)} layouts fit. "
