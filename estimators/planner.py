@@ -505,12 +505,21 @@ def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, comput
     shared = {} if shared is None else shared
     if (tp, cp, pp) not in shared:
         shared[tp, cp, pp] = _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp)
-    micro, options, links, pp_seconds, bases = shared[tp, cp, pp]
+    micro, options, bases = shared[tp, cp, pp]
     # Every cut but TP spans the whole job's neighbours or more: EP and DP cross the link that span reaches.
     job_link = cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
-    if m.moe_layers and ep > 1:
-        links += link_seconds(micro * expert_parallel_traffic_bytes((s // cp) / tp, MICRO_BATCH, m.hidden, m.moe_layers / pp,
-                                                                    m.top_k, ep), job_link)
+    traffic = []  # (TP + CP + EP link seconds, one chunk's pipeline seconds), counted once something fits
+
+    def link_times():
+        if not traffic:
+            if (tp, cp, pp, "links") not in shared:
+                shared[tp, cp, pp, "links"] = _shared_links(m, cluster, s, micro, tp, cp, pp)
+            links, pp_seconds = shared[tp, cp, pp, "links"]
+            if m.moe_layers and ep > 1:
+                links += link_seconds(micro * expert_parallel_traffic_bytes((s // cp) / tp, MICRO_BATCH, m.hidden,
+                                                                            m.moe_layers / pp, m.top_k, ep), job_link)
+            traffic.extend((links, pp_seconds))
+        return traffic
     # The data-parallel gradients (or ZeRO-3's gathers, once a micro-batch) of the GPU's weights, experts over ep,
     # and what of them no compute hides: the step's last term, as _plan adds it.
     dp_params = (m.params - m.routed * (1 - 1 / ep)) / (tp * pp)
@@ -537,6 +546,7 @@ def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, comput
                 if key not in states:
                     states[key] = _state(config, m, Layout(tp, cp, pp, dp, ep, stage), optimizer)
                 if states[key] + act <= limit:
+                    links, pp_seconds = link_times()
                     busy = (compute[recompute] + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
                     # Below the step _plan computes by a rounding's width at most: never above it.
                     floor = (busy + exposed(stage, compute[recompute])) * FLOOR_MARGIN
@@ -546,13 +556,22 @@ def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, comput
 
 
 def _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp) -> tuple:
-    """(micro-batches, chunk counts, TP + CP link seconds, one chunk's pipeline seconds, (recompute, activations) pairs)
-    of every layout with these tp, cp and pp, whatever its EP degree."""
+    """(micro-batches, chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp,
+    whatever its EP degree: what its memory needs, tried before any traffic."""
     options = _chunk_options(m.layers, pp) if pp > 1 else (1,)
-    micro = sequences // (dp * MICRO_BATCH)
+    # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts.
+    bases = tuple((r, _activations(m, Layout(tp, cp, pp, dp), s, r)) for r in RECOMPUTE_ORDER if r != "none" or cp == 1)
+    return sequences // (dp * MICRO_BATCH), options, bases
+
+
+def _shared_links(m, cluster, s, micro, tp, cp, pp) -> tuple:
+    """(TP + CP link seconds, one chunk's pipeline seconds) per step of every layout with these tp, cp and pp.
+
+    TP's all-reduces on the scale-up link TP never leaves; CP's gathers and
+    the pipeline's sends each on the link its span reaches
+    (parallelism.layout_traffic's rule).
+    """
     tokens = s // cp
-    # TP's all-reduces on the scale-up link TP never leaves; CP's gathers and the pipeline's sends each on the
-    # link its span reaches (parallelism.layout_traffic's rule).
     links = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / pp, tp),
                          cluster.scale_up_bytes_per_s)
     if cp > 1:
@@ -564,9 +583,7 @@ def _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp) -> tuple:
         within = tp * cp * pp <= cluster.scale_up_gpus
         pp_seconds = link_seconds(micro * pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden),
                                   cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-    # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts.
-    bases = tuple((r, _activations(m, Layout(tp, cp, pp, dp), s, r)) for r in RECOMPUTE_ORDER if r != "none" or cp == 1)
-    return micro, options, links, pp_seconds, bases
+    return links, pp_seconds
 
 
 def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n, below=math.inf) -> tuple:

@@ -182,3 +182,77 @@ def test_pruned_ranking_equals_every_layout_evaluated_on_its_own():
     expected = sorted(alone, key=lambda p: p.step_seconds)[:len(ranked.best)]
     assert [p.step_seconds for p in ranked.best] == [p.step_seconds for p in expected]
     assert ranked.fitting == len(alone)
+
+
+# Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", table 1:
+# GPT models on Selene's A100s, sequences of 2,048 tokens, a vocabulary of 51,200. Per row: billions of parameters as
+# the table gives them, attention heads, hidden size, layers, tensor- and pipeline-parallel size, GPUs, batch size, and
+# the achieved share of the 312 TFLOP/s peak, 44% to 52%.
+MEGATRON_TABLE_1 = [
+    (1.7, 24, 2304, 24, 1, 1, 32, 512, 0.44),
+    (18.4, 48, 6144, 40, 8, 1, 256, 1024, 0.43),
+    (145.6, 96, 12288, 80, 8, 8, 1536, 2304, 0.47),
+    (529.6, 128, 20480, 105, 8, 35, 2520, 2520, 0.52),
+    (1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 0.52),
+]
+
+
+@pytest.mark.parametrize("billions, heads, hidden, layers, tp, pp, gpus, batch, share", MEGATRON_TABLE_1)
+def test_megatron_gpt_runs_fit_and_their_share_of_peak_stays_under_the_planners_ceiling(billions, heads, hidden, layers,
+                                                                                         tp, pp, gpus, batch, share):
+    # Megatron's GPT: a GeLU MLP of 4h, LayerNorm, biases, learned positions and a tied output layer; its share of
+    # peak counts the recomputed forward too (the paper's equation 3: every layer's activations are recomputed).
+    config = DecoderConfig(layers, hidden, heads, heads, 4 * hidden, 51200, tied_embeddings=True, mlp="gelu",
+                           norm="layernorm", bias=True, max_positions=2048, dropout=True)
+    assert estimators.decoder_params(config).total / 1e9 == pytest.approx(billions, abs=0.05)  # the row as transcribed
+    a100 = PRESETS.gpu("a100-sxm")
+    # At the datasheet peak: the widest ceiling, since no measured A100 matmul ceiling is among the presets.
+    cluster = Cluster(gpus, a100.peak_flops["bf16"], a100.memory_bytes, a100.nvlink_domain_gpus,
+                      PRESETS.interconnect("nvlink-a100").bandwidth_bytes_per_s,
+                      PRESETS.interconnect("infiniband-hdr").bandwidth_bytes_per_s, 1.0)
+    plan = layout_plan(config, Layout(tp=tp, pp=pp, dp=gpus // (tp * pp)), cluster, 2048, batch * 2048, "full")
+    assert plan.fits
+    # The share of peak in the paper's count: the arithmetic the step does, recomputation included, over the step.
+    hardware_share = plan.compute_seconds / plan.step_seconds
+    assert share <= hardware_share < 1
+
+
+@pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])
+def test_a_published_layouts_rank_is_its_place_in_the_full_ranking(key):
+    # The standing counts the faster layouts by branch and bound; ranking every fitting layout must agree.
+    standing = estimators.layout_preset_standing(key)
+    everything = estimators.layout_preset_plan(key, best=standing.fitting)
+    assert len(everything.best) == standing.fitting == everything.fitting
+    lay = PRESETS.layout(key)
+    place = next(i for i, p in enumerate(everything.best) if (p.layout.tp, p.layout.cp, p.layout.pp, p.layout.dp) ==
+                 (lay.tp, lay.cp, lay.pp, lay.dp))
+    assert standing.rank == place + 1
+    assert everything.best[place].step_seconds == standing.plan.step_seconds
+
+
+def test_each_gpu_has_one_place_in_the_layout_tensor_ranks_innermost():
+    layout, per_server = Layout(tp=4, cp=2, pp=3, dp=5), 8
+    seen = set()
+    for g in range(layout.gpus):
+        at = estimators.gpu_placement(layout, per_server, g)
+        assert at.tp + layout.tp * (at.cp + layout.cp * (at.pp + layout.pp * at.dp)) == g
+        seen.add((at.tp, at.cp, at.pp, at.dp))
+        # A tensor-parallel group of four never straddles a server of eight.
+        assert at.server == estimators.gpu_placement(layout, per_server, g - at.tp).server
+    assert len(seen) == layout.gpus
+    with pytest.raises(EstimatorError) as e:
+        estimators.gpu_placement(layout, per_server, layout.gpus)
+    assert e.value.argument == "gpu"
+
+
+def test_a_dense_model_is_one_expert_taken_by_every_token():
+    assert estimators.model_experts(PRESETS.model("llama3-8b").config) == estimators.Experts(1, 1)
+    mixtral = PRESETS.model("mixtral-8x7b").config
+    assert estimators.model_experts(mixtral) == estimators.Experts(mixtral.routed_experts, mixtral.top_k)
+
+
+def test_qwen3s_attention_is_as_wide_as_its_head_width_says_not_d_over_h():
+    # Qwen3-30B-A3B's config.json: 32 heads of 128 on a width of 2,048, 4 key/value heads.
+    config = PRESETS.model("qwen3-30b-a3b").config
+    assert estimators.kv_width(config) == config.kv_heads * config.head_dim
+    assert config.head_dim * config.heads != config.d_model
