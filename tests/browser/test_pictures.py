@@ -6,6 +6,8 @@ wrote from the estimator's outputs), so the tests read the picture as a screen r
 """
 
 
+import re
+
 import pytest
 
 import estimators
@@ -13,7 +15,7 @@ import pyodide_widgets
 from harness.site import built_and_served, throwaway_project
 from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
 
-PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing")
+PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing", "planner")
 WIDTHS = (1280, 390, 360)
 SMALLEST_TEXT_PX = 10
 
@@ -285,6 +287,7 @@ WIDEST = (
     ("checkpoint_modes", "checkpoint_modes.clock=3"),
     ("finetune_fit", "finetune_fit.rank=64"),
     ("moe_routing", "moe_routing.experts=256&moe_routing.top_k=8&moe_routing.token=7"),
+    ("planner", "planner.gpus=2048"),
 )
 
 
@@ -298,4 +301,52 @@ def test_the_picture_fits_its_column(browser, pictures_site, name, query, width,
         wait_for_cpython_outputs(page, name)
         page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
     assert_fits(page, name)
+    page.context.close()
+
+
+
+# --- the planner's nesting ------------------------------------------------------
+
+GPU_LABEL = re.compile(r"GPU ([\d,]+): TP rank (\d+) of (\d+), CP rank (\d+) of (\d+), stage ([\d,]+) of ([\d,]+), server ([\d,]+)")
+
+
+def nesting(page) -> list:
+    """(gpu, tp rank, tp, cp rank, cp, stage, stages, server) of every GPU cell the planner's picture draws."""
+    labels = page.eval_on_selector_all('[data-widget="planner"] [data-chart] [aria-label^="GPU "]',
+                                       "els => els.map((el) => el.getAttribute('aria-label'))")
+    return [tuple(int(part.replace(",", "")) for part in GPU_LABEL.fullmatch(label).groups()) for label in labels]
+
+
+def assert_nested_as_the_outputs_say(page, per_server: int):
+    """The cells are the fastest layout's: its degrees, tensor ranks innermost, a TP group inside one server,
+    each drawn stage on servers of its own once a stage fills a server."""
+    tp, cp, pp = (int(re.search(rf"{cut} ([\d,]+)", page.text_content('[data-widget="planner"] [data-output="best"]'))
+                      .group(1).replace(",", "")) for cut in ("TP", "CP", "PP"))
+    cells = nesting(page)
+    assert {(c[2], c[4], c[6]) for c in cells} == {(tp, cp, pp)}
+    stages = sorted({c[5] for c in cells})
+    assert stages[0] == 1 and stages[-1] == pp and len(stages) == min(pp, 4)
+    assert len(cells) == len(stages) * min(tp * cp, 32)
+    for gpu, tp_rank, _, cp_rank, _, stage, _, server in cells:
+        assert gpu - 1 == (tp_rank - 1) + tp * ((cp_rank - 1) + cp * (stage - 1))  # the first replica, TP innermost
+        group = {c[7] for c in cells if c[5] == stage and c[3] == cp_rank}
+        assert group == {server}, "a tensor-parallel group leaves its server"
+    if tp * cp >= per_server:
+        servers = [{c[7] for c in cells if c[5] == stage} for stage in stages]
+        assert all(not (a & b) for i, a in enumerate(servers) for b in servers[i + 1:]), "two stages share a server"
+
+
+def test_the_planner_draws_tp_inside_a_server_and_stages_across_servers(browser, pictures_site):
+    page = open_page(browser, f"{pictures_site}/planner/", javascript=False)
+    assert nesting(page), "no GPU drawn before any script runs"
+    assert_nested_as_the_outputs_say(page, 8)
+    page.context.close()
+    # Live, on fewer GPUs and servers of four: the redraw follows the new fastest layout.
+    page = open_page(browser, f"{pictures_site}/planner/?planner.gpus=1024&planner.scale_up_gpus=4")
+    wait_live(page, "planner")
+    wait_for_cpython_outputs(page, "planner")
+    page.wait_for_function("() => document.querySelector('[data-widget=planner]').widget.view")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=planner] [data-chart] [aria-label]')]"
+                           ".some((el) => el.getAttribute('aria-label').endsWith('4 GPUs on one scale-up link'))")
+    assert_nested_as_the_outputs_say(page, 4)
     page.context.close()
