@@ -50,12 +50,17 @@ stages; and a layout none of whose ZeRO stages and recomputation modes fits.
 
 The enumeration, pruned without losing a best layout: the micro-batch is one
 sequence (a larger one only lengthens the bubble, at equal traffic per token,
-in this model); for each layout, recomputation and v only the lowest ZeRO
-stage that fits is kept (stages 0–2 take equal time, 3 no less); memory is
-tried before traffic, which is computed only for layouts that fit; and the
-choices that fit are evaluated in order of a floor on their step time,
-(compute + TP + EP) × (1 + bubble), stopping once no floor can beat the best few
-(branch and bound: exact, it never drops a layout that would rank).
+in this model); a TP degree wider than a scale-up domain or splitting the
+heads rejects every layout under it, counted without building one; the other
+degrees are checked as whole numbers before any memory is counted; for each
+layout, recomputation and v only the lowest ZeRO stage that fits is kept
+(stages 0–2 take equal time, 3 no less); memory is tried before traffic,
+which is counted only for layouts that fit, once for every EP degree of one
+(tp, cp, pp); and the choices that fit are evaluated in full (their cuts,
+through parallelism.layout_traffic) in order of their step time counted from
+the same formulas without the cuts, a hair below it, stopping once none can
+beat the best few (branch and bound: exact, it never drops a layout that
+would rank).
 """
 
 import heapq
