@@ -22,7 +22,7 @@ BAD_TEXT = ("", "abc", "-1", "0", "nan", "inf", "1e400", "1,2,3", "½")
 
 
 def perturbed(rng: random.Random, state: dict, fields) -> dict:
-    """A preset state with every field moved: numbers scaled over two decades, options redrawn."""
+    """A preset state with each of `fields` moved: numbers scaled over two decades, options redrawn."""
     out = dict(state)
     for field in fields:
         if field.kind == "choice":
@@ -53,9 +53,12 @@ def requests_for(name: str) -> list[dict]:
     rng = random.Random(f"parity-{name}")
     presets = [p["state"] for p in widget.presets().values()]
     valid = []
-    # Some combinations are invalid (a GPU with no FP8 peak): draw until enough are valid.
-    for _ in range(VALID_STATES * 10):
-        state = perturbed(rng, rng.choice(presets), widget.FIELDS)
+    # Some combinations are invalid (a GPU with no FP8 peak): draw until enough are valid. Every other draw
+    # moves every field; the rest move one to three, so that a form whose fields bind one another (a width
+    # the heads divide, a batch of whole sequences) still gets states that its moved fields keep valid.
+    for attempt in range(VALID_STATES * 10):
+        moved = widget.FIELDS if attempt % 2 == 0 else rng.sample(widget.FIELDS, min(len(widget.FIELDS), rng.randint(1, 3)))
+        state = perturbed(rng, rng.choice(presets), moved)
         if "error" not in json.loads(dispatch.handle(json.dumps({"widget": name, "state": state}))):
             valid.append(state)
         if len(valid) == VALID_STATES:
