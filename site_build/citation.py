@@ -69,7 +69,7 @@ def section(c: Citation) -> str:
     return "\n".join([
         f"## Cite this page {{#{SECTION_ID}}}",
         "",
-        '<div class="cite">',
+        '<div class="cite" data-search-exclude>',  # every page has one: search would find them all
         "<p>As text:</p>",
         f'<pre class="cite__plain"><code>{_text(plain(c))}</code></pre>',
         "<p>As BibTeX:</p>",
