@@ -149,8 +149,8 @@ def lock_history(root: Path = ROOT) -> LockHistory:
     commits = parse_log(log)
     revisions = sorted({f"{sha}:{LOCK_PATH}" for c in commits for sha in (c.sha, *c.parents[:1])})
     blobs = parse_blobs(git(root, "cat-file", "--batch", stdin="".join(f"{r}\n" for r in revisions).encode()) or b"")
-    merged = {
-        c.sha: [m for m in parse_log(_text(root, "log", "--no-merges", _LOG_FORMAT, f"^{c.parents[0]}", c.sha, "--", LOCK_PATH) or "")]
+    merged = {  # what each merge's branch brought in: its own commits that changed the lock
+        c.sha: parse_log(_text(root, "log", "--no-merges", _LOG_FORMAT, f"^{c.parents[0]}", c.sha, "--", LOCK_PATH) or "")
         for c in commits if len(c.parents) > 1
     }
     changes = lock_changes(commits, dict(zip(revisions, blobs)), merged, is_shallow)
