@@ -1,7 +1,7 @@
 // On paper a widget is its current state, not a form: as the page goes to print, each control's
 // value is written beside it as text (print.css hides the controls and shows these), and each
 // output's card (its formula, inputs and sources) is written as a numbered note under the
-// widget, its mark beside the output. Written afresh at each print, so they follow the state
+// widget, its mark beside the output (one note for outputs that share a card). Written afresh at each print, so they follow the state
 // the reader left; with JavaScript off, print.css prints the controls as they are.
 (() => {
   const VALUE = "widget__printed";
@@ -31,12 +31,17 @@
     if (!outputs.length) return;
     const notes = document.createElement("ol");
     notes.className = NOTES;
-    outputs.forEach((output, i) => {
-      output.dataset.note = String(i + 1);  // an attribute, not text: the output's text stays the runtime's
-      const note = document.createElement("li");
-      note.textContent = output.dataset.card;
-      notes.append(note);
-    });
+    const numbered = new Map();  // card -> its note's number: an output and its detail share one card
+    for (const output of outputs) {
+      const card = output.dataset.card;
+      if (!numbered.has(card)) {
+        numbered.set(card, numbered.size + 1);
+        const note = document.createElement("li");
+        note.textContent = card;
+        notes.append(note);
+      }
+      output.dataset.note = String(numbered.get(card));  // an attribute, not text: the output's text stays the runtime's
+    }
     widget.append(notes);
   }
 
