@@ -66,6 +66,8 @@ def test_the_history_holds_every_commit_that_moved_a_number():
 
 def test_the_page_lists_each_change_newest_first_with_its_reason_and_its_moved_numbers(page):
     expected = expected_changes()
+    if not expected and git("rev-parse", "--is-shallow-repository").strip() == "true":
+        pytest.skip("this shallow clone holds no change to numbers.lock with its parent")
     assert expected, "the repository's history has changed numbers.lock"
     anchors = re.findall(r'<h2 id="change-([0-9a-f]+)"', page)
     assert anchors == [sha[:7] for sha in expected]
