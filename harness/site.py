@@ -21,11 +21,15 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def mkdocs_build(config_file: Path, site_dir: Path, site_url: str | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
-    """Run `mkdocs build --strict` in a subprocess, as an author would."""
+def mkdocs_build(config_file: Path, site_dir: Path, site_url: str | None = None, timeout: float | None = None,
+                 repo_url: str | None = None) -> subprocess.CompletedProcess:
+    """Run `mkdocs build --strict` in a subprocess, as an author would; `repo_url`, the repository the
+    pages' edit links open (mkdocs.yml reads it from REPO_URL)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     if site_url:
         env["SITE_URL"] = site_url
+    if repo_url:
+        env["REPO_URL"] = repo_url
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config_file), "--site-dir", str(site_dir)],
         cwd=ROOT,
@@ -57,6 +61,7 @@ def throwaway_project(folder: Path, pages: dict, with_docs: bool = True) -> Path
         "INHERIT": str(ROOT / "mkdocs.yml"),
         "docs_dir": str(docs),
         "hooks": [str(ROOT / hook) for hook in real["hooks"]],
+        "theme": {"custom_dir": str(ROOT / real["theme"]["custom_dir"])},  # merged into the real theme's settings
         "nav": (real["nav"] if with_docs else []) + extra_nav,
     }
     # mkdocs-macros looks for its module beside the config file.
@@ -159,16 +164,16 @@ def pages(site: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def built_and_served(config_file: Path, site: Path):
+def built_and_served(config_file: Path, site: Path, repo_url: str | None = None):
     """Build `config_file` with --strict into `site` and serve it; yields the URL (a failed build raises)."""
     with serving(QuietHandler, site) as (_, url):
-        done = mkdocs_build(config_file, site, site_url=url + "/")
+        done = mkdocs_build(config_file, site, site_url=url + "/", repo_url=repo_url)
         if done.returncode != 0:
             raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
         yield url
 
 
-_NUMBER = re.compile(r'<data class="number" value="[^"]*"><a href="#([^"]+)">(.*?)</a></data>', re.S)
+_NUMBER = re.compile(r'<data class="number" value="[^"]*"><a href="#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
 _LINKED = re.compile(r'<(?:li|dt) id="([^"]+)">(.*?)</(?:li|dt)>', re.S)
 _LINK = re.compile(r'<a href="#([^"]+)">.*?</a>', re.S)
 _TAG = re.compile(r"<[^>]+>")

@@ -36,7 +36,7 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.provenance import formula_of
-from site_build import cards, derivation, errors, glossary, numbers, preset_tables, render
+from site_build import cards, citation, corrections, derivation, errors, glossary, history, numbers, preset_tables, render, reproducible
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -121,6 +121,7 @@ class _Build:
         self.manifest = numbers.Manifest()
         self.cards = cards.PageCards()
         self.widget_ids: list = []
+        self.commit = history.head()  # what the pages' citations name
 
     def widget(self, name: str, preset: str | None = None, id: str | None = None) -> str:
         """A live widget at a preset state. Its element id is `id`, or the widget's name,
@@ -161,6 +162,7 @@ def registrations(build: _Build | None = None) -> dict:
     macros["widget_module"] = pyodide_widgets.module
     macros["glossary"] = glossary_page
     macros["estimator_formulas"] = estimator_formulas
+    macros["what_changed"] = what_changed
     filters = dict(units.FORMATTERS)
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
     printing = {name: _guarded(fn, name, "filter", build=build) for name, fn in filters.items()}
@@ -172,6 +174,11 @@ def estimator_formulas() -> list:
     """(where it is declared, its formula) of every estimator, by module: the methods page's list."""
     declared = [formula_of(fn) for fn in estimators.ESTIMATORS.values()]
     return sorted((f.declared_in, f.text) for f in declared if f)
+
+
+def what_changed() -> str:
+    """The What changed page's body: each commit that moved a printed number, from git's history."""
+    return corrections.markdown(history.lock_history())
 
 
 def glossary_page() -> str:
@@ -212,8 +219,13 @@ def on_pre_page_macros(env):
 
 
 def on_post_page_macros(env):
-    """The page ends with the cards its numbers link to, each written once."""
-    if section := env.site_build.cards.section():
+    """The page ends with how to cite it, then the cards its numbers link to, each written once."""
+    page, build = env.page, env.site_build
+    title = env.conf["site_name"] if page.is_homepage or not page.title else page.title  # the home page is the site
+    cite = citation.Citation(env.conf["site_name"], title, page.canonical_url,
+                             reproducible.build_epoch(), build.commit.sha if build.commit else None)
+    env.markdown += "\n\n" + citation.section(cite) + "\n"
+    if section := build.cards.section():
         env.markdown += "\n\n" + section + "\n"
 
 

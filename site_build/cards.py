@@ -44,7 +44,8 @@ class PageCards:
             table.clear()
 
     def number(self, text: str, value: derivation.Traced) -> str:
-        """A printed number: its text, linked to its card's entry, inside a `<data>` holding its value."""
+        """A printed number: its text, linked to its card's entry, inside a `<data>` holding its value;
+        on paper, the entry's number as a note mark."""
         parts = derivation.card_parts(text, value)
         _, formulas, inputs = parts
         for step in formulas:
@@ -53,7 +54,8 @@ class PageCards:
             if source:
                 self.sources.setdefault(source, len(self.sources) + 1)
         index = self.entries.setdefault(parts, len(self.entries) + 1)
-        return f'<data class="number" value="{float(value)!r}"><a href="#{ENTRY_ID.format(index)}">{text}</a></data>'
+        # data-note: the entry's number, which a printed page writes after the number (print.css)
+        return f'<data class="number" value="{float(value)!r}"><a href="#{ENTRY_ID.format(index)}" data-note="{index}">{text}</a></data>'
 
     def section(self) -> str:
         """The list every number links to, as one block of raw HTML (Markdown leaves it as written);

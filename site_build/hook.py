@@ -60,6 +60,8 @@ def on_config(config):
     # The abbr extension marks every use of a term on every page, from the one data file
     # (on_page_content keeps the first in each section).
     config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
+    if not config.repo_url:  # no repository to edit in (REPO_URL unset): no edit link, rather than mkdocs' warning
+        config.edit_uri = None
     return config
 
 

@@ -299,6 +299,10 @@ class Locked:
     def page(self) -> str:
         return self.where.split(":")[0]
 
+    @property
+    def line(self) -> int:
+        return int(self.where.partition(":")[2] or 0)
+
 
 def read_lock(text: str) -> list:
     rows = []
@@ -312,38 +316,60 @@ def read_lock(text: str) -> list:
     return rows
 
 
-def diff(locked: list, entries: list) -> list[str]:
-    """What moved between the lock and a build, one line per page and derivation:
-    `training.md:44,120  run("llama3-405b").tokens: 15.6T ×2 -> 14T ×2`.
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """The texts one derivation of one page printed before and after: what left (`old`) and what
+    came (`new`), each a multiset of texts; `lines` where it prints now (or last printed)."""
+
+    page: str
+    derivation: str
+    lines: tuple
+    old: Counter
+    new: Counter
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{','.join(self.lines)}" if self.lines else self.page
+
+
+def changes(before: list, after: list) -> list:
+    """What moved from `before` to `after` (each rows with a page, a line, a derivation and a text:
+    a lock's `Locked` rows or a build's `Entry`s), one `Change` per page and derivation.
 
     Numbers are matched by page and derivation, their texts compared as
     multisets: a number that only moved to another line is no change.
     """
-    before, after = defaultdict(Counter), defaultdict(Counter)
+    seen = {"before": defaultdict(Counter), "after": defaultdict(Counter)}
     lines = defaultdict(set)
-    for row in locked:
-        before[(row.page, row.derivation)][row.text] += 1
-        lines[(row.page, row.derivation, "before")].add(row.where.partition(":")[2])
-    for e in entries:
-        after[(e.page, e.derivation)][e.text] += 1
-        lines[(e.page, e.derivation, "after")].add(str(e.line) if e.line else "")
+    for side, rows in (("before", before), ("after", after)):
+        for row in rows:
+            seen[side][(row.page, row.derivation)][row.text] += 1
+            lines[(row.page, row.derivation, side)].add(str(row.line) if row.line else "")
     moved = []
-    for key in sorted(before.keys() | after.keys()):
-        old, new = before[key] - after[key], after[key] - before[key]
-        if not old and not new:
-            continue
-        at = sorted(filter(None, lines[(*key, "after")] or lines[(*key, "before")]), key=int)
-        where = f"{key[0]}:{','.join(at)}" if at else key[0]
-        if old and new:
-            moved.append(f"{where}  {key[1]}: {_texts(old)} -> {_texts(new)}")
-        elif new:
-            moved.append(f"{where}  {key[1]}: new {_texts(new)}")
-        else:
-            moved.append(f"{where}  {key[1]}: gone {_texts(old)}")
+    for key in sorted(seen["before"].keys() | seen["after"].keys()):
+        old, new = seen["before"][key] - seen["after"][key], seen["after"][key] - seen["before"][key]
+        if old or new:
+            at = sorted(filter(None, lines[(*key, "after")] or lines[(*key, "before")]), key=int)
+            moved.append(Change(key[0], key[1], tuple(at), old, new))
     return moved
 
 
-def _texts(counts: Counter) -> str:
+def diff(locked: list, entries: list) -> list[str]:
+    """What moved between the lock and a build, one line per page and derivation:
+    `training.md:44,120  run("llama3-405b").tokens: 15.6T ×2 -> 14T ×2`."""
+    moved = []
+    for c in changes(locked, entries):
+        if c.old and c.new:
+            moved.append(f"{c.where}  {c.derivation}: {texts(c.old)} -> {texts(c.new)}")
+        elif c.new:
+            moved.append(f"{c.where}  {c.derivation}: new {texts(c.new)}")
+        else:
+            moved.append(f"{c.where}  {c.derivation}: gone {texts(c.old)}")
+    return moved
+
+
+def texts(counts: Counter) -> str:
+    """A multiset of texts as one line: `14T ×2, 15.6T`."""
     return ", ".join(text + (f" ×{n}" if n > 1 else "") for text, n in sorted(counts.items()))
 
 

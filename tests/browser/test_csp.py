@@ -20,7 +20,7 @@ from harness.site import QuietHandler
 from .test_widget_contract import a_change
 from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
-PAGES = ("/", "/training/", "/ten-steps/", "/methods/")
+PAGES = ("/", "/training/", "/ten-steps/", "/methods/", "/what-changed/")
 RECORD_VIOLATIONS = """window.cspViolations = [];
 document.addEventListener("securitypolicyviolation",
   (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));

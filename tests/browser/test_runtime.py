@@ -216,7 +216,7 @@ def test_every_control_works_from_the_keyboard(page, site_url):
     assert form_state(page, WIDGET)["gpus"] == "2048"
 
 
-@pytest.mark.parametrize("path", ["/", "/ten-steps/", "/methods/"])
+@pytest.mark.parametrize("path", ["/", "/ten-steps/", "/methods/", "/what-changed/"])
 def test_axe_finds_no_violation_on_the_other_pages(page, site_url, path):
     page.goto(f"{site_url}{path}")
     if page.locator("[data-widget]").count():

@@ -1,0 +1,70 @@
+// On paper a widget is its current state, not a form: as the page goes to print, each control's
+// value is written beside it as text (print.css hides the controls and shows these), and each
+// output's card (its formula, inputs and sources) is written as a numbered note under the
+// widget, its mark beside the output (one note for outputs that share a card). Written afresh at each print, so they follow the state
+// the reader left; with JavaScript off, print.css prints the controls as they are.
+(() => {
+  const VALUE = "widget__printed";
+  const NOTES = "widget__notes";
+
+  function text(className, content) {
+    const span = document.createElement("span");
+    span.className = className;
+    span.textContent = content;
+    return span;
+  }
+
+  function valueOf(control) {
+    if (control.tagName === "SELECT") return control.selectedOptions[0]?.textContent.trim() ?? "";
+    if (control.dataset.kind === "toggle") return control.checked ? "yes" : "no";
+    return control.value;
+  }
+
+  function writeState(widget) {
+    for (const control of widget.querySelectorAll("form select, form input:not([type=checkbox]), form input[data-kind=toggle]")) {
+      const shown = text(VALUE, valueOf(control));
+      // A toggle's value follows its label's text; any other control's stands in its place.
+      if (control.dataset.kind === "toggle") control.closest("label").append(shown);
+      else control.after(shown);
+    }
+    const outputs = [...widget.querySelectorAll("[data-output][data-card]")].filter((o) => o.dataset.card);
+    if (!outputs.length) return;
+    const notes = document.createElement("ol");
+    notes.className = NOTES;
+    const numbered = new Map();  // card -> its note's number: an output and its detail share one card
+    for (const output of outputs) {
+      const card = output.dataset.card;
+      if (!numbered.has(card)) {
+        numbered.set(card, numbered.size + 1);
+        const note = document.createElement("li");
+        note.textContent = card;
+        notes.append(note);
+      }
+      output.dataset.note = String(numbered.get(card));  // an attribute, not text: the output's text stays the runtime's
+    }
+    widget.append(notes);
+  }
+
+  function clear(widget) {
+    for (const old of widget.querySelectorAll(`.${VALUE}, .${NOTES}`)) old.remove();
+    for (const output of widget.querySelectorAll("[data-output][data-note]")) delete output.dataset.note;
+    delete widget.dataset.printed;
+  }
+
+  function writeAll() {
+    for (const widget of document.querySelectorAll("[data-widget]")) {
+      clear(widget);
+      writeState(widget);
+      widget.dataset.printed = "";
+    }
+  }
+
+  function clearAll() {
+    for (const widget of document.querySelectorAll("[data-widget][data-printed]")) clear(widget);
+  }
+
+  window.addEventListener("beforeprint", writeAll);
+  window.addEventListener("afterprint", clearAll);
+  // Emulated print media (a test's, a browser's print preview) may come without beforeprint.
+  matchMedia("print").addEventListener("change", (event) => (event.matches ? writeAll() : clearAll()));
+})();
