@@ -41,6 +41,8 @@ _JINJA = jinja2.Environment(
 )
 _JINJA.globals["form_text"] = form_text
 _JINJA.globals["unit_after"] = units.unit_after
+# An option label longer than this is cut in one cell of the form's grid (11rem at 0.8rem text).
+_JINJA.globals["WIDE_OPTION_CHARS"] = 26
 
 
 def _unit_shown(field, text: str) -> str:
