@@ -14,12 +14,17 @@ from estimators import units
 
 DATASETS = ("stages", "runs")
 PICKED_COLOUR, OTHER_COLOUR = "#5c6bc0", "#90a4ae"  # mid-tones that read on both palettes
-# Drawing size of each panel in CSS pixels; the page scales the SVG to its column.
-PANEL_WIDTH, ROW_HEIGHT, NAME_WIDTH = 370, 24, 220
-# Log axes: GPUs from one, a tick at each factor of ten; time from ten minutes to half a year.
+# Drawing size in CSS pixels: the stage's short name, a panel and its labels fit a 360 px phone's
+# column (about 286 px) at their own size, never scaled below legible text nor scrolled sideways; a
+# wider column scales the picture up (widgets.css).
+PANEL_WIDTH, ROW_HEIGHT, NAME_WIDTH = 195, 22, 72
+# Log axes, a grid line at each tick and a label at every other one, so that labels never touch:
+# GPUs from one, at each factor of ten; time from ten minutes to half a year.
 GPU_TICKS = [10**k for k in range(0, 6)]
+GPU_LABELS = GPU_TICKS[::2]
 _DAY = 24 * units.SECONDS_PER_HOUR
 TIME_TICKS = [600, units.SECONDS_PER_HOUR, _DAY, 7 * _DAY, 30 * _DAY, 180 * _DAY]
+TIME_LABELS = [units.SECONDS_PER_HOUR, _DAY, 30 * _DAY]
 
 
 def _labels(ticks: list, text) -> str:
@@ -49,13 +54,14 @@ def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str) -> al
 
 
 def chart() -> alt.VConcatChart:
-    """Rows of "stages": {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
-    time_label}; of "runs": {stage, run, picked, gpus, seconds, gpus_label, time_label}."""
-    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_TICKS, units.integer), "gpus_label")
-    time = _panel("seconds", "wall-clock time per run (log scale)", TIME_TICKS, _labels(TIME_TICKS, units.duration), "time_label")
+    """Rows of "stages" (`stage` is its short name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
+    time_label}; of "runs": {stage, order, run, picked, gpus, seconds, gpus_label, time_label}."""
+    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer), "gpus_label")
+    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration), "time_label")
     return (
         alt.vconcat(gpus, time, spacing=14)
-        .properties(title="Each stage's range, bars from its smallest to its largest published run (points)")
+        .properties(title=alt.Title("Each stage's range", subtitle=["bar: smallest to largest published run;", "point: each run"],
+                                    subtitleFontSize=10))
         # configure() replaces the whole config, so it comes before configure_view().
         .configure(background="transparent")
         .configure_view(stroke=None)
