@@ -1,6 +1,7 @@
 """The five stages' and the training stack's pictures, proved from the DOM: what each draws at build
 time (JavaScript off), what a pick changes live, and that each fits its column at 390 and 1280 px in
-both palettes. Also a field's unit after a value of one, and the ten steps' static lists shown once.
+both palettes. Also a field's unit after a value of one, the ten steps' static lists shown once, and
+every option of a select readable in full.
 
 The stages' marks are found by their text alternatives (each mark's aria-label, which the widget's
 update wrote from estimators.stage_span), so the test reads the chart as a screen reader does.
@@ -13,7 +14,7 @@ import pyodide_widgets
 from harness.site import built_and_served, throwaway_project
 from harness.widgets import look_at, root, type_into, wait_for_cpython_outputs, wait_live
 
-WIDGETS = ("stages", "training_stack", "ten_steps", "training_time")
+WIDGETS = ("stages", "training_stack", "ten_steps", "training_time", "finetune_fit", "checkpoint_modes")
 PRESETS = estimators.load_presets()
 
 
@@ -206,4 +207,22 @@ def test_the_ten_steps_static_view_lists_its_own_rung_and_step_once(browser, sit
     other = next(key for key in widget.STEPS if key != state["step"])
     page.click(f'[data-widget="ten_steps"] [data-pick="step={other}"]')
     assert page.is_visible(f'[data-widget="ten_steps"] .widget__option[data-when="step={other}"]')
+    page.context.close()
+
+
+# The room a <select> keeps for its arrow and padding, beyond its option's text.
+SELECT_CHROME_PX = 28
+
+
+@pytest.mark.parametrize("name", ("finetune_fit", "checkpoint_modes", "training_time"))
+def test_every_option_of_a_select_reads_in_full_at_1280_px(browser, site, name):
+    page = open_page(browser, f"{site}/{name}/", 1280, javascript=False)
+    cut = page.eval_on_selector_all(
+        f'{root(name)} select',
+        """(selects, chrome) => { const context = document.createElement('canvas').getContext('2d');
+             return selects.flatMap((s) => { context.font = getComputedStyle(s).font;
+               return [...s.options].filter((o) => context.measureText(o.text).width + chrome > s.getBoundingClientRect().width)
+                 .map((o) => [s.name, o.text, Math.round(s.getBoundingClientRect().width)]); }); }""",
+        SELECT_CHROME_PX)
+    assert cut == [], cut
     page.context.close()
