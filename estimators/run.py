@@ -4,15 +4,17 @@ Composes the topic modules so that pages, the CLI, widgets and tests share one
 arithmetic: C = 6ND (compute), GPUs × dense peak × MFU (hardware), the
 dataset at a token-id width (storage), the training state and its checkpoint
 (memory, checkpoint). The formulas and their sources are in those modules.
+A training stage's range (stage_span) spans its published runs.
 """
 
 from dataclasses import dataclass
 
 from .checkpoint import checkpoint_bytes, weights_bytes
 from .compute import training_flops
-from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, training_seconds
+from .finetune import ADAPTER_WEIGHT_BYTES, lora_decoder_params
+from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, training_seconds
 from .memory import model_state_bytes
-from .presets import load_presets
+from .presets import address_of, load_presets
 from .provenance import quantity
 from .storage import dataset_bytes, token_id_bytes
 
@@ -69,3 +71,87 @@ def run_preset_estimate(key: str) -> RunEstimate:
     peak = presets.gpu(run.gpu).peak_flops[run.precision]
     vocab = presets.model(run.model).config.vocab
     return run_estimate(run.params, run.tokens, run.gpus, peak, run.mfu, token_id_bytes(vocab))
+
+
+@dataclass(frozen=True)
+class StageRun:
+    """One published run of a training stage: a point inside the stage's range."""
+
+    name: str
+    address: str  # where its figures live in presets.toml ("stages.sft", "runs.llama3-405b")
+    gpus: int = quantity("GPUs the run trained on", "integer")
+    seconds: float = quantity("wall-clock time: as reported, from GPU-hours over GPUs, or ideal at the run's MFU",
+                              "duration", of=seconds_for_gpu_hours)
+    gpu_hours: float = quantity("GPU-hours: as reported, or GPUs × wall-clock hours", "count", of=gpu_hours)
+    tokens: float | None = quantity("training tokens, where published", "count")
+    examples: int | None = quantity("training examples, where published", "count")
+    artifact_bytes: float | None = quantity("what it hands on: BF16 weights, or a 16-bit adapter", "bytes",
+                                            of=weights_bytes)
+
+
+@dataclass(frozen=True)
+class StageSpan:
+    """A training stage's range: from the smallest to the largest of its published runs (None where none says)."""
+
+    runs: tuple  # StageRun, in the order presets.toml lists them
+    gpus_low: int = quantity("GPUs, the stage's smallest published run", "integer")
+    gpus_high: int = quantity("GPUs, the stage's largest published run", "integer")
+    seconds_low: float = quantity("wall-clock time, the stage's shortest published run", "duration")
+    seconds_high: float = quantity("wall-clock time, the stage's longest published run", "duration")
+    gpu_hours_low: float = quantity("GPU-hours, the stage's cheapest published run", "count")
+    gpu_hours_high: float = quantity("GPU-hours, the stage's costliest published run", "count")
+    tokens_low: float | None = quantity("training tokens, the fewest a published run gives", "count")
+    tokens_high: float | None = quantity("training tokens, the most a published run gives", "count")
+    examples_low: int | None = quantity("training examples, the fewest a published run gives", "count")
+    examples_high: int | None = quantity("training examples, the most a published run gives", "count")
+    artifact_low: float | None = quantity("bytes handed on, the smallest published artifact", "bytes")
+    artifact_high: float | None = quantity("bytes handed on, the largest published artifact", "bytes")
+
+
+def _artifact_bytes(presets, entry) -> float | None:
+    """The BF16 weights of the model a run hands on, or its 16-bit LoRA adapter; None if neither is named."""
+    if getattr(entry, "finetune", None) is not None:
+        setup = presets.finetune(entry.finetune)
+        adapter = lora_decoder_params(presets.model(setup.model).config, setup.rank, setup.modules)
+        return weights_bytes(adapter, ADAPTER_WEIGHT_BYTES)
+    return weights_bytes(presets.model(entry.model).params) if entry.model is not None else None
+
+
+def _stage_run(presets, entry) -> StageRun:
+    """A run of the stages or stage_runs table: its time from whichever of seconds and GPU-hours it reports."""
+    if entry.seconds is not None:
+        seconds, hours = entry.seconds, gpu_hours(entry.seconds, entry.gpus)
+    else:
+        seconds, hours = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours
+    # A stage names its run by its example; a run of stage_runs by its name.
+    return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, hours, entry.tokens, entry.examples,
+                    _artifact_bytes(presets, entry))
+
+
+def _span(values: list) -> tuple:
+    """(smallest, largest) of the values a run gives, or (None, None) when none gives one."""
+    given = [v for v in values if v is not None]
+    return (min(given), max(given)) if given else (None, None)
+
+
+def stage_span(key: str) -> StageSpan:
+    """The range of stage `key`: min and max, over its published runs, of GPUs, time, GPU-hours, data and artifact bytes.
+
+    Its runs are the stage's own, the stage_runs that name it, and the training run it names
+    (Llama 3 405B for pretraining, timed at its MFU as run_preset_estimate does).
+    """
+    presets = load_presets()
+    stage = presets.stage(key)
+    runs = [_stage_run(presets, stage)]
+    runs += [_stage_run(presets, r) for r in presets.stage_runs.values() if r.stage == key]
+    if stage.run is not None:
+        run = presets.run(stage.run)
+        e = run_preset_estimate(stage.run)
+        runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, e.gpu_hours, run.tokens, None,
+                             weights_bytes(presets.model(run.model).params)))
+    return StageSpan(
+        tuple(runs),
+        *_span([r.gpus for r in runs]), *_span([r.seconds for r in runs]), *_span([r.gpu_hours for r in runs]),
+        *_span([r.tokens for r in runs]),
+        *_span([r.examples for r in runs]), *_span([r.artifact_bytes for r in runs]),
+    )

@@ -250,6 +250,23 @@ def plain(value: float) -> str:
     return format(_finite(value), ".15g")
 
 
+def unit_after(value: float, unit: str) -> str:
+    """`unit` as it reads after `value`: its first word singular when the value is one.
+
+    "GPUs" after 1 is "GPU", "stages per layer" "stage per layer"; a unit whose first word is no
+    plural ("billion parameters", "% of peak", "GB") reads as given.
+    """
+    first, _, rest = unit.partition(" ")
+    if _finite(value) != 1 or not first.endswith("s") or first.endswith("ss") or not first.isalpha():
+        return unit
+    return f"{first[:-1]} {rest}".rstrip()
+
+
+def noun(value: float, unit: str, text: str = "") -> str:
+    """`value` printed (`text`, or as an integer) and its unit after it: "1 GPU", "16,384 GPUs"."""
+    return f"{text or integer(value)} {unit_after(value, unit)}"
+
+
 # What each formatter prints, for the build's one-text check (one value of one kind reads one
 # way, whichever formatter printed it). The rounded figures of count, sci, number and plain are
 # one kind; an exact integer (405,853,388,800) is a kind of its own beside its rounded 406B, as

@@ -1,22 +1,30 @@
-"""Every stage's GPU count and wall-clock time, side by side on shared log
-scales: one row per stage in pipeline order, the picked stage in the strong
-colour.
+"""Every stage's range of GPUs and of wall-clock time on shared log scales: a bar
+per stage from its smallest to its largest published run, a point per run, one
+row per stage in pipeline order, the picked stage in the strong colour. The
+two panels stack, GPUs above time, so that the chart keeps the column's width.
 
-The rows are the named dataset "stages", which the widget's update returns
-from the `stages` presets; labels are preformatted by estimators.units.
+The rows are the named datasets "stages" (the ranges) and "runs" (the points),
+which the widget's update returns from estimators.stage_span; labels are
+preformatted by estimators.units.
 """
 
 import altair as alt
 
 from estimators import units
 
-DATASETS = ("stages",)
+DATASETS = ("stages", "runs")
 PICKED_COLOUR, OTHER_COLOUR = "#5c6bc0", "#90a4ae"  # mid-tones that read on both palettes
-# Drawing size of each panel in CSS pixels; the page scales the SVG to its column.
-PANEL_WIDTH, ROW_HEIGHT = 280, 26
-# Log axes from one GPU and one hour up, a tick at each factor of ten.
+# Drawing size in CSS pixels: the stage's short name, a panel and its labels fit a 360 px phone's
+# column (about 286 px) at their own size, never scaled below legible text nor scrolled sideways; a
+# wider column scales the picture up (widgets.css).
+PANEL_WIDTH, ROW_HEIGHT, NAME_WIDTH = 195, 22, 72
+# Log axes, a grid line at each tick and a label at every other one, so that labels never touch:
+# GPUs from one, at each factor of ten; time from ten minutes to half a year.
 GPU_TICKS = [10**k for k in range(0, 6)]
-TIME_TICKS = [units.SECONDS_PER_HOUR * 10**k for k in range(0, 5)]
+GPU_LABELS = GPU_TICKS[::2]
+_DAY = 24 * units.SECONDS_PER_HOUR
+TIME_TICKS = [600, units.SECONDS_PER_HOUR, _DAY, 7 * _DAY, 30 * _DAY, 180 * _DAY]
+TIME_LABELS = [units.SECONDS_PER_HOUR, _DAY, 30 * _DAY]
 
 
 def _labels(ticks: list, text) -> str:
@@ -24,32 +32,36 @@ def _labels(ticks: list, text) -> str:
     return " : ".join(f"datum.value == {tick} ? '{text(tick)}'" for tick in ticks) + " : ''"
 
 
-def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str, names: bool) -> alt.LayerChart:
-    """One panel; `names`: label the rows with the stages (the left panel only)."""
-    base = alt.Chart(alt.NamedData(name="stages")).encode(
-        x=alt.X(f"{field}:Q", scale=alt.Scale(type="log", domain=[ticks[0], ticks[-1]]),
-                axis=alt.Axis(title=title, values=ticks, labelExpr=labels, grid=True)),
-        # A log scale has no zero: each bar starts at the axis's first tick.
-        x2=alt.datum(ticks[0]),
-        y=alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None,
-                axis=alt.Axis(labelLimit=260) if names else None),
-        color=alt.condition("datum.picked", alt.value(PICKED_COLOUR), alt.value(OTHER_COLOUR)),
-        tooltip=[alt.Tooltip(f"{tooltip}:N", title=title)],
-    )
-    # A dot at each bar's end, so that a stage on the first tick (one GPU) still shows.
-    return alt.layer(base.mark_bar(height=ROW_HEIGHT - 8), base.mark_point(filled=True, size=60, opacity=1)).properties(
-        width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT)
-    )
+def _colour():
+    return alt.condition("datum.picked", alt.value(PICKED_COLOUR), alt.value(OTHER_COLOUR))
 
 
-def chart() -> alt.HConcatChart:
-    """Rows of "stages": {stage, order, gpus, seconds, picked, gpus_label, time_label}."""
-    gpus = _panel("gpus", "GPUs (log scale)", GPU_TICKS, _labels(GPU_TICKS, units.integer), "gpus_label", True)
-    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS,
-                  _labels(TIME_TICKS, units.duration), "time_label", False)
+def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str) -> alt.LayerChart:
+    """One panel: each stage's range as a bar (`{field}_low` to `{field}_high`), each run a point."""
+    x = alt.X(f"{field}_low:Q", scale=alt.Scale(type="log", domain=[ticks[0], ticks[-1]]),
+              axis=alt.Axis(title=title, values=ticks, labelExpr=labels, grid=True))
+    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=alt.Axis(labelLimit=NAME_WIDTH))
+    ranges = alt.Chart(alt.NamedData(name="stages")).mark_bar(height=ROW_HEIGHT - 12, cornerRadius=3, opacity=0.55).encode(
+        x=x, x2=f"{field}_high:Q", y=y, color=_colour(),
+        tooltip=[alt.Tooltip(f"{tooltip}:N", title="range")],
+    )
+    points = alt.Chart(alt.NamedData(name="runs")).mark_point(filled=True, size=70, opacity=1, stroke="white",
+                                                               strokeWidth=1).encode(
+        x=alt.X(f"{field}:Q"), y=alt.Y("stage:N", sort=alt.EncodingSortField("order")), color=_colour(),
+        tooltip=[alt.Tooltip(f"{tooltip}:N", title="published run")],
+    )
+    return alt.layer(ranges, points).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
+
+
+def chart() -> alt.VConcatChart:
+    """Rows of "stages" (`stage` is its short name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
+    time_label}; of "runs": {stage, order, run, picked, gpus, seconds, gpus_label, time_label}."""
+    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer), "gpus_label")
+    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration), "time_label")
     return (
-        alt.hconcat(gpus, time, spacing=16)
-        .properties(title="Each stage's GPUs and time, on the same log scales")
+        alt.vconcat(gpus, time, spacing=14)
+        .properties(title=alt.Title("Each stage's range", subtitle=["bar: smallest to largest published run;", "point: each run"],
+                                    subtitleFontSize=10))
         # configure() replaces the whole config, so it comes before configure_view().
         .configure(background="transparent")
         .configure_view(stroke=None)

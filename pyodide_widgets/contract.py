@@ -66,6 +66,13 @@ def choice(name: str, label: str, options, note: str = "", play: bool = False) -
     return Field(name, label, "choice", options=_pairs(options), note=note, play=play)
 
 
+def model_choice(name: str, label: str, models: dict, note: str = "") -> Field:
+    """A choice of `models` (a presets table of them), each named with its parameter count, the count its
+    configuration gives (estimators.presets counts it): "Llama 3 8B · 8.03B parameters"."""
+    return choice(name, label, {key: f"{m.name} · {units.count(m.params)} parameters" for key, m in models.items()},
+                  note=note)
+
+
 def multi(name: str, label: str, options, note: str = "") -> Field:
     """Any non-empty subset of `options`, read in the declared order."""
     return Field(name, label, "multi", options=_pairs(options), note=note)

@@ -8,7 +8,10 @@ is printed by the units filter its field declares (`printed`, `unit`,
 entry (`load_presets().gpus["h100-sxm"].memory_bytes`) and the filter gives it
 its card and records it in the numbers manifest, as a page's own
 `{{ … | bytes }}` would. A field naming another table's entry shows that
-entry's name; a missing value reads as the field's `absent`.
+entry's name; a missing value reads as the field's `absent`. A source, the
+longest text of a row, shows its citation and folds the rest into a
+`<details>`, so that a table keeps the width of the page's column and a row
+the height of a line or two.
 """
 
 import html
@@ -41,10 +44,25 @@ def _table(presets, table, filters: dict) -> str:
     return "\n".join(lines)
 
 
+# A citation longer than this is cut at a word for the folded source's summary.
+SUMMARY_CHARS = 60
+
+
+def _source(text: str) -> str:
+    """A source as a <details>: its citation (the text up to its first colon, or its first words) as the
+    summary, the whole text inside."""
+    cited, colon, _ = text.partition(": ")
+    if not colon or len(cited) > SUMMARY_CHARS:
+        cited = text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+    return f"<details><summary>{html.escape(cited)}</summary>{html.escape(text)}</details>"
+
+
 def _cell(presets, entry, field, filters: dict) -> str:
     value = getattr(entry, field.name)
     if value is None:
         return html.escape(field.absent)
+    if field.name == "source":
+        return _source(value)
     if field.key_of:  # another table's entry, shown by its name
         loaded = estimators.load_presets()
         holders = [getattr(loaded, loaded.declared[name].holder) for name in field.key_of]

@@ -23,7 +23,8 @@ import figures
 import pyodide_widgets
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
-from pyodide_widgets.contract import form_text, output_keys
+from estimators import units
+from pyodide_widgets.contract import form_text, output_keys, parse_number
 from site_build import lean
 from site_build.cache import cached, tree_hash, versions
 
@@ -39,6 +40,20 @@ _JINJA = jinja2.Environment(
     lstrip_blocks=True,
 )
 _JINJA.globals["form_text"] = form_text
+_JINJA.globals["unit_after"] = units.unit_after
+# An option label longer than this is cut in one cell of the form's grid (11rem at 0.8rem text).
+_JINJA.globals["WIDE_OPTION_CHARS"] = 26
+
+
+def _unit_shown(field, text: str) -> str:
+    """The field's unit as it reads after its value in the form ("1 GPU"; a value it cannot read keeps the unit)."""
+    try:
+        return units.unit_after(parse_number(field.name, text), field.unit)
+    except EstimatorError:
+        return field.unit
+
+
+_JINJA.globals["unit_shown"] = _unit_shown
 # A widget's own template can draw further figures (a diagram per option of a pick-one field, say).
 _JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(chart_svg(name, datasets))
 

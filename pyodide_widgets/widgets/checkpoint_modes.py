@@ -23,7 +23,7 @@ MINUTE, DAY = 60, 86400
 
 FIELDS = (
     choice("mode", "How the GPUs save", CHECKPOINT_MODES),
-    choice("run", "Training run", {key: f"{run.name} · {units.integer(run.gpus)} GPU{'s' if run.gpus > 1 else ''}"
+    choice("run", "Training run", {key: f"{run.name} · {units.noun(run.gpus, 'GPUs')}"
                                    for key, run in _PRESETS.runs.items()}),
     choice("storage", "Storage", {key: s.name for key, s in _PRESETS.storage_systems.items()}),
     choice("host", "GPU to host memory",
@@ -31,7 +31,7 @@ FIELDS = (
             if i.scope == "host"}),
     number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
     number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
-    choice("clock", "The picture's clock", {k: f"after {units.integer(k)} save{'s' if k > 1 else ''}" for k in CLOCK_SAVES},
+    choice("clock", "The picture's clock", {k: f"after {units.noun(k, 'saves')}" for k in CLOCK_SAVES},
            play=True),
 )
 
@@ -55,9 +55,10 @@ def presets() -> dict:
     base = {"run": from_entry(_PRESETS.run("llama3-405b")), "storage": from_entry(_PRESETS.storage_system("llama3-tectonic")),
             "host": from_entry(_PRESETS.interconnect("pcie5-h100")),
             "interval": from_preset(f, "checkpoint_interval_seconds", MINUTE), "window": from_preset(f, "window_seconds", DAY)}
-    # The clock at its last stop: the whole picture, as a reader without JavaScript sees it.
-    return {mode: preset(FIELDS, label, {**base, "mode": mode, "clock": CLOCK_SAVES[-1]})
-            for mode, label in CHECKPOINT_MODES.items()}
+    # The clock at its last stop: the whole picture, as a reader without JavaScript sees it. Each is
+    # named by its mode's name alone: the mode's field beside it already reads its whole label.
+    return {mode: preset(FIELDS, MODE_NAMES[mode], {**base, "mode": mode, "clock": CLOCK_SAVES[-1]})
+            for mode in CHECKPOINT_MODES}
 
 
 def _short(seconds: float) -> str:
@@ -81,7 +82,7 @@ def update(state: dict) -> dict:
         "pause": _short(mine[0]),
         "other": f"{_short(theirs[0])} {other_label}",
         "run_pause": units.duration(mine[1]),
-        "run_share": f"{units.percent(mine[2])} of the run, over {units.integer(st.checkpoints)} saves",
+        "run_share": f"{units.percent(mine[2])} of the run, over {units.noun(st.checkpoints, 'saves')}",
         "background": _short(st.sync_s),
         "background_note": ("done well before the next save is due" if st.background_fits
                             else "longer than the interval: the next save waits for it"),
@@ -105,7 +106,7 @@ KINDS = {"training": "training", "paused": "GPUs paused", "writing": "writing to
 
 def _clock_rows(clock, pauses: dict, write_s: float) -> dict:
     """The chart's rows: one per stretch of a lane, the clock's hand, and each mode's pauses so far."""
-    saves = f"{units.integer(clock.saves)} save{'s' if clock.saves > 1 else ''}"
+    saves = units.noun(clock.saves, "saves")
     segments = [
         {"lane": LANES[seg.mode, seg.lane], "lane_order": list(LANES).index((seg.mode, seg.lane)),
          "kind": KINDS[seg.kind], "start": seg.start, "end": seg.end,

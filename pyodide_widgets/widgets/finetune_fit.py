@@ -12,7 +12,7 @@ three methods' bills, part by part, against the GPU's memory.
 import estimators
 from estimators import finetune, memory, units
 
-from ..contract import Output, choice, multi, presets_from, read, whole
+from ..contract import Output, choice, model_choice, multi, presets_from, read, whole
 
 TITLE = "Full fine-tune, LoRA or QLoRA: what fits on one GPU"
 CHART = "finetune_fit"
@@ -29,7 +29,7 @@ def _capacity(gpu) -> str:
 
 
 FIELDS = (
-    choice("model", "Base model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
+    model_choice("model", "Base model", _MODELS),
     whole("rank", "LoRA rank r", max=1e5),  # the estimator refuses a rank wider than the layer
     multi("modules", "Adapted linear layers, in every block", finetune.LLAMA_MODULE_LABELS),
     choice("quantization", "QLoRA's frozen base", {

@@ -13,7 +13,7 @@ model holds: its weights alone.
 import estimators
 from estimators import memory, units
 
-from ..contract import Output, choice, presets_from, read, whole
+from ..contract import Output, choice, model_choice, presets_from, read, whole
 
 TITLE = "The memory bill of the data-parallel GPUs"
 CHART = "memory_bill"
@@ -37,7 +37,7 @@ def _capacity(gpu) -> str:
 
 
 FIELDS = (
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
+    model_choice("model", "Model", _MODELS),
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
     choice("stage", "ZeRO stage", memory.ZERO_STAGE_LABELS, play=True),
     whole("gpus", "Data-parallel GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built

@@ -11,7 +11,7 @@ cut (estimators.cut_slices).
 import estimators
 from estimators import parallelism, units
 
-from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, typed, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, model_choice, number, preset, read, typed, whole
 
 TITLE = "Six ways to cut one training job"
 CHART = "parallel_cuts"
@@ -29,7 +29,7 @@ def _links(scope: str) -> dict:
 FIELDS = (
     choice("cut", "Cut", parallelism.CUTS, play=True,
            note="one cut alone over all the GPUs below; the table above nests them as Llama 3 does"),
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _PRESETS.models.items()}),
+    model_choice("model", "Model", _PRESETS.models),
     whole("gpus", "GPUs sharing the cut", unit="GPUs", max=1e6),  # a million: past any fleet built
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
     choice("scale_up", "Link inside a server", _links("scale-up")),

@@ -1,8 +1,10 @@
 """The five stages from raw text to a reasoning model.
 
-For each stage (presets.toml, table `stages`: one published run each) its
-objective, budget, output artifact and example; all stages' GPU counts and
-durations on shared log scales (figures/stages.py), the picked one marked.
+For each stage (presets.toml, table `stages`: one published run each, more in
+`stage_runs`) its objective, budget, output artifact and example, and its range
+over its published runs (estimators.stage_span): GPUs, wall-clock time, data and
+the bytes it hands on. The chart draws each range as a bar on shared log scales
+and each published run as a point (figures/stages.py), the picked stage marked.
 """
 
 import estimators
@@ -14,17 +16,31 @@ TITLE = "The stages that turn raw text into a reasoning model"
 CHART = "stages"
 TEMPLATE = "stages.html"
 
-_STAGES = estimators.load_presets().stages
+_PRESETS = estimators.load_presets()
+_STAGES = _PRESETS.stages
+_SPANS = {key: estimators.stage_span(key) for key in _STAGES}
 
 FIELDS = (choice("stage", "Stage", {key: s.name for key, s in _STAGES.items()}, play=True),)
 
-# Per stage, in its own option of the page: the objective (with the budget under it), the artifact, the example.
+
+def _sources(key: str) -> str:
+    """The sources of every published run in the stage's range, each once."""
+    entries = [_STAGES[key], *(r for r in _PRESETS.stage_runs.values() if r.stage == key)]
+    if _STAGES[key].run is not None:
+        entries.append(_PRESETS.run(_STAGES[key].run))
+    return " ".join(dict.fromkeys(e.source for e in entries))
+
+
+# Per stage, in its own option of the page: the objective (with the budget under it), its range,
+# its data and artifact, the example. Fixed by the stage's reports, not by the form: the cards cite them.
 OUTPUTS = tuple(
     output
     for key, stage in _STAGES.items()
     for output in (
-        # Fixed by the stage's report, not by the form: the card cites the report.
         Output(key, stage.name, detail=f"{key}_budget", of=estimators.gpu_hours, source=stage.source),
+        Output(f"{key}_range", "Range of its published runs", of=estimators.stage_span, source=_sources(key)),
+        Output(f"{key}_data", "Dataset", of=estimators.stage_span, source=_sources(key)),
+        Output(f"{key}_bytes", "Artifact size", of=estimators.stage_span, source=_sources(key)),
         Output(f"{key}_artifact", "Output artifact", source=stage.source),
         Output(f"{key}_example", "Example", source=stage.source),
     )
@@ -36,32 +52,73 @@ def presets() -> dict:
     return {key: preset(FIELDS, stage.name, {"stage": from_entry(stage)}) for key, stage in _STAGES.items()}
 
 
-def _time(stage) -> tuple:
-    """(seconds, GPU-hours) of a stage, from whichever of the two its report gives."""
-    if stage.seconds is not None:
-        return stage.seconds, estimators.gpu_hours(stage.seconds, stage.gpus)
-    return estimators.seconds_for_gpu_hours(stage.gpu_hours, stage.gpus), stage.gpu_hours
+def _between(low, high, text, unit: str = "") -> str:
+    """"2,048 to 16,384 GPUs", or one figure when the stage's runs agree (or it has one run)."""
+    tail = f" {unit}" if unit else ""
+    return f"{text(low)}{tail}" if text(low) == text(high) else f"{text(low)} to {text(high)}{tail}"
+
+
+def _gpus(span) -> str:
+    return units.noun(span.gpus_high, "GPUs", _between(span.gpus_low, span.gpus_high, units.integer))
+
+
+def _time(span) -> str:
+    return _between(span.seconds_low, span.seconds_high, units.duration)
+
+
+def _range(span) -> str:
+    runs = len(span.runs)
+    which = "its one published run so far" if runs == 1 else f"its {units.integer(runs)} published runs"
+    hours = _between(span.gpu_hours_low, span.gpu_hours_high, units.count, "GPU-hours")
+    return f"{_gpus(span)}, {_time(span)}, {hours} ({which})"
+
+
+def _data(span) -> str:
+    parts = []
+    if span.tokens_low is not None:
+        parts.append(_between(span.tokens_low, span.tokens_high, units.count, "tokens"))
+    if span.examples_low is not None:
+        parts.append(_between(span.examples_low, span.examples_high, units.count, "examples"))
+    return "; ".join(parts) if parts else "not published for these runs"
+
+
+def _bytes(span, stage) -> str:
+    if span.artifact_low is None:
+        return "not counted: no run names the model it hands on"
+    what = "a 16-bit LoRA adapter" if stage.finetune is not None else "BF16 weights"
+    return f"{_between(span.artifact_low, span.artifact_high, units.bytes_)} of {what}"
 
 
 def update(state: dict) -> dict:
     s = read(FIELDS, state)
-    outputs, rows = {}, []
+    outputs, stages, runs = {}, [], []
     for order, (key, stage) in enumerate(_STAGES.items()):
-        seconds, hours = _time(stage)
+        span, own = _SPANS[key], _SPANS[key].runs[0]
         tokens = f" over {units.count(stage.tokens)} tokens" if stage.tokens is not None else ""
         outputs[key] = stage.objective
         outputs[f"{key}_budget"] = (
-            f"{units.integer(stage.gpus)} × {stage.hardware} for {units.duration(seconds)}{tokens}: "
-            f"{units.count(hours)} GPU-hours (as of {stage.as_of})"
+            f"{units.integer(stage.gpus)} × {stage.hardware} for {units.duration(own.seconds)}{tokens}: "
+            f"{units.count(own.gpu_hours)} GPU-hours (as of {stage.as_of})"
         )
+        outputs[f"{key}_range"] = _range(span)
+        outputs[f"{key}_data"] = _data(span)
+        outputs[f"{key}_bytes"] = _bytes(span, stage)
         outputs[f"{key}_artifact"] = stage.artifact
         outputs[f"{key}_example"] = stage.example
-        rows.append({
-            "stage": stage.name, "order": order, "gpus": stage.gpus, "seconds": seconds,
-            "picked": key == s["stage"],
-            "gpus_label": f"{stage.name}: {units.integer(stage.gpus)} GPUs",
-            "time_label": f"{stage.name}: {units.duration(seconds)}",
+        picked = key == s["stage"]
+        stages.append({
+            "stage": stage.short, "order": order, "picked": picked,
+            "gpus_low": span.gpus_low, "gpus_high": span.gpus_high,
+            "seconds_low": span.seconds_low, "seconds_high": span.seconds_high,
+            "gpus_label": f"{stage.name}: {_gpus(span)}",
+            "time_label": f"{stage.name}: {_time(span)}",
         })
+        runs += [{
+            "stage": stage.short, "order": order, "run": run.name, "picked": picked, "gpus": run.gpus, "seconds": run.seconds,
+            "gpus_label": f"{run.name}: {units.noun(run.gpus, 'GPUs')}",
+            "time_label": f"{run.name}: {units.duration(run.seconds)}",
+        } for run in span.runs]
     picked = _STAGES[s["stage"]]
-    outputs["summary"] = f"{picked.name}. {outputs[s['stage']]} {outputs[s['stage'] + '_budget']}."
-    return {"outputs": outputs, "data": {"stages": rows}}
+    outputs["summary"] = (f"{picked.name}. {outputs[s['stage']]} Its range: {outputs[s['stage'] + '_range']}; "
+                          f"data: {outputs[s['stage'] + '_data']}; it hands on {outputs[s['stage'] + '_bytes']}.")
+    return {"outputs": outputs, "data": {"stages": stages, "runs": runs}}

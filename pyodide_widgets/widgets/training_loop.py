@@ -9,7 +9,7 @@ by figures/training_loop.py; the picked station is highlighted in it.
 import estimators
 from estimators import loop, memory, units
 
-from ..contract import Output, choice, from_entry, from_preset, preset, read, whole
+from ..contract import Output, choice, from_entry, from_preset, model_choice, preset, read, whole
 
 TITLE = "One step of the training loop"
 TEMPLATE = "training_loop.html"
@@ -20,7 +20,7 @@ _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, 
 
 FIELDS = (
     choice("station", "Station", loop.STATIONS, play=True),
-    choice("model", "Model", {key: f"{m.name} · {units.count(m.params)} counted from its configuration" for key, m in _MODELS.items()}),
+    model_choice("model", "Model", _MODELS),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
 )

@@ -1,40 +1,40 @@
-"""The training stack, layer by layer, from the hardware up.
+"""The training stack in three layers: adapt & align on top, train at scale, the infrastructure below.
 
-The layers and their examples are data, pyodide_widgets/data/stack.toml, with
-the date the examples were chosen.
+Each layer is a row of blocks (pyodide_widgets/data/stack.toml); picking a block
+shows what it does and tools that fill it, dated by the same date as the ten
+steps' lists of who does each step (ten_steps.AS_OF), which this module reads
+rather than repeats. Its template draws the layers as rows of block buttons
+(keyboard and pointer) and writes every block's text, read without JavaScript.
 """
 
 from .. import pick_one
+from .ten_steps import AS_OF
 
 TITLE = "The training stack, layer by layer"
-CHART = "stack_layers"
-TEMPLATE = pick_one.TEMPLATE
+TEMPLATE = "training_stack.html"
 OUTPUTS = pick_one.OUTPUTS
 
 _DATA = pick_one.load("stack")
 
-OPTIONS = {
-    key: {"name": layer["name"], "details": [
-        ("What it does", layer["does"]),
-        (f"Examples, as of {_DATA['as_of']}", ", ".join(layer["examples"])),
-    ]}
-    for key, layer in _DATA["layers"].items()
-}
-DIAGRAM = {
-    "layers": [{"key": key, "name": layer["name"], "examples": ", ".join(layer["examples"])}
-               for key, layer in _DATA["layers"].items()],
-    "as_of": [{"text": _DATA["as_of"]}],
-}
+# Top layer first, as the template draws them.
+LAYERS = {key: {**layer, "blocks": [b for b, block in _DATA["blocks"].items() if block["layer"] == key]}
+          for key, layer in _DATA["layers"].items()}
 
-_ORDER = list(_DATA["layers"])
+OPTIONS = {
+    key: {"name": block["name"], "layer": block["layer"], "details": [
+        ("What it does", block["does"]),
+        (f"Examples, not a ranking; as of {AS_OF}", ", ".join(block["examples"])),
+    ]}
+    for key, block in _DATA["blocks"].items()
+}
 
 
 def _place(key: str) -> str:
-    """Where the layer sits: "Framework sits on Drivers and collectives, under Parallelism library."."""
-    i = _ORDER.index(key)
-    below = f"on {OPTIONS[_ORDER[i - 1]]['name']}" if i else "at the bottom"
-    above = f"under {OPTIONS[_ORDER[i + 1]]['name']}" if i + 1 < len(_ORDER) else "at the top"
-    return f"{OPTIONS[key]['name']} sits {below}, {above}."
+    """Where the block sits: "Adapters belong to Adapt & align, which sits on Train at scale."."""
+    order = list(LAYERS)
+    i = order.index(OPTIONS[key]["layer"])
+    below = f"sits on {LAYERS[order[i + 1]]['name']}" if i + 1 < len(order) else "is the bottom of the stack"
+    return f"{OPTIONS[key]['name']}: part of {LAYERS[order[i]]['name']}, which {below}."
 
 
-FIELDS, presets, update = pick_one.declare("layer", "Layer", OPTIONS, _place, DIAGRAM)
+FIELDS, presets, update = pick_one.declare("block", "Block", OPTIONS, _place, {})

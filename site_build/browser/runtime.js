@@ -216,6 +216,7 @@
     writeUrl(w, state);
     showPicked(w, state);
     showPreset(w, state);
+    showUnits(w);
     if (runtime.status === "idle") boot();
     if (runtime.status !== "live") return;
     const id = runtime.nextId++;
@@ -266,6 +267,15 @@
     w.announceTimer = setTimeout(() => {
       if (w.live) w.live.textContent = text;
     }, ANNOUNCE_AFTER_MS);
+  }
+
+  // A unit reads singular after a value of one ("1 GPU"): the build wrote both of its forms
+  // (estimators.units.unit_after) on each unit that has two.
+  function showUnits(w) {
+    for (const unit of w.root.querySelectorAll("[data-unit-one]")) {
+      const input = unit.parentElement.querySelector("input");
+      unit.textContent = Number(input.value.trim().replaceAll(",", "")) === 1 ? unit.dataset.unitOne : unit.dataset.unit;
+    }
   }
 
   // --- pick-one content and play --------------------------------------------
@@ -417,6 +427,7 @@
     root.widget = w;
     root.dataset.enhanced = "true"; // from here on, widgets.css shows only the picked option's content
     showPicked(w, w.defaults);
+    showUnits(w);
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 

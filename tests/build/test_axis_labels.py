@@ -64,8 +64,9 @@ AXES = {
     (storage_scale, "parameters N"): (units.count, COUNTS),
     (storage_scale, "bytes on disk"): (units.bytes_, COUNTS),
     (tokens_ruler, "training tokens per parameter (log scale)"): (units.number, NUMBERS),
-    (stages, "GPUs (log scale)"): (units.integer, stages.GPU_TICKS),
-    (stages, "wall-clock time (log scale)"): (units.duration, stages.TIME_TICKS),
+    # The stages' axes label every other tick (the rest are grid lines only).
+    (stages, "GPUs per run (log scale)"): (units.integer, stages.GPU_LABELS),
+    (stages, "wall-clock time (log scale)"): (units.duration, stages.TIME_LABELS),
 }
 
 

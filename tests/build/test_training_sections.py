@@ -385,6 +385,24 @@ def test_storage_widget_starts_at_the_seeds_7b_figures(text):
             f"Shipped weights (BF16) {units.bytes_(s.weights)} One checkpoint {units.bytes_(s.checkpoint)}") in text
 
 
+def test_the_later_stages_state_their_ranges_from_their_published_runs(text):
+    # s1 (appendix D): 16 H100s for 26 minutes over 1,000 examples; QLoRA (§5): Guanaco on one GPU for
+    # 24 hours; Alpaca: 52K examples; Zephyr (§4): 16 A100s for two to four hours over UltraFeedback's
+    # 64K prompts; DeepSeek-V3 (table 1): 119K GPU-hours of context extension on 2,048 GPUs; DeepSeek-R1
+    # (Nature, supplementary): R1-Zero for about 198 hours on 512 H800s.
+    sft, pref, mid, rl = (estimators.stage_span(k) for k in ("sft", "preference", "mid-training", "rl"))
+    assert (f"Supervised fine-tuning spans {units.integer(sft.gpus_low)} to {units.integer(sft.gpus_high)} GPUs and "
+            f"{units.duration(sft.seconds_low)} to {units.duration(sft.seconds_high)}, "
+            f"{units.count(sft.gpu_hours_low)} to {units.count(sft.gpu_hours_high)} GPU-hours, on "
+            f"{units.count(sft.examples_low)} to {units.count(sft.examples_high)} examples") in text
+    assert f"as small as an adapter of {units.bytes_(sft.artifact_low)}" in text
+    assert (f"used {units.integer(pref.gpus_low)} GPUs for {units.duration(pref.seconds_low)} to "
+            f"{units.duration(pref.seconds_high)} over about {units.count(pref.examples_low)} ranked prompts") in text
+    assert (f"{units.integer(mid.gpus_low)} GPUs for {units.duration(mid.seconds_low)} and "
+            f"{units.integer(rl.gpus_low)} GPUs for {units.duration(rl.seconds_low)}") in text
+    assert f"{units.bytes_(rl.artifact_high)} in BF16" in text
+
+
 def test_every_audit_practice_and_stack_layer_reads_without_javascript(text):
     from pyodide_widgets.widgets import audit_lanes, training_stack
 

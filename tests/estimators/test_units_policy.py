@@ -213,3 +213,18 @@ def test_a_figure_set_apart_takes_the_digits_that_tell_it_from_the_other():
     assert units.apart(26.6738e6, 26.6846e6) == "26.67M"  # a count, unitless
     assert units.apart(5e9, 5e9, "B") == "5 GB"  # equal figures keep the policy's digits
     assert units.kind_of(units.apart, 1e12, "FLOP/s") != units.kind_of(units.si, "FLOP/s")
+
+
+@pytest.mark.parametrize("value, unit, text", [
+    (1, "GPUs", "GPU"), (2, "GPUs", "GPUs"), (0, "GPUs", "GPUs"), (1, "sequences per GPU", "sequence per GPU"),
+    (1, "billion parameters", "billion parameters"), (1, "% of peak", "% of peak"), (1, "in the window", "in the window"),
+    (1.0, "days", "day"), (1.5, "days", "days"),
+])
+def test_a_unit_reads_singular_after_one_and_as_given_otherwise(value, unit, text):
+    assert units.unit_after(value, unit) == text
+
+
+def test_a_count_and_its_noun_read_together():
+    assert units.noun(1, "GPUs") == "1 GPU"
+    assert units.noun(16384, "GPUs") == "16,384 GPUs"
+    assert units.noun(1, "saves", "one") == "one save"
