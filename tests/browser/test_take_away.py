@@ -166,3 +166,17 @@ def test_the_charts_data_downloads_as_csv_of_the_rows_it_is_drawn_from(page, sit
         for key, value in want.items():
             if key != "dataset":
                 assert (float(got[key]) if isinstance(cell(value), float) else got[key]) == cell(value), key
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_the_tools_and_a_comparison_fit_a_360_px_column(browser, site_url, name):
+    page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    live_page(page, f"{site_url}{PAGE}", name)
+    tool(page, name, "pin")
+    change(page, name)
+    tool(page, name, "command")
+    page.wait_for_function("sel => document.querySelector(sel).value", arg=f"{root(name)} [data-copied]")
+    overflow = page.eval_on_selector(root(name), """el => [...el.querySelectorAll('[data-tools] *, [data-pinned-for]')]
+        .filter(e => e.getBoundingClientRect().right > el.getBoundingClientRect().right + 1).map(e => e.outerHTML.slice(0, 80))""")
+    assert overflow == []
+    page.context.close()
