@@ -267,6 +267,22 @@ def noun(value: float, unit: str, text: str = "") -> str:
     return f"{text or integer(value)} {unit_after(value, unit)}"
 
 
+def difference(before: float, after: float, formatter, *args) -> str:
+    """How `after` reads against `before`, two figures of one kind that `formatter` (with `args`) prints:
+    a share's change in percentage points ("+1.5 points"); the ratio of two figures of one sign
+    ("2.5×", "0.4×"); otherwise the change in the figure's own terms ("+3 GB"); "same" when the two
+    print alike. A share is compared by its change because a ratio of shares (40% against 20%: 2×)
+    reads as a multiple of the quantity itself."""
+    if formatter(before, *args) == formatter(after, *args):
+        return "same"
+    if formatter is percent:
+        return f"{'+' if after > before else ''}{number((after - before) * 100)} points"
+    if before * after > 0:
+        return times(after / before)
+    change = after - before
+    return ("+" if change > 0 else "") + (number(change) if formatter is apart else formatter(change, *args))
+
+
 # What each formatter prints, for the build's one-text check (one value of one kind reads one
 # way, whichever formatter printed it). The rounded figures of count, sci, number and plain are
 # one kind; an exact integer (405,853,388,800) is a kind of its own beside its rounded 406B, as

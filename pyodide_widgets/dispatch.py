@@ -13,24 +13,42 @@ import json
 
 from estimators.errors import EstimatorError
 
-from . import contract, module, provenance
+from . import compare, contract, module, provenance, take_away
 
 ESTIMATORS = "estimators"
 
 
 def handle(request: str) -> str:
-    """{"widget", "state"} -> {"outputs", "data", "cards"} or {"error": {"field", "message"}}."""
+    """{"widget", "state", "pinned"?} -> {"outputs", "data", "cards", "command", "pinned"?} or
+    {"error": {"field", "message"}}.
+
+    With a pinned state, "pinned" holds its outputs and each live output's difference from them
+    (`compare`), or its own {"error"}: a bad pinned state from a link is named, the live answer stays.
+    """
     message = json.loads(request)
     widget = module(message["widget"])
+    state, pinned = message["state"], message.get("pinned")
     try:
-        result = widget.update(message["state"])
-        result["cards"] = provenance.cards(widget, message["state"])
+        live = compare.printed(widget, state) if pinned is not None else (widget.update(state), None)
+        result = live[0]
+        result["cards"] = provenance.cards(widget, state)
+        result["command"] = take_away.command(message["widget"], widget, state)
     except EstimatorError as error:
-        field, allowed = error.argument, error.allowed
-        if _raised_by_an_estimator(error):
-            field, allowed = _in_field_terms(widget, message["state"], error)
-        result = {"error": {"field": field, "message": f"Must be {allowed}."}}
+        return json.dumps({"error": _error(widget, state, error)}, allow_nan=False)
+    if pinned is not None:
+        try:
+            result["pinned"] = compare.against(message["widget"], pinned, live)
+        except EstimatorError as error:
+            result["pinned"] = {"error": _error(widget, pinned, error)}
     return json.dumps(result, allow_nan=False)
+
+
+def _error(widget, state: dict, error: EstimatorError) -> dict:
+    """{"field", "message"}: the error in the reader's terms, on the field it concerns."""
+    field, allowed = error.argument, error.allowed
+    if _raised_by_an_estimator(error):
+        field, allowed = _in_field_terms(widget, state, error)
+    return {"field": field, "message": f"Must be {allowed}."}
 
 
 def _raised_by_an_estimator(error: EstimatorError) -> bool:

@@ -23,6 +23,13 @@
  * answer to inputs it was not computed from. While Pyodide downloads, a
  * progress bar counts the bytes; a boot that fails or stalls ends in one line
  * that says whether the network or the browser failed.
+ *
+ * Once live, each widget shows its tools ([data-tools], made here, so a page
+ * without JavaScript shows none): pin the shown state, whose outputs then stay
+ * beside the live ones ([data-pinned-for=key]) with the difference Python
+ * computed for each; copy the state as a command line or as JSON (also left in
+ * [data-copied], for a browser that refuses the clipboard); download the
+ * chart's data as CSV. The address holds a pinned state beside the live one.
  */
 (() => {
   "use strict";
@@ -137,6 +144,7 @@
     w.root.dataset.state = state;
     w.root.setAttribute("aria-busy", state === "loading" ? "true" : "false");
     w.download.hidden = state !== "loading";
+    w.tools.root.hidden = state !== "live"; // each tool needs Python's answer
   }
 
   function megabytes(bytes) {
@@ -223,7 +231,7 @@
     w.latest = id;
     w.sentAt = performance.now();
     runtime.requests.set(id, { w, state });
-    runtime.worker.postMessage({ type: "update", id, widget: w.name, state });
+    runtime.worker.postMessage({ type: "update", id, widget: w.name, state, pinned: w.pinned });
   }
 
   function show(w, result, state) {
@@ -233,10 +241,13 @@
     w.status.textContent = "";
     if (result.error) {
       showError(w, result.error);
+      w.afterResult = null; // a tool waits for a good answer; the reader fixes the input and asks again
       return;
     }
     w.root.classList.remove("widget--stale");
     w.shown = state;
+    w.result = { state, outputs: result.outputs, data: result.data, command: result.command };
+    showPinned(w, result.pinned);
     markPending(w);
     for (const [key, text] of Object.entries(result.outputs)) {
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
@@ -248,6 +259,9 @@
     }
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
+    const after = w.afterResult;
+    w.afterResult = null;
+    if (after) after(w.result);
     w.root.dispatchEvent(new CustomEvent("widget:updated", { detail: { ms: performance.now() - w.sentAt } }));
   }
 
@@ -337,8 +351,13 @@
   // --- the URL ------------------------------------------------------------
   // Each widget's state lives in the query string as <widget id>.<field>=<value>.
 
+  // A pinned state's fields are <widget id>.pin.<field>, every one of them: the link says all it compares against.
   function urlKey(w, field) {
     return `${w.root.id}.${field}`;
+  }
+
+  function pinKey(w, field) {
+    return `${w.root.id}.pin.${field}`;
   }
 
   function writeUrl(w, state) {
@@ -348,6 +367,8 @@
       if (value === w.defaults[field]) url.searchParams.delete(urlKey(w, field));
       else url.searchParams.set(urlKey(w, field), value);
     }
+    for (const key of [...url.searchParams.keys()]) if (key.startsWith(pinKey(w, ""))) url.searchParams.delete(key);
+    for (const [field, value] of Object.entries(w.pinned || {})) url.searchParams.set(pinKey(w, field), value);
     history.replaceState(history.state, "", url);
   }
 
@@ -360,7 +381,168 @@
       if (!setField(w, name, value)) w.invalidFromUrl[name] = value;
       restored = true;
     }
+    // A pinned state from a link is sent to Python as it stands (a field it lacks takes the page's own
+    // value), which names a bad one: it is never put into the form, nor shown unchecked.
+    const pinned = [...params].filter(([key]) => key.startsWith(pinKey(w, "")));
+    if (pinned.length) {
+      w.pinned = { ...w.defaults };
+      for (const [key, value] of pinned) {
+        const field = key.slice(pinKey(w, "").length);
+        if (field in w.defaults) w.pinned[field] = value;
+      }
+      showPinButton(w);
+      restored = true;
+    }
     return restored;
+  }
+
+  // --- pin and compare, copy, CSV -----------------------------------------------
+
+  function button(label, tool) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "md-button";
+    b.dataset.tool = tool;
+    b.textContent = label;
+    return b;
+  }
+
+  // Hidden until the runtime is live (setState): without Python no tool can answer.
+  function makeTools(w) {
+    const root = document.createElement("div");
+    root.className = "widget__tools";
+    root.dataset.tools = "";
+    root.hidden = true;
+    const group = document.createElement("div");
+    group.className = "widget__tool-buttons";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Compare and take away");
+    const tools = { root, pin: button("Pin this state", "pin") };
+    tools.pin.setAttribute("aria-pressed", "false");
+    group.append(tools.pin, button("Copy as command", "command"), button("Copy as JSON", "json"));
+    if (w.chart) group.append(button("Download the chart's data (CSV)", "csv"));
+    tools.status = document.createElement("p");
+    tools.status.className = "widget__tool-status";
+    tools.status.dataset.toolStatus = "";
+    tools.status.setAttribute("role", "status");
+    // What was last copied, readable and selectable here too: a browser may refuse the clipboard.
+    tools.copied = document.createElement("textarea");
+    tools.copied.className = "widget__copied";
+    tools.copied.dataset.copied = "";
+    tools.copied.readOnly = true;
+    tools.copied.hidden = true;
+    tools.copied.rows = 3;
+    tools.copied.setAttribute("aria-label", "Copied text");
+    root.append(group, tools.status, tools.copied);
+    w.status.before(root);
+    return tools;
+  }
+
+  function useTool(w, tool) {
+    if (tool === "pin") {
+      togglePin(w);
+      return;
+    }
+    const act = {
+      command: (r) => copy(w, r.command, "command"),
+      json: (r) => copy(w, JSON.stringify({ widget: w.name, state: r.state, outputs: r.outputs }, null, 2), "JSON"),
+      csv: (r) => downloadCsv(w, r.data),
+    }[tool];
+    // The outputs on screen may be the page's own, computed at build time: ask Python for them first.
+    if (w.result && !w.dirty) act(w.result);
+    else {
+      w.afterResult = act;
+      request(w);
+    }
+  }
+
+  function showPinButton(w) {
+    w.tools.pin.setAttribute("aria-pressed", String(Boolean(w.pinned)));
+    w.tools.pin.textContent = w.pinned ? "Unpin" : "Pin this state";
+  }
+
+  // Pin the state the outputs are for (never a form holding a bad value); unpin clears the comparison.
+  function togglePin(w) {
+    w.pinned = w.pinned ? null : { ...w.shown };
+    showPinButton(w);
+    w.tools.status.textContent = "";
+    if (!w.pinned) {
+      for (const el of w.root.querySelectorAll("[data-pinned-for]")) el.remove();
+      writeUrl(w, readState(w));
+      return;
+    }
+    request(w);
+  }
+
+  function labelOf(w, field) {
+    const control = [...w.form.elements].find((c) => c.name === field);
+    const label = control && (control.closest("fieldset")?.querySelector("legend") || control.labels?.[0]);
+    return label ? label.textContent.trim() : field;
+  }
+
+  // Beside each output, what it read for the pinned state and how the live one differs (both from Python).
+  function showPinned(w, pinned) {
+    if (!pinned) return;
+    if (pinned.error) {
+      for (const el of w.root.querySelectorAll("[data-pinned-for]")) el.remove();
+      const where = pinned.error.field ? `${labelOf(w, pinned.error.field)}: ` : "";
+      w.tools.status.textContent = `The pinned state in this address cannot be compared. ${where}${pinned.error.message} Unpin to clear it.`;
+      return;
+    }
+    w.tools.status.textContent = "";
+    for (const slot of w.root.querySelectorAll("[data-output]:not([data-live])")) {
+      const key = slot.dataset.output;
+      if (!(key in pinned.outputs)) continue;
+      let el = slot.nextElementSibling;
+      if (!el || el.dataset.pinnedFor !== key) {
+        el = document.createElement(slot.tagName === "P" ? "p" : "span");
+        el.className = "widget__pinned";
+        el.dataset.pinnedFor = key;
+        slot.after(el);
+      }
+      const difference = pinned.differences[key];
+      el.dataset.difference = difference;
+      const now = { same: "", changed: "" }[difference] ?? ` · now ${difference}`;
+      el.textContent = difference === "same" ? "Pinned: the same" : `Pinned: ${pinned.outputs[key]}${now}`;
+    }
+  }
+
+  async function copy(w, text, what) {
+    w.tools.copied.value = text;
+    w.tools.copied.hidden = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      w.tools.status.textContent = `Copied the ${what}; it is also below.`;
+    } catch (error) {
+      w.tools.copied.select();
+      w.tools.status.textContent = `This browser did not allow copying: the ${what} is below, selected.`;
+    }
+  }
+
+  // One CSV of every dataset the chart is drawn from, a row per mark, the dataset named in its first column.
+  const CSV_SPECIAL = /[",\r\n]/;
+
+  function csvCell(value) {
+    const text = value == null ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
+    return CSV_SPECIAL.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  }
+
+  function csvOf(data) {
+    const rows = Object.entries(data).flatMap(([dataset, marks]) => (Array.isArray(marks) ? marks : []).map((mark) => ({ dataset, ...mark })));
+    const columns = [...new Set(rows.flatMap(Object.keys))];
+    return [columns, ...rows.map((row) => columns.map((c) => row[c]))].map((line) => line.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  }
+
+  function downloadCsv(w, data) {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([csvOf(data)], { type: "text/csv" }));
+    link.download = `${w.root.id}.csv`;
+    link.hidden = true;
+    w.tools.root.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    w.tools.status.textContent = `Downloaded ${link.download}: the rows the chart is drawn from.`;
   }
 
   // --- charts ---------------------------------------------------------------
@@ -416,6 +598,9 @@
       chart: root.querySelector("[data-chart]"),
       chartSpec: root.querySelector("[data-chart-spec]"),
       invalidFromUrl: {},
+      pinned: null, // the pinned state, as the form's texts
+      result: null, // Python's last good answer: {state, outputs, data, command}
+      afterResult: null, // a tool waiting for that answer
       dirty: false,
       latest: 0,
       view: null,
@@ -424,6 +609,7 @@
     w.defaults = readState(w);
     w.shown = w.defaults; // the build-time outputs are for the page's own state
     w.download = downloadProgress(w);
+    w.tools = makeTools(w);
     root.widget = w;
     root.dataset.enhanced = "true"; // from here on, widgets.css shows only the picked option's content
     showPicked(w, w.defaults);
@@ -438,6 +624,8 @@
       request(w);
     });
     root.addEventListener("click", (event) => {
+      const tool = event.target.closest("[data-tool]");
+      if (tool) useTool(w, tool.dataset.tool);
       const play = event.target.closest("[data-play]");
       if (play) togglePlay(w, play);
       const choice = event.target.closest("[data-pick]");

@@ -222,7 +222,7 @@ self.onmessage = async ({ data }) => {
   } else if (data.type === "update") {
     let reply;
     try {
-      reply = JSON.parse(handle(JSON.stringify({ widget: data.widget, state: data.state })));
+      reply = JSON.parse(handle(JSON.stringify({ widget: data.widget, state: data.state, pinned: data.pinned })));
     } catch (error) {
       // A bug, not bad input (that comes back as reply.error): say so without the traceback.
       console.error(error);

@@ -228,3 +228,21 @@ def test_a_count_and_its_noun_read_together():
     assert units.noun(1, "GPUs") == "1 GPU"
     assert units.noun(16384, "GPUs") == "16,384 GPUs"
     assert units.noun(1, "saves", "one") == "one save"
+
+
+@pytest.mark.parametrize("before, after", [(2e9, 5e9), (3.1e12, 7.5e11), (-4.0, -1.0)])
+def test_a_difference_of_two_figures_of_one_sign_is_their_ratio(before, after):
+    for formatter, args in ((units.bytes_, ()), (units.si, ("FLOP/s",)), (units.duration, ())):
+        assert units.difference(before, after, formatter, *args) == units.times(after / before)
+
+
+def test_a_share_moves_by_points_and_a_figure_across_zero_by_its_change():
+    assert units.difference(0.2, 0.215, units.percent) == f"+{units.number(1.5)} points"
+    assert units.difference(0.4, 0.1, units.percent) == f"-{units.number(30)} points"
+    assert units.difference(0, 3e9, units.bytes_) == "+" + units.bytes_(3e9)
+    assert units.difference(2.0, -3.0, units.si, "W") == units.si(-5.0, "W")
+
+
+def test_figures_that_print_alike_are_the_same_whatever_their_digits_beyond():
+    assert units.difference(405e9, 405.1e9, units.count) == "same"
+    assert units.difference(405e9, 406e9, units.count) != "same"

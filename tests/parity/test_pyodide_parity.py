@@ -16,6 +16,7 @@ from site_build.pack import build_wheel
 
 VALID_STATES = 60  # per widget, beyond its presets
 INVALID_STATES = 20
+PINNED_STATES = 10
 # Typed forms of a number a reader might use, all of which the fields accept.
 NUMBER_FORMS = ("{:g}", "{:.3f}", "{:.2e}", " {:g} ")
 BAD_TEXT = ("", "abc", "-1", "0", "nan", "inf", "1e400", "1,2,3", "½")
@@ -64,7 +65,11 @@ def requests_for(name: str) -> list[dict]:
         if len(valid) == VALID_STATES:
             break
     invalid = [broken(rng, rng.choice(presets), widget.FIELDS) for _ in range(INVALID_STATES)]
-    return [{"widget": name, "state": state} for state in presets + valid + invalid]
+    # A pinned state beside the live one (its differences are taken from the figures the formatters
+    # were given, recorded as they print), and a bad pinned state from a link.
+    pinned = [{"widget": name, "state": state, "pinned": presets[0]} for state in valid[:PINNED_STATES]]
+    pinned += [{"widget": name, "state": presets[0], "pinned": state} for state in invalid[:2]]
+    return [{"widget": name, "state": state} for state in presets + valid + invalid] + pinned
 
 
 @pytest.fixture(scope="module")
