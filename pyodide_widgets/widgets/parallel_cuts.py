@@ -54,7 +54,7 @@ OUTPUTS = (
     Output("holds", "Each GPU holds", detail="holds_detail", of=estimators.gpu_share,
            uses=("cut", "model", "gpus", "seq_len", "global_batch")),
     Output("collective", "Traffic it creates", detail="group", of=estimators.layout_traffic, uses=("cut", "gpus")),
-    Output("fit", "Against one GPU's memory", of=estimators.memory_fit, uses=("cut", "model", "gpus", "gpu")),
+    Output("fit", "Against one GPU's memory", detail="fit_detail", of=estimators.memory_fit, uses=("cut", "model", "gpus", "gpu")),
     Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch", of=(estimators.CutTraffic, "traffic_bytes"),
            uses=_TRAFFIC),
     Output("link_time", "Time on the link", detail="link", of=estimators.link_seconds, uses=_LINK),
@@ -154,8 +154,8 @@ def update(state: dict) -> dict:
             f"{units.number(share.sequences)} of {units.integer(s['global_batch'])} sequences · "
             f"{units.integer(share.tokens_per_sequence)} tokens of each"
         ),
-        "fit": (f"Fits: the state takes {units.percent(fit.ratio)} of {memory}, before activations" if fit.fits else
-                f"Does not fit: the state is {units.times(fit.ratio)} {memory}, before activations"),
+        "fit": f"{units.percent(fit.ratio)}: fits" if fit.fits else f"{units.times(fit.ratio)}: does not fit",
+        "fit_detail": f"{units.bytes_(share.state_bytes)} of training state against {memory}, before activations",
         "collective": parallelism.COLLECTIVES[s["cut"]],
         "group": f"among {units.integer(cut.group_gpus)} GPUs" if cut else "none: one GPU talks to no one",
         "traffic": units.bytes_(traffic),
@@ -179,7 +179,7 @@ def update(state: dict) -> dict:
     outputs["summary"] = (
         f"{parallelism.CUTS[s['cut']]} over {units.integer(s['gpus'])} GPUs: each sends {outputs['traffic']} per step, "
         f"{outputs['link_time']} on its link against {outputs['compute']} of arithmetic. {outputs['verdict']} "
-        f"{outputs['fit']}."
+        f"Each GPU's state against its memory: {outputs['fit']}, {outputs['fit_detail']}."
     )
     drawn = min(DIAGRAM_GPUS, s["gpus"])
     of_all = "" if drawn == s["gpus"] else f" of {units.integer(s['gpus'])}"

@@ -449,17 +449,20 @@
     const box = svg.getBoundingClientRect();
     const viewBox = svg.viewBox.baseVal;
     const drawnPerCss = viewBox && viewBox.width ? viewBox.width / box.width : 1;
-    return w.view.scale("x").invert((event.clientX - box.left) * drawnPerCss - w.view.origin()[0]);
+    // The plot starts at the view's origin past its padding, in the SVG's own units.
+    const left = w.view.origin()[0] + w.view.padding().left;
+    return w.view.scale("x").invert((event.clientX - box.left) * drawnPerCss - left);
   }
 
   function bindDrag(w) {
     const chart = w.chart;
+    // One new value a frame, however fast the pointer reports: the latest position, once the view
+    // exists (a drag that starts on the build's picture waits for the live one, and loses no move).
     const follow = (event) => {
       w.dragAt = event;
-      // One new value a frame, however fast the pointer reports.
       w.dragFrame ||= requestAnimationFrame(() => {
         w.dragFrame = 0;
-        if (w.view) dragTo(w, valueUnder(w, w.dragAt));
+        viewOf(w).then(() => dragTo(w, valueUnder(w, w.dragAt)), () => {});
       });
     };
     chart.addEventListener("pointerdown", (event) => {
@@ -470,7 +473,7 @@
       } catch {
         // A pointer the browser no longer tracks: the drag still follows moves over the chart.
       }
-      viewOf(w).then(() => follow(event), () => {});
+      follow(event);
     });
     chart.addEventListener("pointermove", (event) => {
       if (w.dragging && event.isPrimary) follow(event);
