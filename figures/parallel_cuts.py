@@ -20,7 +20,7 @@ DRAWN_GPUS = 4  # the seed's picture: four GPUs under each cut
 # Positions: GPU i sits at x = i; the axis leaves half a slot either side.
 X_DOMAIN = [-0.5, DRAWN_GPUS - 0.5]
 BAR_HALF_WIDTH = 0.3
-PLOT_WIDTH = 210
+PLOT_WIDTH = 185  # with the bytes axis, 286 px: a 360 px phone's column
 ARC_HEIGHT, BAR_HEIGHT = 120, 130
 # An arc's height (in the arc panel's units, 0 at the GPUs' tops): longer sends ride higher, and
 # one going back (right to left) higher still, so opposite sends between two GPUs never overlap.
@@ -65,20 +65,25 @@ def _arcs() -> alt.LayerChart:
 
 def _state() -> alt.LayerChart:
     gpus = alt.Chart(alt.NamedData(name="gpus"))
-    x_axis = alt.Axis(title=None, values=list(range(DRAWN_GPUS)), labelExpr="'GPU ' + (datum.value + 1)", grid=False)
     bars = (
         gpus.transform_calculate(left=f"datum.gpu - {BAR_HALF_WIDTH}", right=f"datum.gpu + {BAR_HALF_WIDTH}")
         .mark_rect(color=STATE_COLOUR)
-        .encode(x=alt.X("left:Q", scale=_X_SCALE, axis=x_axis), x2="right:Q",
+        .encode(x=alt.X("left:Q", scale=_X_SCALE, axis=None), x2="right:Q",
                 y=alt.Y("bytes:Q", axis=alt.Axis(title="training state", labelExpr=_axis_labels.bytes_(), tickCount=4)),
                 y2=alt.datum(0), tooltip=["label:N"])
+    )
+    # Each GPU named under its bar (a name, not a quantity: no axis of numbers to label).
+    names = (
+        gpus.transform_calculate(name="'GPU ' + (datum.gpu + 1)")
+        .mark_text(baseline="top", dy=4, fontSize=10)
+        .encode(x=alt.X("gpu:Q", scale=_X_SCALE, axis=None), y=alt.value(BAR_HEIGHT), text="name:N")
     )
     memory = alt.Chart(alt.NamedData(name="memory"))
     rule = memory.mark_rule(color=MEMORY_COLOUR, strokeWidth=2, strokeDash=[6, 3]).encode(y="bytes:Q", tooltip=["label:N"])
     # Said above the plot, not on the line: the line crosses the bars.
     label = memory.mark_text(align="left", baseline="bottom", dy=-4, fontSize=10).encode(
         x=alt.value(0), y=alt.value(0), text="label:N")
-    return alt.layer(bars, rule, label).properties(width=PLOT_WIDTH, height=BAR_HEIGHT)
+    return alt.layer(bars, names, rule, label).properties(width=PLOT_WIDTH, height=BAR_HEIGHT)
 
 
 def chart() -> alt.VConcatChart:
