@@ -89,7 +89,7 @@ def _state() -> alt.LayerChart:
 def chart() -> alt.VConcatChart:
     return (
         alt.vconcat(_arcs(), _state(), spacing=22)
-        .properties(title=alt.Title("Who sends to whom, and what each GPU keeps"))
+        .properties(title=alt.Title(["Who sends to whom, and", "what each GPU keeps"]))
         .configure(background="transparent")
         .configure_view(stroke=None)
     )

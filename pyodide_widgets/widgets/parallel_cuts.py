@@ -192,7 +192,8 @@ def update(state: dict) -> dict:
         "memory": [{"bytes": gpu.memory_bytes, "label": f"red line: {memory}"}],
         "sends": [{"source": c.source, "target": c.target, "carries": c.carries,
                    "label": f"GPU {c.source + 1} sends {c.carries} to GPU {c.target + 1}"} for c in sends],
-        "note": [{"text": f"{units.integer(drawn)}{of_all} GPUs: {parallelism.COLLECTIVES[s['cut']]}; {each}"}],
+        # Lines short enough for the picture's width at a phone's (the collective's name is an output above).
+        "note": [{"text": f"{units.integer(drawn)}{of_all} GPUs; {each}"}],
     }
     return {"outputs": outputs, "data": data}
 
