@@ -176,6 +176,10 @@ class CutTraffic:
     scale_up: bool  # the group fits inside one NVLink (scale-up) domain
     link_seconds: float = quantity("traffic / the bandwidth of the link it crosses", "duration")
     comm_ratio: float = quantity("link_seconds / the step's compute_seconds: above 1, this cut alone is communication-bound", "times")
+    every_micro_batch: bool  # its collective runs once per micro-batch (tp, cp, pp, ep), not once a step (dp)
+    micro_batch_bytes: float = quantity(
+        "bytes each GPU sends per micro-batch in this dimension: traffic / micro-batches, or a once-a-step collective's whole step",
+        "bytes")
 
 
 @dataclass(frozen=True)
@@ -253,16 +257,18 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
     m = batch // (layout.dp * b)
     stage_layers = layers / layout.pp
     local_tokens = s / layout.cp  # tokens of each sequence on one GPU
-    traffic = {
-        "tp": m * tensor_parallel_traffic_bytes(local_tokens, b, hidden, stage_layers, layout.tp),
-        "cp": m * context_parallel_traffic_bytes(s, b, kv / layout.tp, stage_layers, layout.cp),
-        "pp": 0 if layout.pp == 1 else m * pipeline_traffic_bytes(local_tokens / layout.tp, b, hidden),
+    # What each dimension sends for one micro-batch (for dp, once a step: the gradients of the whole batch).
+    once = {
+        "tp": tensor_parallel_traffic_bytes(local_tokens, b, hidden, stage_layers, layout.tp),
+        "cp": context_parallel_traffic_bytes(s, b, kv / layout.tp, stage_layers, layout.cp),
+        "pp": 0 if layout.pp == 1 else pipeline_traffic_bytes(local_tokens / layout.tp, b, hidden),
         # Expert parallelism keeps one copy of each expert per ep GPUs: only 1/ep of the experts' gradients are here.
         "dp": data_parallel_traffic_bytes((params - routed * (1 - 1 / layout.ep)) / (layout.tp * layout.pp),
                                           layout.dp * layout.cp, layout.zero_stage),
-        "ep": m * expert_parallel_traffic_bytes(local_tokens / layout.tp, b, hidden, moe_layers / layout.pp, top_k, layout.ep)
+        "ep": expert_parallel_traffic_bytes(local_tokens / layout.tp, b, hidden, moe_layers / layout.pp, top_k, layout.ep)
         if moe_layers else 0.0,
     }
+    traffic = {dim: bytes_ if dim == "dp" else m * bytes_ for dim, bytes_ in once.items()}
     compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu)
     cuts, span = [], 1
     for dim in NESTING + ("ep",):
@@ -277,7 +283,7 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
         bandwidth = scale_up_bytes_per_s if within else scale_out_bytes_per_s
         key = "zero" if dim == "dp" and layout.zero_stage == 3 else dim
         seconds = link_seconds(traffic[dim], bandwidth)
-        cuts.append(CutTraffic(key, group, span, traffic[dim], within, seconds, seconds / compute))
+        cuts.append(CutTraffic(key, group, span, traffic[dim], within, seconds, seconds / compute, dim != "dp", once[dim]))
     comm = math.fsum(c.link_seconds for c in cuts)
     return LayoutTraffic(layout, m, tuple(cuts), compute, comm, comm / compute)
 
@@ -310,6 +316,39 @@ def cut_slices(cut: str, gpus: int) -> tuple:
         return Slice(**{f: own if f in split else whole for f in ("layers", "width", "state", "batch", "tokens", "experts")})
 
     return tuple(one(i) for i in range(n))
+
+
+# What each cut's collective carries from one GPU to another.
+CARRIES = {
+    "dp": "gradients", "tp": "partial activations", "cp": "keys and values", "zero": "weights and gradients",
+}
+PIPELINE_CARRIES = ("activations", "gradients")  # forward to the next stage; backward to the one before
+EXPERT_CARRIES = "tokens"  # to the GPU holding each token's expert, and the results back
+
+
+@dataclass(frozen=True)
+class CutSend:
+    """One GPU sending to another in a cut's collective (GPUs counted from 0)."""
+
+    source: int
+    target: int
+    carries: str  # what travels, in words
+
+
+def cut_sends(cut: str, gpus: int) -> tuple:
+    """Who sends to whom under one cut: a ring (i → i+1, the last back to the first) for the
+    all-reduce and all-gather cuts (Patarasuk & Yuan 2009); neighbouring stages for a pipeline,
+    activations forward and gradients back (GPipe); every GPU to every other for experts (GShard)."""
+    cut = one_of("cut", cut, CUTS)
+    n = positive_int("gpus", gpus)
+    if n == 1:
+        return ()
+    if cut == "pp":
+        forward, backward = PIPELINE_CARRIES
+        return tuple(CutSend(i, i + 1, forward) for i in range(n - 1)) + tuple(CutSend(i + 1, i, backward) for i in range(n - 1))
+    if cut == "ep":
+        return tuple(CutSend(i, j, EXPERT_CARRIES) for i in range(n) for j in range(n) if i != j)
+    return tuple(CutSend(i, (i + 1) % n, CARRIES[cut]) for i in range(n))
 
 
 @dataclass(frozen=True)

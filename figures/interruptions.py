@@ -15,7 +15,9 @@ overhead_h}; "marks" {interval_min, overhead_h, label, kind}.
 import altair as alt
 
 DATASETS = ("days", "zoom", "curve", "marks")
-WIDTH = 640
+# Drawn at a phone's width: with its axes it fits the 286 px column of a 360 px screen (widgets.css
+# scales it up on a wider one), each title in lines of that width.
+WIDTH = 210
 FAILURE_COLOUR = "#e53935"
 LOST_COLOUR = "#ffa726"
 CURVE_COLOUR = "#5c6bc0"
@@ -24,20 +26,20 @@ MARK_COLOURS = {"yours": "#e53935", "optimal": "#26a69a"}
 
 def chart() -> alt.VConcatChart:
     days = (
-        alt.Chart(alt.NamedData(name="days"), title="The whole window, day by day: work thrown away")
+        alt.Chart(alt.NamedData(name="days"), title=["The whole window, day by day:", "work thrown away"])
         .mark_bar(color=FAILURE_COLOUR)
         .encode(x=alt.X("start_day:Q", title="days into the window"), x2="end_day:Q",
                 y=alt.Y("lost_h:Q", title="hours"), tooltip=[alt.Tooltip("label:N", title="that day")])
         .properties(width=WIDTH, height=60)
     )
     zoom = (
-        alt.Chart(alt.NamedData(name="zoom"), title="Its first day: the work each interruption throws away")
+        alt.Chart(alt.NamedData(name="zoom"), title=["Its first day: the work each", "interruption throws away"])
         .mark_rect(color=LOST_COLOUR, height=20)
         .encode(x=alt.X("start_h:Q", title="hours into the first day", scale=alt.Scale(domain=[0, 24])),
                 x2="end_h:Q", tooltip=[alt.Tooltip("label:N", title="thrown away")])
         .properties(width=WIDTH, height=30)
     )
-    x = alt.X("interval_min:Q", title="checkpoint interval, minutes (log scale)", scale=alt.Scale(type="log"))
+    x = alt.X("interval_min:Q", title=["checkpoint interval,", "minutes (log scale)"], scale=alt.Scale(type="log"))
     y = alt.Y("overhead_h:Q", title="hours lost + hours writing")
     curve = alt.Chart(alt.NamedData(name="curve")).mark_line(color=CURVE_COLOUR).encode(x=x, y=y)
     marks = alt.Chart(alt.NamedData(name="marks"))
@@ -46,8 +48,10 @@ def chart() -> alt.VConcatChart:
         color=alt.Color("kind:N", scale=alt.Scale(domain=list(MARK_COLOURS), range=list(MARK_COLOURS.values())), legend=None),
         tooltip=[alt.Tooltip("label:N", title="interval")],
     )
-    labels = marks.mark_text(align="left", dx=8, dy=-8).encode(x=x, y=y, text="label:N")
-    cost = alt.layer(curve, points, labels, title="What each interval costs over the window").properties(width=WIDTH, height=200)
+    # Centred above its point, so a mark near either end keeps its label inside the plot's width.
+    labels = marks.mark_text(align="center", dy=-12, fontSize=10).encode(x=x, y=y, text="label:N")
+    cost = alt.layer(curve, points, labels, title=["What each interval costs", "over the window"]).properties(
+        width=WIDTH, height=200)
     return (
         alt.vconcat(days, zoom, cost)
         .configure(background="transparent")

@@ -1,87 +1,95 @@
-"""Six ways to cut a job: what each of four GPUs holds, one panel per cut.
+"""The picked cut's collective between four of its GPUs, above each GPU's training state against
+its memory.
 
-Drawn from the rows of the dataset "slices" (estimators.cut_slices: for every
-cut and GPU, the [start, end) share of the layers, the width of the weight
-matrices, the optimizer state, the batch, the tokens of each sequence and the
-experts it holds). Each cut's panel is a figure marked `data-when="cut=<key>"`,
-so the runtime shows the picked one; without JavaScript all six read in turn,
-each with its text alternative. Colours are the theme's variables, so the
-diagram follows the light and the dark palette.
+Named datasets, the widget's update's rows: "sends" ({source, target, carries, label}: who
+sends what to whom, estimators.cut_sends: a ring, neighbouring stages, or every GPU to every
+other), "gpus" ({gpu, bytes, label}: each drawn GPU's training state, estimators.gpu_share),
+"memory" ({bytes, label}: one GPU's memory) and "note" ({text}: the collective and what each GPU
+sends a step, from estimators.layout_traffic). Each send is an arc from its GPU to the other, its
+arrowhead at the receiver; an arc back the other way rides higher, so a pipeline's gradients and
+an all-to-all's replies show beside what went out. Drawn at a phone's width, so it fits every
+column (widgets.css scales it up on a wider one).
 """
 
-from html import escape
+import altair as alt
 
-DATASETS = ("slices",)
-GRID = 8  # cells a side of the schematic model: 8 layers × 8 columns of width
-CELL = 13  # px
-PANEL_W, GAP, TOP = 150, 12, 22
-STRIP_H = 12
-HELD = "fill: var(--md-accent-fg-color)"
-NOT_HELD = "fill: none; stroke: var(--md-default-fg-color--lighter)"
-TEXT = "fill: var(--md-default-fg-color); font: 12px sans-serif"
-# The strips under each GPU's model grid, in drawing order: (row key, label, parts drawn).
-STRIPS = (("state", "state", 4), ("batch", "batch", 4), ("tokens", "tokens", 8), ("experts", "experts", 4))
+from . import _axis_labels
 
+DATASETS = ("sends", "gpus", "memory", "note")
+DRAWN_GPUS = 4  # the seed's picture: four GPUs under each cut
+# Positions: GPU i sits at x = i; the axis leaves half a slot either side.
+X_DOMAIN = [-0.5, DRAWN_GPUS - 0.5]
+BAR_HALF_WIDTH = 0.3
+PLOT_WIDTH = 185  # with the bytes axis, 286 px: a 360 px phone's column
+ARC_HEIGHT, BAR_HEIGHT = 120, 130
+# An arc's height (in the arc panel's units, 0 at the GPUs' tops): longer sends ride higher, and
+# one going back (right to left) higher still, so opposite sends between two GPUs never overlap.
+ARC_BASE, ARC_PER_GPU, ARC_BACK = 0.2, 0.25, 0.15
+NOTE_Y = 1.9  # the note's first line, above the arcs
+CARRY_COLOURS = ("#5c6bc0", "#ffa726", "#26a69a", "#ab47bc")  # mid-tones that read on both palettes
+STATE_COLOUR = "#5c6bc0"
+MEMORY_COLOUR = "#e53935"
 
-def _held(span: tuple, i: int, parts: int) -> bool:
-    """Part i of `parts` lies inside the [start, end) share."""
-    middle = (i + 0.5) / parts
-    return span[0] <= middle < span[1]
-
-
-def _share(span: tuple) -> str:
-    """Words for a share: "all", or "part 2 of 4"."""
-    lo, hi = span
-    if (lo, hi) == (0.0, 1.0):
-        return "all"
-    n = round(1 / (hi - lo))
-    return f"part {round(lo * n) + 1} of {n}"
+_X_SCALE = alt.Scale(domain=X_DOMAIN, nice=False, zero=False)
 
 
-def _gpu(row: dict, x: float) -> list:
-    parts = [f'<text x="{x}" y="{TOP - 8}" style="{TEXT}">GPU {row["gpu"] + 1}</text>']
-    for r in range(GRID):
-        for c in range(GRID):
-            held = _held(row["layers"], r, GRID) and _held(row["width"], c, GRID)
-            parts.append(f'<rect x="{x + c * CELL}" y="{TOP + r * CELL}" width="{CELL - 2}" height="{CELL - 2}" '
-                         f'style="{HELD if held else NOT_HELD}"/>')
-    y = TOP + GRID * CELL + 6
-    for key, label, count in STRIPS:
-        w = GRID * CELL / count
-        for i in range(count):
-            style = HELD if _held(row[key], i, count) else NOT_HELD
-            parts.append(f'<rect x="{x + i * w}" y="{y}" width="{w - 2}" height="{STRIP_H}" style="{style}"/>')
-        parts.append(f'<text x="{x + GRID * CELL + 4}" y="{y + STRIP_H - 2}" style="{TEXT}; font-size: 10px">{label}</text>')
-        y += STRIP_H + 6
-    return parts
-
-
-def _alt(rows: list) -> str:
-    return " ".join(
-        f"GPU {r['gpu'] + 1}: layers {_share(r['layers'])}, matrix width {_share(r['width'])}, "
-        f"state {_share(r['state'])}, batch {_share(r['batch'])}, tokens {_share(r['tokens'])}, "
-        f"experts {_share(r['experts'])}." for r in rows
-    )
-
-
-def draw(datasets: dict) -> str:
-    """One <figure> per cut, in the rows' order, each an SVG of its GPUs with a caption that states the shares."""
-    cuts = {}
-    for row in datasets["slices"]:
-        cuts.setdefault(row["cut"], []).append(row)
-    height = TOP + GRID * CELL + 6 + len(STRIPS) * (STRIP_H + 6)
-    figures = []
-    for cut, rows in cuts.items():
-        width = len(rows) * (PANEL_W + GAP)
-        body = [p for i, row in enumerate(rows) for p in _gpu(row, i * (PANEL_W + GAP))]
-        title = escape(rows[0]["title"])
-        alt = escape(_alt(rows))
-        figures.append(
-            f'<figure class="widget__option widget__diagram" data-when="cut={cut}">'
-            f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{title}: {alt}" xmlns="http://www.w3.org/2000/svg">'
-            + "".join(body)
-            + f"</svg><figcaption>{title}. The grid is the model (rows: layers; columns: the width of each weight "
-            f"matrix), filled where the GPU holds it; the strips show its share of the optimizer state, the batch, "
-            f"each sequence's tokens and the experts.</figcaption></figure>"
+def _arcs() -> alt.LayerChart:
+    sends = alt.Chart(alt.NamedData(name="sends"))
+    colour = alt.Color("carries:N", scale=alt.Scale(range=list(CARRY_COLOURS)),
+                       legend=alt.Legend(title=None, orient="bottom", columns=2))
+    y = alt.Y("y:Q", scale=alt.Scale(domain=[0, NOTE_Y + 0.1], nice=False), axis=None)
+    arcs = (
+        sends.transform_calculate(
+            start="datum.source", end="datum.target", middle="(datum.source + datum.target) / 2",
+            rise=f"{ARC_BASE} + {ARC_PER_GPU} * abs(datum.target - datum.source)"
+                 f" + (datum.target < datum.source ? {ARC_BACK} : 0)",
         )
-    return "".join(figures)
+        .transform_fold(["start", "middle", "end"], as_=["point", "x"])
+        .transform_calculate(y="datum.point === 'middle' ? datum.rise : 0")
+        .mark_line(interpolate="cardinal", strokeWidth=1.5)
+        .encode(x=alt.X("x:Q", scale=_X_SCALE, axis=None), y=y, color=colour, detail="label:N", order="x:Q",
+                tooltip=["label:N"])
+    )
+    heads = (
+        sends.transform_calculate(y="0.04")
+        .mark_point(shape="triangle-down", filled=True, size=45, opacity=1)
+        .encode(x=alt.X("target:Q", scale=_X_SCALE, axis=None), y=y, color=colour, tooltip=["label:N"])
+    )
+    note = (
+        alt.Chart(alt.NamedData(name="note"))
+        .mark_text(align="center", baseline="top", fontSize=10, lineBreak="; ")
+        .encode(x=alt.value(PLOT_WIDTH / 2), y=alt.value(0), text="text:N")
+    )
+    return alt.layer(arcs, heads, note).properties(width=PLOT_WIDTH, height=ARC_HEIGHT)
+
+
+def _state() -> alt.LayerChart:
+    gpus = alt.Chart(alt.NamedData(name="gpus"))
+    bars = (
+        gpus.transform_calculate(left=f"datum.gpu - {BAR_HALF_WIDTH}", right=f"datum.gpu + {BAR_HALF_WIDTH}")
+        .mark_rect(color=STATE_COLOUR)
+        .encode(x=alt.X("left:Q", scale=_X_SCALE, axis=None), x2="right:Q",
+                y=alt.Y("bytes:Q", axis=alt.Axis(title="training state", labelExpr=_axis_labels.bytes_(), tickCount=4)),
+                y2=alt.datum(0), tooltip=["label:N"])
+    )
+    # Each GPU named under its bar (a name, not a quantity: no axis of numbers to label).
+    names = (
+        gpus.transform_calculate(name="'GPU ' + (datum.gpu + 1)")
+        .mark_text(baseline="top", dy=4, fontSize=10)
+        .encode(x=alt.X("gpu:Q", scale=_X_SCALE, axis=None), y=alt.value(BAR_HEIGHT), text="name:N")
+    )
+    memory = alt.Chart(alt.NamedData(name="memory"))
+    rule = memory.mark_rule(color=MEMORY_COLOUR, strokeWidth=2, strokeDash=[6, 3]).encode(y="bytes:Q", tooltip=["label:N"])
+    # Said above the plot, not on the line: the line crosses the bars.
+    label = memory.mark_text(align="left", baseline="bottom", dy=-4, fontSize=10).encode(
+        x=alt.value(0), y=alt.value(0), text="label:N")
+    return alt.layer(bars, names, rule, label).properties(width=PLOT_WIDTH, height=BAR_HEIGHT)
+
+
+def chart() -> alt.VConcatChart:
+    return (
+        alt.vconcat(_arcs(), _state(), spacing=22)
+        .properties(title=alt.Title(["Who sends to whom, and", "what each GPU keeps"]))
+        .configure(background="transparent")
+        .configure_view(stroke=None)
+    )

@@ -2,8 +2,10 @@
 
 Named datasets: "lines" (rows of {part, order, params, bytes, label, pick}),
 the parts across a grid of model sizes, and "run" (the same rows for the
-reader's size, with no `pick`). A click on a grid point sets the model size to
-it (runtime.js reads `pick`); the form's field is the keyboard's way.
+reader's size, with no `pick`). The x axis is the widget's model-size field
+(its DRAG): a drag across the chart moves the size continuously, the arrow keys
+step it while the chart has focus, and a click on a grid point sets it there
+(runtime.js reads `pick`). Drawn at a phone's width, so it fits every column.
 """
 
 import altair as alt
@@ -14,7 +16,8 @@ DATASETS = ("lines", "run")
 # One colour per part, in the order of the outputs: data, weights, one checkpoint, kept, total.
 PART_COLOURS = ("#26a69a", "#5c6bc0", "#ab47bc", "#ffa726", "#9e9e9e")
 RUN_COLOUR = "#e65100"
-WIDTH, HEIGHT = 640, 300
+# The plot at a phone's width: with the bytes axis's labels it fits the 286 px column of a 360 px screen.
+WIDTH, HEIGHT = 210, 220
 # Ticks at every decade a run's sizes and bytes can reach (a tick outside the drawn range is not shown).
 DECADES = [10.0**k for k in range(3, 22)]
 
@@ -35,7 +38,7 @@ def chart() -> alt.LayerChart:
         "part:N",
         sort=alt.EncodingSortField("order"),
         scale=alt.Scale(range=list(PART_COLOURS)),
-        legend=alt.Legend(title=None, orient="bottom", columns=5),
+        legend=alt.Legend(title=None, orient="bottom", columns=2),
     )
     lines = (
         alt.Chart(alt.NamedData(name="lines"))
@@ -53,8 +56,8 @@ def chart() -> alt.LayerChart:
             width=WIDTH,
             height=HEIGHT,
             title=alt.TitleParams(
-                "What the run keeps on disk, by model size",
-                subtitle="Orange dots: your run. Click a point on a line to move the model size there.",
+                ["What the run keeps on disk,", "by model size"],
+                subtitle=["Orange dots: your run. Drag across the", "chart to move the model size."],
             ),
         )
         .configure(background="transparent")

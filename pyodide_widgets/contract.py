@@ -38,6 +38,8 @@ class Field:
     options: tuple = ()  # (value, label) pairs of a choice or multi-choice
     note: str = ""  # a line under the control
     play: bool = False  # a choice the reader can play through, option by option
+    picks: tuple = ()  # display values of a number offered beside it, one press each
+    pick_output: tuple = ()  # (output key, label): one more such pick, the value that output holds now
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -50,9 +52,12 @@ class Field:
 
 
 def number(name: str, label: str, unit: str = "", scale: float = 1.0, min: float | None = None,
-           max: float = math.inf, note: str = "") -> Field:
-    """A number typed in display units (scaled to SI by `scale`), above 0 unless `min` says otherwise."""
-    return Field(name, label, "number", unit=unit, scale=scale, min=min, max=max, note=note)
+           max: float = math.inf, note: str = "", picks: tuple = (), pick_output: tuple = ()) -> Field:
+    """A number typed in display units (scaled to SI by `scale`), above 0 unless `min` says otherwise.
+    `picks` are values (display units) a press sets; `pick_output` is (output key, label) of one
+    more, whose value an output computes for the current state (an optimum, say)."""
+    return Field(name, label, "number", unit=unit, scale=scale, min=min, max=max, note=note,
+                 picks=tuple(picks), pick_output=tuple(pick_output))
 
 
 def whole(name: str, label: str, unit: str = "", min: int = 1, max: float = math.inf, note: str = "") -> Field:

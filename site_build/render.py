@@ -176,6 +176,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         card=_card(provenance.cards(widget, state)),
         chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
         chart_spec=_script_json(spec) if spec else "",
+        drag=fields.get(getattr(widget, "DRAG", None)) if spec else None,
     )
     check_slots(name, html)
     # Python-Markdown ends a raw HTML block at a blank line.

@@ -23,8 +23,12 @@ HOURS_PER_DAY = 24
 CURVE_FACTORS = (1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 1, 3 / 2, 2, 3, 4, 6, 8)
 
 
+# Round cadences a reader might try, beside the field (Llama 3's 30 minutes among them): choices, not facts.
+CADENCE_MINUTES = (5, 15, 30, 60, 120)
+
 FIELDS = (
-    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6,
+           picks=CADENCE_MINUTES, pick_output=("optimal_minutes", "Daly's optimum")),
     whole("interruptions", "Interruptions", unit="in the window", max=1e5),  # one a minute for months: past any run
     number("window", "Length of the window", unit="days", scale=DAY, max=1e4),  # decades: past any run
     number("pause", "Pause per checkpoint", unit="seconds", max=1e6,
@@ -39,6 +43,9 @@ OUTPUTS = (
     Output("writing", "Time spent saving", detail="writing_detail", of=(_OVERHEAD, "saving_s"),
            uses=("window", "interval", "pause")),
     Output("optimal", "Optimal interval (Daly)", detail="young", of=estimators.optimal_checkpoint_interval,
+           uses=("pause", "interruptions", "window")),
+    # The same optimum in the interval field's units and form, for the pick that sets it.
+    Output("optimal_minutes", "Daly's optimum, in minutes", of=estimators.optimal_checkpoint_interval,
            uses=("pause", "interruptions", "window")),
     Output("at_optimal", "Lost + saving, at the optimum", detail="now", of=(_OVERHEAD, "total_s"), uses=_EVERYTHING),
 )
@@ -90,6 +97,7 @@ def update(state: dict) -> dict:
     best = estimators.checkpoint_overhead(window, n, daly, pause)
     outputs |= {
         "optimal": units.duration(daly),
+        "optimal_minutes": units.number(daly / MINUTE),  # to the digits the duration above shows
         # The mean time between the interruptions the form counts: the MTBF only when those are the failures.
         "young": (f"Young's first-order √(2 × pause × mean time between them): {units.duration(young)}; "
                   f"one interruption every {units.duration(mtbf)}"),

@@ -4,8 +4,12 @@ Pick a cut, a model and how many GPUs share it: what each GPU holds
 (estimators.gpu_share), the collective the cut runs every step, the bytes each
 GPU sends, and their time on the link they cross (NVLink when the group fits in
 one server's NVLink domain, the network otherwise) next to the step's
-arithmetic (estimators.layout_traffic). The diagram shows four GPUs under each
-cut (estimators.cut_slices).
+arithmetic (estimators.layout_traffic), and whether each GPU's training state
+fits its memory (estimators.memory_fit). Two pictures: what each of four GPUs
+holds under every cut (estimators.cut_slices, drawn once by figures.cut_holdings,
+the picked cut shown live), and the picked cut's collective between four of the
+GPUs (estimators.cut_sends) above their state against their memory
+(figures.parallel_cuts, redrawn with every answer).
 """
 
 import estimators
@@ -15,6 +19,7 @@ from ..contract import Output, choice, from_entry, from_estimate, from_preset, m
 
 TITLE = "Six ways to cut one training job"
 CHART = "parallel_cuts"
+TEMPLATE = "parallel_cuts.html"
 
 _PRESETS = estimators.load_presets()
 PER_CENT = 1e-2
@@ -49,6 +54,7 @@ OUTPUTS = (
     Output("holds", "Each GPU holds", detail="holds_detail", of=estimators.gpu_share,
            uses=("cut", "model", "gpus", "seq_len", "global_batch")),
     Output("collective", "Traffic it creates", detail="group", of=estimators.layout_traffic, uses=("cut", "gpus")),
+    Output("fit", "Against one GPU's memory", detail="fit_detail", of=estimators.memory_fit, uses=("cut", "model", "gpus", "gpu")),
     Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch", of=(estimators.CutTraffic, "traffic_bytes"),
            uses=_TRAFFIC),
     Output("link_time", "Time on the link", detail="link", of=estimators.link_seconds, uses=_LINK),
@@ -124,12 +130,23 @@ def update(state: dict) -> dict:
             raise _batch_error(state, s, layout.dp) from None
         raise
     share = estimators.gpu_share(model.config, layout, s["seq_len"], s["global_batch"])
+    fit = estimators.memory_fit(share.state_bytes, gpu.memory_bytes)
     cut = next(c for c in t.cuts if c.cut == s["cut"]) if s["gpus"] > 1 else None
     link = (up if cut.scale_up else out) if cut else None
     # One GPU alone has no cut: it sends nothing and waits on no link.
     traffic = cut.traffic_bytes if cut else 0.0
     seconds = cut.link_seconds if cut else 0.0
     ratio = cut.comm_ratio if cut else 0.0
+    # A GPU's memory as its vendor means it: "80 GiB" (presets store the binary capacity).
+    memory = f"the {units.bytes_(gpu.memory_bytes, binary=True)} of one {gpu.name}"
+    layers = f"{units.number(share.layers)} layers"
+    if not cut:
+        per_micro_batch = "none: one GPU sends nothing"
+    elif cut.every_micro_batch:
+        per_micro_batch = (f"{units.bytes_(cut.micro_batch_bytes)} per micro-batch × {units.integer(t.micro_batches)} "
+                           f"micro-batches of {units.integer(s['micro_batch'])}, over the {layers} each GPU holds")
+    else:
+        per_micro_batch = f"once a step, after all {units.integer(t.micro_batches)} micro-batches of {units.integer(s['micro_batch'])}"
     outputs = {
         "holds": f"{units.count(share.params)} parameters, {units.bytes_(share.state_bytes)} of training state",
         "holds_detail": (
@@ -137,10 +154,12 @@ def update(state: dict) -> dict:
             f"{units.number(share.sequences)} of {units.integer(s['global_batch'])} sequences · "
             f"{units.integer(share.tokens_per_sequence)} tokens of each"
         ),
+        "fit": f"{units.percent(fit.ratio)}: fits" if fit.fits else f"{units.times(fit.ratio)}: does not fit",
+        "fit_detail": f"{units.bytes_(share.state_bytes)} of training state against {memory}, before activations",
         "collective": parallelism.COLLECTIVES[s["cut"]],
         "group": f"among {units.integer(cut.group_gpus)} GPUs" if cut else "none: one GPU talks to no one",
         "traffic": units.bytes_(traffic),
-        "per_micro_batch": f"over {units.integer(t.micro_batches)} micro-batches of {units.integer(s['micro_batch'])}",
+        "per_micro_batch": per_micro_batch,
         "link_time": units.duration(seconds),
         "link": f"on {link.name}, {units.si(link.bandwidth_bytes_per_s, 'B/s')} each way" if link else "no link crossed",
         "compute": units.duration(t.compute_seconds),
@@ -159,12 +178,31 @@ def update(state: dict) -> dict:
         outputs["verdict"] = f"Compute-bound: the traffic takes {units.percent(ratio)} of the step's arithmetic time."
     outputs["summary"] = (
         f"{parallelism.CUTS[s['cut']]} over {units.integer(s['gpus'])} GPUs: each sends {outputs['traffic']} per step, "
-        f"{outputs['link_time']} on its link against {outputs['compute']} of arithmetic. {outputs['verdict']}"
+        f"{outputs['link_time']} on its link against {outputs['compute']} of arithmetic. {outputs['verdict']} "
+        f"Each GPU's state against its memory: {outputs['fit']}, {outputs['fit_detail']}."
     )
-    rows = [
+    drawn = min(DIAGRAM_GPUS, s["gpus"])
+    of_all = "" if drawn == s["gpus"] else f" of {units.integer(s['gpus'])}"
+    sends = estimators.cut_sends(s["cut"], drawn)
+    each = f"each sends {outputs['traffic']} a step" if cut else "one GPU alone sends nothing"
+    data = {
+        "gpus": [{"gpu": i, "bytes": share.state_bytes,
+                  "label": f"GPU {i + 1}: {outputs['holds']}; {'fits' if fit.fits else 'does not fit'} in {memory}"}
+                 for i in range(drawn)],
+        "memory": [{"bytes": gpu.memory_bytes, "label": f"red line: {memory}"}],
+        "sends": [{"source": c.source, "target": c.target, "carries": c.carries,
+                   "label": f"GPU {c.source + 1} sends {c.carries} to GPU {c.target + 1}"} for c in sends],
+        # Lines short enough for the picture's width at a phone's (the collective's name is an output above).
+        "note": [{"text": f"{units.integer(drawn)}{of_all} GPUs; {each}"}],
+    }
+    return {"outputs": outputs, "data": data}
+
+
+def slices() -> list:
+    """What each of four GPUs holds under every cut, for the holdings diagram (figures.cut_holdings)."""
+    return [
         {"cut": key, "title": title, "gpu": i, **{f: list(getattr(sl, f)) for f in
                                                    ("layers", "width", "state", "batch", "tokens", "experts")}}
         for key, title in parallelism.CUTS.items()
         for i, sl in enumerate(estimators.cut_slices(key, DIAGRAM_GPUS))
     ]
-    return {"outputs": outputs, "data": {"slices": rows}}

@@ -2,7 +2,8 @@
 
 Dataset, shipped weights, one checkpoint, the checkpoints kept and the total
 (estimators.storage_footprint) at the reader's size, and the same parts over a
-grid of sizes for the chart, where a click on a point moves the size there.
+grid of sizes for the chart, whose x axis is the model size: a drag across it
+moves the size continuously, and a click on a point moves it there.
 """
 
 import estimators
@@ -13,6 +14,7 @@ from ..contract import Output, choice, form_text, from_estimate, from_preset, nu
 
 TITLE = "Storage footprint across model scale"
 CHART = "storage_scale"
+DRAG = "params"  # the chart's x axis: a drag on it sets this field
 
 _PRESETS = estimators.load_presets()
 BILLION = 1e9

@@ -253,6 +253,12 @@
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
       if (el && !el.hasAttribute("data-live")) el.textContent = text;
     }
+    // A pick whose value an output computes (an optimum for the current state) picks that value now.
+    for (const button of w.root.querySelectorAll("[data-pick-output]")) {
+      const field = button.dataset.pick.split("=")[0];
+      button.dataset.pick = `${field}=${result.outputs[button.dataset.pickOutput]}`;
+    }
+    showPicked(w, readState(w));
     for (const [key, text] of Object.entries(result.cards || {})) {
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
       if (el) el.dataset.card = text; // cards.js shows it, and follows it while it is open
@@ -324,21 +330,38 @@
     request(w);
   }
 
-  // Play steps a choice through its options, as a reader pressing "next" would.
+  // Play steps a choice through its options, as a reader pressing "next" would. A reader who asked
+  // for reduced motion gets that button as it reads: each press steps once, and nothing moves on
+  // by itself (content that changes unasked is the motion they turned off).
+  const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  function stepOnce(w, button) {
+    const select = w.form.elements.namedItem(button.dataset.play);
+    select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
+    request(w);
+  }
+
   function togglePlay(w, button) {
+    if (REDUCED_MOTION.matches) {
+      stepOnce(w, button);
+      return;
+    }
     if (w.playing) {
       stopPlay(w);
       return;
     }
-    const select = w.form.elements.namedItem(button.dataset.play);
     button.setAttribute("aria-pressed", "true");
-    w.playing = {
-      button,
-      timer: setInterval(() => {
-        select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
-        request(w);
-      }, PLAY_STEP_MS),
-    };
+    w.playing = { button, timer: setInterval(() => stepOnce(w, button), PLAY_STEP_MS) };
+  }
+
+  // "Play", a toggle; or, under reduced motion, "Next", a plain button. Followed when the setting changes.
+  function showPlayButtons(w) {
+    if (REDUCED_MOTION.matches) stopPlay(w);
+    for (const button of w.root.querySelectorAll("[data-play]")) {
+      button.textContent = REDUCED_MOTION.matches ? "Next" : "Play";
+      if (REDUCED_MOTION.matches) button.removeAttribute("aria-pressed");
+      else button.setAttribute("aria-pressed", String(Boolean(w.playing)));
+    }
   }
 
   function stopPlay(w) {
@@ -560,29 +583,107 @@
     return vegaLoading;
   }
 
+  // The chart's Vega view, made once from its spec (which holds the build-time rows): on the first
+  // answer, or on the first drag, whichever comes first.
+  function viewOf(w) {
+    w.viewReady ||= loadVega().then(async (vega) => {
+      const spec = JSON.parse(w.chartSpec.dataset.chartSpec);
+      // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
+      const parsed = vega.parse(spec, null, { ast: true });
+      const view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
+      w.chart.replaceChildren();
+      view.initialize(w.chart);
+      view.addEventListener("click", (event, item) => {
+        if (item && item.datum && item.datum.pick) pick(w, item.datum.pick);
+      });
+      await view.runAsync();
+      w.view = view;
+      return view;
+    });
+    return w.viewReady;
+  }
+
   async function drawChart(w, data) {
     if (!w.chart || !w.chartSpec) return; // a widget without a chart
     w.chartData = data;
     try {
-      const vega = await loadVega();
-      if (!w.view) {
-        const spec = JSON.parse(w.chartSpec.dataset.chartSpec);
-        // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
-        const parsed = vega.parse(spec, null, { ast: true });
-        w.view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
-        w.chart.replaceChildren();
-        w.view.initialize(w.chart);
-        w.view.addEventListener("click", (event, item) => {
-          if (item && item.datum && item.datum.pick) pick(w, item.datum.pick);
-        });
-      }
-      for (const [name, rows] of Object.entries(w.chartData)) w.view.data(name, rows);
-      await w.view.runAsync();
+      const view = await viewOf(w);
+      for (const [name, rows] of Object.entries(w.chartData)) view.data(name, rows);
+      await view.runAsync();
       w.root.dispatchEvent(new CustomEvent("widget:drawn", { detail: { ms: performance.now() - w.sentAt } }));
     } catch (error) {
       // The build-time SVG (or the last drawing) stays; the numbers are still live.
       w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
     }
+  }
+
+  // --- dragging a chart along its x axis -----------------------------------
+  // A chart marked data-drag="field" draws that field on its x axis (in SI; data-drag-scale turns it
+  // into the field's display units): pressing or dragging on it, with a mouse, a pen or a finger,
+  // sets the field to the value under the pointer, continuously; with the chart focused, the arrow
+  // keys step it (a tenth of a decade on a log axis, a hundredth of the axis on a linear one).
+  const DRAG_DIGITS = 3; // significant digits of a dragged value: finer than a pointer can aim
+  const LOG_KEY_STEP = 10 ** 0.1;
+  const LINEAR_KEY_STEPS = 100;
+  const KEY_DIRECTIONS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 };
+
+  function dragTo(w, si) {
+    const [lo, hi] = w.view.scale("x").domain();
+    const value = Math.min(Math.max(si, Math.min(lo, hi)), Math.max(lo, hi)) / w.drag.scale;
+    stopPlay(w);
+    setField(w, w.drag.field, String(Number(value.toPrecision(DRAG_DIGITS))));
+    delete w.invalidFromUrl[w.drag.field];
+    request(w);
+  }
+
+  function valueUnder(w, event) {
+    const svg = w.chart.querySelector("svg");
+    const box = svg.getBoundingClientRect();
+    const viewBox = svg.viewBox.baseVal;
+    const drawnPerCss = viewBox && viewBox.width ? viewBox.width / box.width : 1;
+    // The plot starts at the view's origin past its padding, in the SVG's own units.
+    const left = w.view.origin()[0] + w.view.padding().left;
+    return w.view.scale("x").invert((event.clientX - box.left) * drawnPerCss - left);
+  }
+
+  function bindDrag(w) {
+    const chart = w.chart;
+    // One new value a frame, however fast the pointer reports: the latest position, once the view
+    // exists (a drag that starts on the build's picture waits for the live one, and loses no move).
+    const follow = (event) => {
+      w.dragAt = event;
+      w.dragFrame ||= requestAnimationFrame(() => {
+        w.dragFrame = 0;
+        viewOf(w).then(() => dragTo(w, valueUnder(w, w.dragAt)), () => {});
+      });
+    };
+    chart.addEventListener("pointerdown", (event) => {
+      if (!event.isPrimary || event.button > 0) return;
+      w.dragging = true;
+      try {
+        chart.setPointerCapture(event.pointerId);
+      } catch {
+        // A pointer the browser no longer tracks: the drag still follows moves over the chart.
+      }
+      follow(event);
+    });
+    chart.addEventListener("pointermove", (event) => {
+      if (w.dragging && event.isPrimary) follow(event);
+    });
+    for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) {
+      chart.addEventListener(type, () => { w.dragging = false; });
+    }
+    chart.addEventListener("keydown", (event) => {
+      const direction = KEY_DIRECTIONS[event.key];
+      const now = Number(w.form.elements.namedItem(w.drag.field).value.replace(/[,\s]/g, "")) * w.drag.scale;
+      if (!direction || !Number.isFinite(now)) return;
+      event.preventDefault();
+      viewOf(w).then((view) => {
+        const scale = view.scale("x");
+        const [lo, hi] = scale.domain();
+        dragTo(w, scale.type === "log" ? now * LOG_KEY_STEP ** direction : now + (direction * (hi - lo)) / LINEAR_KEY_STEPS);
+      }, () => {});
+    });
   }
 
   // --- binding --------------------------------------------------------------
@@ -604,16 +705,22 @@
       dirty: false,
       latest: 0,
       view: null,
+      viewReady: null,
       playing: null,
     };
     w.defaults = readState(w);
     w.shown = w.defaults; // the build-time outputs are for the page's own state
     w.download = downloadProgress(w);
     w.tools = makeTools(w);
+    if (w.chartSpec && w.chart.dataset.drag) {
+      w.drag = { field: w.chart.dataset.drag, scale: Number(w.chart.dataset.dragScale) };
+      bindDrag(w);
+    }
     root.widget = w;
     root.dataset.enhanced = "true"; // from here on, widgets.css shows only the picked option's content
     showPicked(w, w.defaults);
     showUnits(w);
+    showPlayButtons(w);
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 
@@ -659,6 +766,8 @@
     if (document.readyState === "complete") later();
     else window.addEventListener("load", later, { once: true });
   }
+
+  REDUCED_MOTION.addEventListener("change", () => mounted.forEach(showPlayButtons));
 
   // mkdocs-material's document$ emits on the first page and after each instant navigation.
   if (window.document$) window.document$.subscribe(mountAll);

@@ -15,7 +15,7 @@ import vl_convert
 import figures
 from estimators import units
 from estimators.checkpoint import CLOCK_SAVES
-from figures import _axis_labels, checkpoint_modes, compute_plane, finetune_fit, memory_bill, moe_params, stages, storage_scale, tokens_ruler
+from figures import _axis_labels, checkpoint_modes, compute_plane, finetune_fit, memory_bill, moe_params, parallel_cuts, stages, storage_scale, tokens_ruler
 
 # Ticks across each formatter's branches: zero, below one, each prefix and its rounding edge (999.6 reads
 # "1K"), past the largest prefix, and a negative one.
@@ -61,6 +61,7 @@ AXES = {
     (memory_bill, "bytes on each GPU"): (units.bytes_, COUNTS),
     (checkpoint_modes, "checkpoint intervals"): (units.number, [0, *CLOCK_SAVES]),
     (finetune_fit, "bytes on one GPU"): (units.bytes_, COUNTS),
+    (parallel_cuts, "training state"): (units.bytes_, COUNTS),
     (storage_scale, "parameters N"): (units.count, COUNTS),
     (storage_scale, "bytes on disk"): (units.bytes_, COUNTS),
     (tokens_ruler, "training tokens per parameter (log scale)"): (units.number, NUMBERS),

@@ -1,11 +1,14 @@
 """The interruptions widget and the prose around it: every figure is the checkpoint estimators', at the seed's inputs by default."""
 
+import re
+
 import pytest
 
 import estimators
 from estimators import units
 from pyodide_widgets.contract import read
 from pyodide_widgets.widgets import interruptions
+from site_build import render
 from tests.build.test_build import page_text
 
 PRESETS = estimators.load_presets()
@@ -87,3 +90,16 @@ def test_the_widgets_time_spent_saving_is_the_proses_for_the_same_saves(text):
     out = interruptions.update(interruptions.presets()["unexpected"]["state"])["outputs"]
     assert out["writing"] == units.duration(stall.sync_run_s)
     assert f"that is {units.duration(stall.sync_run_s)} of stopped GPUs" in text
+
+
+@pytest.mark.parametrize("preset", list(interruptions.presets()))
+def test_beside_the_interval_a_press_picks_each_declared_cadence_and_dalys_optimum(preset):
+    page = render.render("interruptions", preset)
+    picks = re.findall(r'data-pick="interval=([^"]+)"', page)
+    s = read(interruptions.FIELDS, interruptions.presets()[preset]["state"])
+    daly = estimators.optimal_checkpoint_interval(s["pause"], estimators.mtbf_seconds(s["interruptions"], s["window"]))
+    # Daly 2006 at this run's pause and mean time between interruptions, in the field's minutes.
+    assert picks == [units.plain(m) for m in interruptions.CADENCE_MINUTES] + [units.number(daly / interruptions.MINUTE)]
+    # The pressed one is the one the field holds: the preset's 30 minutes.
+    pressed = re.findall(r'data-pick="interval=([^"]+)"[^>]*aria-pressed="true"', page)
+    assert pressed == [interruptions.presets()[preset]["state"]["interval"]]

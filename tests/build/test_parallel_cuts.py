@@ -28,8 +28,9 @@ def test_llama3_layout_table_is_the_estimators(text, key):
     t = estimators.layout_preset_traffic(key)
     for cut in t.cuts:
         link = PRESETS.interconnect(layout.scale_up if cut.scale_up else layout.scale_out)
+        per_micro_batch = units.bytes_(cut.micro_batch_bytes) if cut.every_micro_batch else "once a step"
         row = (f"{units.integer(layout.seq_len)}-token sequences {cut.cut.upper()} {units.integer(cut.group_gpus)} "
-               f"{units.bytes_(cut.traffic_bytes)} {link.name} {units.duration(cut.link_seconds)}")
+               f"{units.bytes_(cut.traffic_bytes)} {per_micro_batch} {link.name} {units.duration(cut.link_seconds)}")
         assert row in text
 
 
@@ -58,9 +59,51 @@ def test_tensor_parallelism_past_one_server_crosses_the_network_and_becomes_comm
 
 
 def test_the_diagram_has_one_panel_per_cut_with_four_gpus():
-    rows = parallel_cuts.update(next(iter(parallel_cuts.presets().values()))["state"])["data"]["slices"]
+    rows = parallel_cuts.slices()
     assert {r["cut"] for r in rows} == set(estimators.parallelism.CUTS)
     assert all(sum(r["cut"] == cut for r in rows) == parallel_cuts.DIAGRAM_GPUS for cut in estimators.parallelism.CUTS)
+
+
+def test_the_tp_presets_state_does_not_fit_one_gpu_and_zero_over_a_server_does():
+    """Llama 3 405B's 16 B/param state over 8 tensor-parallel GPUs is ~812 GB a GPU, against an H100's 80 GiB."""
+    for key, fits in (("llama3-405b-tp", False), ("zero-8b", True)):
+        state = read(parallel_cuts.FIELDS, parallel_cuts.presets()[key]["state"])
+        model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
+        share = estimators.gpu_share(model.config, estimators.single_cut_layout(state["cut"], state["gpus"]),
+                                     state["seq_len"], state["global_batch"])
+        assert (share.state_bytes <= gpu.memory_bytes) is fits
+        result = parallel_cuts.update(parallel_cuts.presets()[key]["state"])
+        ratio = estimators.memory_fit(share.state_bytes, gpu.memory_bytes).ratio
+        assert result["outputs"]["fit"].startswith(units.percent(ratio) if fits else units.times(ratio))
+        assert all(row["bytes"] == share.state_bytes for row in result["data"]["gpus"])
+        assert result["data"]["memory"][0]["bytes"] == gpu.memory_bytes
+
+
+def test_the_picture_draws_the_cuts_collective_between_the_drawn_gpus():
+    for key in parallel_cuts.presets():
+        state = parallel_cuts.presets()[key]["state"]
+        data = parallel_cuts.update(state)["data"]
+        drawn = min(parallel_cuts.DIAGRAM_GPUS, int(state["gpus"]))
+        assert [row["gpu"] for row in data["gpus"]] == list(range(drawn))
+        sends = {(row["source"], row["target"]) for row in data["sends"]}
+        ring = {(i, (i + 1) % drawn) for i in range(drawn)}
+        expected = {"pp": {(i, i + 1) for i in range(drawn - 1)} | {(i + 1, i) for i in range(drawn - 1)},
+                    "ep": {(i, j) for i in range(drawn) for j in range(drawn) if i != j}}.get(state["cut"], ring)
+        assert sends == expected, key
+
+
+def test_the_widgets_tp_preset_sends_the_tables_bytes_times_its_pipeline_stages():
+    """The page says so: alone, the tensor-parallel GPUs hold all the layers the table's hold a stage of."""
+    layout = PRESETS.layout("llama3-405b-8k")
+    table = next(c for c in estimators.layout_preset_traffic("llama3-405b-8k").cuts if c.cut == "tp")
+    state = read(parallel_cuts.FIELDS, parallel_cuts.presets()["llama3-405b-tp"]["state"])
+    model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
+    alone = estimators.layout_traffic(
+        model.config, estimators.single_cut_layout("tp", state["gpus"]), state["seq_len"], state["micro_batch"],
+        state["global_batch"], gpu.peak_flops["bf16"], state["mfu"], gpu.nvlink_domain_gpus,
+        PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s, PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
+    assert alone.cuts[0].micro_batch_bytes == pytest.approx(layout.pp * table.micro_batch_bytes)
+    assert alone.micro_batches == estimators.layout_preset_traffic("llama3-405b-8k").micro_batches
 
 
 def test_expert_parallelism_on_a_dense_model_is_refused_at_the_model_field():

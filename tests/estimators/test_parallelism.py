@@ -98,3 +98,31 @@ def test_expert_parallelism_needs_experts_and_bad_input_is_named():
 
 def test_link_time_is_bytes_over_bandwidth():
     assert math.isclose(estimators.link_seconds(450e9, 450e9), 1.0)
+
+
+@pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])
+def test_a_cuts_step_is_its_micro_batches_traffic_but_the_gradients_sync_once(key):
+    t = estimators.layout_preset_traffic(key)
+    for c in t.cuts:
+        if c.every_micro_batch:
+            assert c.micro_batch_bytes * t.micro_batches == pytest.approx(c.traffic_bytes)
+        else:
+            assert c.cut in ("dp", "zero") and c.micro_batch_bytes == c.traffic_bytes
+
+
+@pytest.mark.parametrize("gpus", [1, 2, 3, 4, 8])
+@pytest.mark.parametrize("cut", list(estimators.parallelism.CUTS))
+def test_who_sends_to_whom_is_a_ring_neighbouring_stages_or_everyone(cut, gpus):
+    sends = estimators.cut_sends(cut, gpus)
+    pairs = [(s.source, s.target) for s in sends]
+    assert len(set(pairs)) == len(pairs) and all(0 <= a < gpus and 0 <= b < gpus and a != b for a, b in pairs)
+    expected = {"pp": 2 * (gpus - 1), "ep": gpus * (gpus - 1)}.get(cut, gpus if gpus > 1 else 0)
+    assert len(pairs) == expected
+    if cut not in ("pp", "ep") and gpus > 1:
+        # A ring: every GPU sends once and receives once, and following the sends visits them all.
+        nxt = dict(pairs)
+        seen, at = set(), 0
+        while at not in seen:
+            seen.add(at)
+            at = nxt[at]
+        assert seen == set(range(gpus))
