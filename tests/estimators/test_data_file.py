@@ -22,8 +22,8 @@ def broken(package: str, filename: str, old: str, new: str) -> tuple[str, int]:
 @pytest.mark.parametrize("package, filename, build, old, new, message", [
     pytest.param("pyodide_widgets", "data/audit.toml", data_file.texts, 'lane = "data"', "lane = 3",
                  "stages.corpus.lane = 3 is not allowed: a text (in quotes) or a list of texts", id="audit"),
-    pytest.param("pyodide_widgets", "data/stack.toml", data_file.texts, 'as_of = "June 2025"', "as_of = 2025",
-                 "as_of = 2025 is not allowed: a text (in quotes) or a list of texts", id="stack"),
+    pytest.param("pyodide_widgets", "data/stack.toml", data_file.texts, 'layer = "adapt"', "layer = 2025",
+                 "blocks.adapters.layer = 2025 is not allowed: a text (in quotes) or a list of texts", id="stack"),
     pytest.param("pyodide_widgets", "ten_steps.toml", ten_steps._steps, 'rung = "gpu"', 'rung = "rack-x"',
                  "steps.collect.rung = 'rack-x' is not allowed: one of", id="ten_steps"),
 ])
@@ -55,10 +55,10 @@ def test_an_unknown_field_of_a_glossary_term_lists_the_known_ones(tmp_path):
 
 
 def test_a_file_that_is_not_toml_is_named_at_the_line_the_parser_stopped():
-    text, line = broken("pyodide_widgets", "data/stack.toml", 'as_of = "June 2025"', "as_of = = 1")
+    text, line = broken("pyodide_widgets", "data/stack.toml", 'layer = "adapt"', "layer = = 1")
     with pytest.raises(EstimatorError) as error:
         data_file.parse(text, "pyodide_widgets/data/stack.toml", data_file.texts)
-    assert str(error.value) == (f"pyodide_widgets/data/stack.toml:{line}: the text = 'as_of = = 1' is not allowed: "
+    assert str(error.value) == (f"pyodide_widgets/data/stack.toml:{line}: the text = 'layer = = 1' is not allowed: "
                                 "TOML: Invalid value")
 
 
