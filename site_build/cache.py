@@ -59,3 +59,17 @@ def cached(kind: str, inputs: object, make: Callable[[], str]) -> str:
     text = make()
     _write_atomically(path, text)
     return text
+
+
+def kept(kind: str, text: str, suffix: str = "") -> str:
+    """Keep `text` under build/cache/<kind>/ by its own hash; the file's name, which `kept_path` finds again."""
+    name = hashlib.sha256(text.encode()).hexdigest()[:20] + suffix
+    path = CACHE / kind / name
+    if not path.is_file():
+        _write_atomically(path, text)
+    return name
+
+
+def kept_path(kind: str, name: str) -> Path:
+    """Where `kept` put the text it named `name`."""
+    return CACHE / kind / name

@@ -25,10 +25,12 @@ from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from pyodide_widgets.contract import form_text, output_keys
 from site_build import lean
-from site_build.cache import cached, tree_hash, versions
+from site_build.cache import cached, kept, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
+# The build cache's folder of charts' Vega specs, each named by its content.
+CHART_SPECS = "chart-specs"
 _SLOT = re.compile(r'data-output="([^"]*)"')
 
 _JINJA = jinja2.Environment(
@@ -160,7 +162,9 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         outputs=result["outputs"],
         card=_card(provenance.cards(widget, state)),
         chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
-        chart_spec=_script_json(spec) if spec else "",
+        # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:
+        # a reader who never touches the widget never loads it.
+        chart_spec=kept(CHART_SPECS, _script_json(spec), ".json") if spec else "",
     )
     check_slots(name, html)
     # Python-Markdown ends a raw HTML block at a blank line.

@@ -14,8 +14,8 @@
  * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
  * outputs are [data-output=key], each with its provenance card as `data-card`;
  * [data-error-for=field] holds a field's error; [data-status] one status line;
- * [data-chart] holds the chart and its data-chart-spec attribute its Vega
- * spec, absent for a widget without a chart.
+ * [data-chart] holds the chart and its data-chart-spec attribute the name of
+ * its Vega spec's file under charts/, absent for a widget without a chart.
  *
  * The outputs on screen are for one state of the form (the page's own, at
  * first); whenever the form holds another, the widget is marked
@@ -31,6 +31,7 @@
   const WHEEL_URL = new URL("__WHEEL_URL__", BASE).href;
   const PYODIDE_URL = new URL("pyodide/", BASE).href;
   const VEGA_URL = new URL("vega.min.js", BASE).href;
+  const CHARTS_URL = new URL("charts/", BASE).href;
   const WORKER_URL = new URL("worker.js", BASE).href;
   // {file: bytes} of what the boot downloads, written in by the build (site_build/assets.py).
   const DOWNLOAD_SIZES = "__DOWNLOAD_SIZES__";
@@ -368,26 +369,36 @@
     return vegaLoading;
   }
 
+  // The spec is fetched only when the chart first goes live (site_build/assets.write_chart_specs); one view per
+  // chart, however many answers arrive while it is being made.
+  async function makeView(w) {
+    const vega = await loadVega();
+    const response = await fetch(new URL(w.chartSpec.dataset.chartSpec, CHARTS_URL));
+    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+    const spec = await response.json();
+    // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
+    const parsed = vega.parse(spec, null, { ast: true });
+    const view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
+    w.chart.replaceChildren();
+    view.initialize(w.chart);
+    view.addEventListener("click", (event, item) => {
+      if (item && item.datum && item.datum.pick) pick(w, item.datum.pick);
+    });
+    w.view = view;
+    return view;
+  }
+
   async function drawChart(w, data) {
     if (!w.chart || !w.chartSpec) return; // a widget without a chart
     w.chartData = data;
     try {
-      const vega = await loadVega();
-      if (!w.view) {
-        const spec = JSON.parse(w.chartSpec.dataset.chartSpec);
-        // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
-        const parsed = vega.parse(spec, null, { ast: true });
-        w.view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
-        w.chart.replaceChildren();
-        w.view.initialize(w.chart);
-        w.view.addEventListener("click", (event, item) => {
-          if (item && item.datum && item.datum.pick) pick(w, item.datum.pick);
-        });
-      }
-      for (const [name, rows] of Object.entries(w.chartData)) w.view.data(name, rows);
-      await w.view.runAsync();
+      w.viewMade ||= makeView(w);
+      const view = await w.viewMade;
+      for (const [name, rows] of Object.entries(w.chartData)) view.data(name, rows);
+      await view.runAsync();
       w.root.dispatchEvent(new CustomEvent("widget:drawn", { detail: { ms: performance.now() - w.sentAt } }));
     } catch (error) {
+      if (!w.view) w.viewMade = null; // a spec or Vega that failed to load: the next answer tries again
       // The build-time SVG (or the last drawing) stays; the numbers are still live.
       w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
     }
@@ -409,6 +420,7 @@
       dirty: false,
       latest: 0,
       view: null,
+      viewMade: null,
       playing: null,
     };
     w.defaults = readState(w);
