@@ -4,7 +4,9 @@
 // href="#how-N">) links to its card's entry in the list the page ends with,
 // each card and each source written there once (site_build/cards.py); the card
 // is read from that entry when it opens. A widget output carries its card in
-// data-card, which the runtime keeps current; a glossary term its definition.
+// data-card, which the runtime keeps current, and as built the ids of the
+// sources it cites in data-sources (each written once, under its widget); a
+// glossary term its definition.
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
 // drawn with the theme's tooltip classes. The theme's own tooltips
@@ -67,9 +69,15 @@
     return lines.join("\n");
   }
 
+  // A widget output's card: its own lines, then the sources it cites.
+  function slotText(slot) {
+    const cited = (slot.dataset.sources || "").split(" ").filter(Boolean);
+    return [slot.dataset.card, ...cited.map((id) => document.getElementById(id)?.textContent ?? "")].join("\n");
+  }
+
   function fill() {
     // Text, never markup: a card is the build's or the worker's words about numbers.
-    tip.firstChild.textContent = host.hasAttribute("data-card") ? host.dataset.card : entryText(host);
+    tip.firstChild.textContent = host.hasAttribute("data-card") ? slotText(host) : entryText(host);
     place();
   }
 
@@ -83,7 +91,7 @@
     el.setAttribute("aria-describedby", tip.id);
     // A widget's card follows its inputs while it is open.
     watcher = new MutationObserver(fill);
-    watcher.observe(el, { attributes: true, attributeFilter: ["data-card"] });
+    watcher.observe(el, { attributes: true, attributeFilter: ["data-card", "data-sources"] });
   }
 
   function hide() {

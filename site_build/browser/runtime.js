@@ -244,7 +244,9 @@
     }
     for (const [key, text] of Object.entries(result.cards || {})) {
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
-      if (el) el.dataset.card = text; // cards.js shows it, and follows it while it is open
+      if (!el) continue;
+      delete el.dataset.sources; // the worker's card holds its sources: the build's list is for its own state
+      el.dataset.card = text; // cards.js shows it, and follows it while it is open
     }
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
