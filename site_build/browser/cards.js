@@ -35,17 +35,22 @@
     return tip;
   }
 
-  // The theme's tooltip CSS places the card from these variables: below the host, centred on it,
-  // kept inside the viewport.
+  // The theme's tooltip CSS places the card from these variables: centred on its host, kept inside
+  // the viewport sideways; below the host, or above it when the window has no room below and has
+  // room above (a number near the bottom of the screen).
   function place() {
     const box = host.getBoundingClientRect();
     const style = tip.style;
     style.setProperty("--md-tooltip-host-x", `${box.left + window.scrollX}px`);
     style.setProperty("--md-tooltip-host-y", `${box.top + window.scrollY}px`);
     style.setProperty("--md-tooltip-x", `${box.width / 2}px`);
-    style.setProperty("--md-tooltip-y", `${box.height + GAP_PX}px`);
     style.setProperty("--md-tooltip-tail", "0px");
     style.setProperty("--md-tooltip-width", `${tip.firstChild.getBoundingClientRect().width}px`);
+    const needed = tip.firstChild.getBoundingClientRect().height + GAP_PX;
+    const above = window.innerHeight - box.bottom < needed && box.top >= needed;
+    tip.classList.toggle("md-tooltip2--top", above);
+    tip.classList.toggle("md-tooltip2--bottom", !above);
+    style.setProperty("--md-tooltip-y", above ? `${-needed}px` : `${box.height + GAP_PX}px`);
   }
 
   // A line of an entry as the card reads it: each source link replaced by the source's text.
