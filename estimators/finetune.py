@@ -86,6 +86,11 @@ def quantization_layout(quantization: str = "nf4-double-quant") -> QuantizationL
     return QUANTIZATION_LAYOUTS[one_of("quantization", quantization, tuple(QUANTIZATION_LAYOUTS))]
 
 
+def share_of_full_score(adapter_score: float, full_score: float) -> float:
+    """Share = S_adapters / S_full: an adapter fine-tune's benchmark score as a share of a full fine-tune's on the same task."""
+    return finite_result("share_of_full_score", positive("adapter_score", adapter_score) / positive("full_score", full_score))
+
+
 def lora_matrix_params(d_in: int, d_out: int, rank: int) -> int:
     """r·(d_in + d_out): B is d_out × r and A is r × d_in, so B·A has W₀'s shape d_out × d_in (LoRA §4.1)."""
     return positive_int("rank", rank) * (positive_int("d_in", d_in) + positive_int("d_out", d_out))

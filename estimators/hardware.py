@@ -43,6 +43,18 @@ def training_seconds(flops: float, gpus: int, peak_flops_per_gpu: float, mfu: fl
     return finite_result("training_seconds", c / delivered_flops(gpus, peak_flops_per_gpu, mfu))
 
 
+def implied_mfu(flops: float, seconds: float, gpus: int, peak_flops_per_gpu: float) -> float:
+    """MFU = C / (T × GPUs × peak): the share of the peak a run of C FLOPs that took T seconds kept busy.
+
+    Read from a reported wall-clock time, it counts everything that time holds
+    (start-up, evaluation, checkpoints) as time not spent on the model, so it is
+    at most the MFU the run had while it trained.
+    """
+    achieved = positive("flops", flops) / (positive("seconds", seconds) * fleet_peak_flops(gpus, peak_flops_per_gpu))
+    # Above 1, the time is shorter than the fleet's peak allows: the reported time is the wrong input.
+    return fraction("seconds", finite_result("implied_mfu", achieved))
+
+
 def gpu_hours(seconds: float, gpus: int) -> float:
     """GPU-hours: wall-clock hours × GPUs (independent of fleet size for a fixed C)."""
     return finite_result(

@@ -36,7 +36,7 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.provenance import formula_of
-from site_build import cards, citation, corrections, derivation, errors, glossary, history, numbers, preset_tables, render, reproducible
+from site_build import cache, cards, citation, corrections, derivation, errors, glossary, history, numbers, preset_tables, render, reproducible
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -235,6 +235,33 @@ def _prepare(jinja_env, build: _Build) -> None:
     jinja_env.finalize = _unprinted
     jinja_env.add_extension(_LineMarkers)
     jinja_env.globals[_LINE_MARKER] = build.manifest.at
+    if "compile" not in vars(jinja_env):
+        jinja_env.compile = functools.partial(_compile_kept, jinja_env, type(jinja_env).compile)
+
+
+# What a page's Python, as Jinja compiles it, depends on besides the page: Jinja itself, the
+# environment's syntax and settings, the extensions that rewrite the page as it is read, and which
+# filters and tests exist and what each is passed (context, environment, or neither).
+_COMPILE_SETTINGS = (
+    "block_start_string", "block_end_string", "variable_start_string", "variable_end_string", "comment_start_string",
+    "comment_end_string", "line_statement_prefix", "line_comment_prefix", "trim_blocks", "lstrip_blocks",
+    "newline_sequence", "keep_trailing_newline", "optimized", "autoescape", "finalize",
+)
+
+
+def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=False, defer_init=False):
+    """`Environment.compile`, its Python kept in the build cache: compiling a long page's template
+    is most of what an unchanged page costs a rebuild (`Environment.from_string`, which mkdocs-macros
+    calls, has no cache of its own)."""
+    if raw or not isinstance(source, str):
+        return compile_(jinja_env, source, name, filename, raw, defer_init)
+    inputs = [source, name, filename, defer_init, jinja2.__version__,
+              {key: getattr(getattr(jinja_env, key), "__qualname__", repr(getattr(jinja_env, key))) for key in _COMPILE_SETTINGS},
+              {key: inspect.getsource(type(extension)) for key, extension in sorted(jinja_env.extensions.items())},
+              {kind: {key: str(jinja2.utils._PassArg.from_obj(f)) for key, f in sorted(table.items())}
+               for kind, table in (("filters", jinja_env.filters), ("tests", jinja_env.tests))}]
+    python = cache.cached("jinja-pages", inputs, lambda: compile_(jinja_env, source, name, filename, True, defer_init))
+    return jinja_env._compile(python, filename or "<template>")
 
 
 def on_post_build(env):

@@ -6,7 +6,8 @@
   `runtime.js` go the wheel's URL and the size of each file the worker fetches.
 - Under `assets/widgets/`: Pyodide's core files from the npm package `pyodide`,
   the Vega runtime from the npm package `vega` with `vega-interpreter` after it,
-  and the wheel.
+  and the wheel; under `assets/widgets/charts/`, the Vega spec of each chart a
+  page names (`data-chart-spec`), from the build cache.
 
 Everything comes from this repository or its pinned npm packages, so the site
 requests nothing from another origin.
@@ -15,10 +16,14 @@ requests nothing from another origin.
 import hashlib
 import json
 import re
+import shutil
 from pathlib import Path, PurePosixPath
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
+
+from site_build.cache import kept_path
+from site_build.render import CHART_SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = Path(__file__).resolve().parent / "browser"
@@ -52,6 +57,21 @@ def site_files(config, wheel: Path) -> list[File]:
     files.append(File.generated(config, f"{WIDGETS}/vega.min.js", content=vega_with_interpreter()))
     files.append(File.generated(config, f"{WIDGETS}/{wheel.name}", content=wheel_bytes))
     return files
+
+
+_CHART_SPEC = re.compile(r'data-chart-spec="([0-9a-f]+\.json)"')
+
+
+def write_chart_specs(html: str, site_dir: str) -> None:
+    """Each chart spec the page names, into the site beside the runtime that fetches it."""
+    for name in set(_CHART_SPEC.findall(html)):
+        source = kept_path(CHART_SPECS, name)
+        if not source.is_file():
+            raise PluginError(f"{name}: a chart's spec is missing from the build cache; build again with --clean")
+        target = Path(site_dir) / WIDGETS / "charts" / name
+        if not target.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
 
 
 def browser_urls(config) -> dict[str, str]:

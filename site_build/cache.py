@@ -7,6 +7,7 @@ file by file, contents and paths), the versions of the libraries that shape
 it, and its own arguments. Standard library only; build-time code only.
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -25,6 +26,13 @@ def _files(path: Path) -> list[Path]:
 
 def tree_hash(paths: Iterable[Path]) -> str:
     """SHA-256 over the files `paths` name and every file under the folders they name (paths and contents), bytecode caches aside."""
+    return _tree_hash(tuple(sorted({str(path) for path in paths})))
+
+
+# Once per build: every rendered widget names the same source trees and libraries, and the hook forgets
+# this module before each build (site_build.project), so an edit between two builds is always seen.
+@functools.cache
+def _tree_hash(paths: tuple) -> str:
     files = sorted({file for path in paths for file in _files(Path(path))})
     digest = hashlib.sha256()
     for path in files:
@@ -35,7 +43,12 @@ def tree_hash(paths: Iterable[Path]) -> str:
 
 def versions(*distributions: str) -> dict[str, str]:
     """The installed version of each distribution, for a key: an upgrade changes what it renders."""
-    return {name: version(name) for name in distributions}
+    return dict(_versions(distributions))
+
+
+@functools.cache
+def _versions(distributions: tuple) -> tuple:
+    return tuple((name, version(name)) for name in distributions)
 
 
 def _write_atomically(path: Path, text: str):
@@ -59,3 +72,17 @@ def cached(kind: str, inputs: object, make: Callable[[], str]) -> str:
     text = make()
     _write_atomically(path, text)
     return text
+
+
+def kept(kind: str, text: str, suffix: str = "") -> str:
+    """Keep `text` under build/cache/<kind>/ by its own hash; the file's name, which `kept_path` finds again."""
+    name = hashlib.sha256(text.encode()).hexdigest()[:20] + suffix
+    path = CACHE / kind / name
+    if not path.is_file():
+        _write_atomically(path, text)
+    return name
+
+
+def kept_path(kind: str, name: str) -> Path:
+    """Where `kept` put the text it named `name`."""
+    return CACHE / kind / name

@@ -119,10 +119,11 @@ def on_post_template(output_content, template_name, config):
 
 
 def on_post_page(output, page, config):
-    from site_build import checks, csp
+    from site_build import assets, checks, csp
 
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
+    assets.write_chart_specs(output, config.site_dir)
     return csp.with_policy(output, _script_hashes)
 
 

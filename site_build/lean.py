@@ -8,8 +8,16 @@ diagram of hundreds of cells repeats one style on each. Here:
 - a coordinate keeps two decimals (a hundredth of a pixel), and "12.0" reads "12";
 - a mark Vega draws empty (a zero-sized background, an undrawn foreground)
   and an attribute at its default (`opacity="1"`) go;
+- a run of sibling shapes that differ only in where they stand (a grid's
+  lines, a diagram's cells, a bar chart's bars) becomes one `<path>` of as
+  many subpaths, which paints the same pixels: lines and paths only when
+  nothing could make them translucent, rectangles only when no two overlap;
 - a style attribute written on many elements becomes one class of a
-  `<style>` inside the SVG, as strong as the attribute was;
+  `<style>` inside the SVG, as strong as the attribute was; a set of
+  presentation attributes (`fill`, `font-size`, ...) written on many elements
+  becomes one class as weak as they were (`:where()`, no specificity), so a
+  page's stylesheet overrides it as it overrode them (widgets.css recolours
+  the charts' text and rules for the dark palette);
 - a spec's data rows keep six significant digits, more than a chart's pixels resolve.
 
 Text (labels, titles, `aria-label`s) is left exactly as drawn.
@@ -42,8 +50,115 @@ def _rounded(match: re.Match) -> str:
 def svg(text: str) -> str:
     """The same drawing in fewer bytes."""
     text = _GEOMETRY.sub(lambda m: m.group(1) + _NUMBER.sub(_rounded, m.group(2)) + m.group(3), text)
-    text = _DEFAULTS.sub("", _EMPTY_MARKS.sub("", text))
-    return _shared_styles(text)
+    text = _NO_MOVE.sub("", _DEFAULTS.sub("", _EMPTY_MARKS.sub("", text)))
+    return _shared_presentation(_shared_styles(_merged_shapes(text)))
+
+
+_NO_MOVE = re.compile(r' transform="translate\(0(?:,0)?\)"')
+_ATTRIBUTE = re.compile(r'([\w:-]+)="([^"]*)"')
+_SHAPES = re.compile(r"(?:<(?:line|rect|path)\b[^>]*/>)+")
+_SHAPE = re.compile(r"<(line|rect|path)\b([^>]*)/>")
+_TRANSLATE = re.compile(r"^translate\((-?[\d.]+)(?:[ ,](-?[\d.]+))?\)$")
+# After its first move, a path that only draws relative to where it is: it can start anywhere.
+_RELATIVE_PATH = re.compile(r"^M\s*(-?[\d.]+)[ ,](-?[\d.]+)((?:[a-zZ][^A-Za-z]*)*)$")
+# Attributes that make a shape a thing of its own (named, described, focusable, pointed at).
+_OWN = re.compile(r"^(?:id|role|tabindex|aria-.*|data-.*|marker-.*|fill-rule|clip-rule)$")
+_GEOMETRY_OF = {"line": ("x1", "y1", "x2", "y2"), "rect": ("x", "y", "width", "height"), "path": ("d",)}
+
+
+def _number(text: str) -> str:
+    return _NUMBER.sub(_rounded, repr(float(text))) if "." in text or "e" in text else text
+
+
+def _at(x: float, y: float) -> str:
+    return f"M{_number(str(round(x, _DECIMALS)))},{_number(str(round(y, _DECIMALS)))}"
+
+
+def _outline(tag: str, attributes: dict):
+    """(the shape as path data, its box if a rectangle), or None for a shape that must stay as drawn."""
+    move = _TRANSLATE.match(attributes.get("transform", "translate(0,0)"))
+    if not move or any(_OWN.match(name) for name in attributes):
+        return None
+    dx, dy = float(move.group(1)), float(move.group(2) or 0)
+    try:
+        if tag == "rect":
+            if "rx" in attributes or "ry" in attributes:
+                return None
+            x, y, w, h = (float(attributes.get(k, 0)) for k in _GEOMETRY_OF["rect"])
+            if w <= 0 or h <= 0:
+                return None
+            return f"{_at(x + dx, y + dy)}h{_number(attributes['width'])}v{_number(attributes['height'])}h-{_number(attributes['width'])}z", (x + dx, y + dy, w, h)
+        if tag == "line":
+            x1, y1, x2, y2 = (float(attributes.get(k, 0)) for k in _GEOMETRY_OF["line"])
+            end = f"H{_number(str(round(x2 + dx, _DECIMALS)))}" if y1 == y2 else (
+                f"V{_number(str(round(y2 + dy, _DECIMALS)))}" if x1 == x2 else _at(x2 + dx, y2 + dy).replace("M", "L"))
+            return _at(x1 + dx, y1 + dy) + end, None
+    except (KeyError, ValueError):
+        return None
+    start = _RELATIVE_PATH.match(attributes.get("d", ""))
+    if not start:
+        return None
+    return _at(float(start.group(1)) + dx, float(start.group(2)) + dy) + start.group(3), None
+
+
+# A stroke reaches past its shape's box; boxes nearer than this are taken to touch.
+_STROKE_MARGIN = 1
+
+
+def _overlap(a, b) -> bool:
+    m = _STROKE_MARGIN
+    return a[0] - m < b[0] + b[2] + m and b[0] - m < a[0] + a[2] + m and a[1] - m < b[1] + b[3] + m and b[1] - m < a[1] + a[3] + m
+
+
+def _apart(boxes: list) -> bool:
+    """No two of the rectangles touch: they can be painted in any order."""
+    ordered = sorted(boxes)
+    return not any(_overlap(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1:] if b[0] - _STROKE_MARGIN < a[0] + a[2] + _STROKE_MARGIN)
+
+
+def _could_be_translucent(attributes: dict) -> bool:
+    return "class" in attributes or any("opacity" in name or "opacity" in value for name, value in attributes.items())
+
+
+def _merged_shapes(text: str) -> str:
+    return _SHAPES.sub(lambda run: _merged_run(run.group()), text)
+
+
+def _merged_run(run: str) -> str:
+    shapes = []  # (the element as drawn, its other attributes, its path data or None, its box)
+    for shape in _SHAPE.finditer(run):
+        tag, attributes = shape.group(1), dict(_ATTRIBUTE.findall(shape.group(2)))
+        outline = _outline(tag, attributes)
+        if outline and tag != "rect" and _could_be_translucent(attributes):
+            outline = None
+        rest = tuple((k, v) for k, v in attributes.items() if k not in (*_GEOMETRY_OF[tag], "transform"))
+        shapes.append((shape.group(), rest, *(outline or (None, None))))
+    if all(box for _, _, _, box in shapes) and _apart([box for *_, box in shapes]):
+        # Rectangles apart from each other: one path per look, whatever order they were drawn in.
+        looks = {}
+        for shape in shapes:
+            looks.setdefault(shape[1], []).append(shape)
+        return "".join(_joined(group) for group in looks.values())
+    out, group = [], []
+    for shape in shapes:
+        if group and shape[2] and shape[1] == group[0][1] and (shape[3] is None) == (group[0][3] is None) and (
+                shape[3] is None or not any(_overlap(shape[3], other[3]) for other in group)):
+            group.append(shape)
+            continue
+        out.append(_joined(group))
+        group = [shape] if shape[2] else []
+        if not shape[2]:
+            out.append(shape[0])
+    out.append(_joined(group))
+    return "".join(out)
+
+
+def _joined(group: list) -> str:
+    """The shapes as one path, or the one shape as drawn."""
+    if len(group) < 2:
+        return "".join(shape[0] for shape in group)
+    rest = "".join(f' {k}="{v}"' for k, v in group[0][1])
+    return f'<path{rest} d="{"".join(shape[2] for shape in group)}"/>'
 
 
 def _shared_styles(text: str) -> str:
@@ -65,6 +180,43 @@ def _shared_styles(text: str) -> str:
     # Each declaration !important: a style attribute outranks every stylesheet rule that is not,
     # and so does the class that stands in for it.
     rules = "".join(f".{names[s]}{{{_important(s)}}}" for s in shared)
+    return re.sub(r"(<svg\b[^>]*>)", rf"\1<style>{rules}</style>", text, count=1)
+
+
+# Presentation attributes a class can stand for (their CSS properties have the same names and values).
+_PRESENTATION = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray", "stroke-linecap",
+                 "stroke-linejoin", "stroke-miterlimit", "font-family", "font-size", "font-weight", "font-style",
+                 "text-anchor", "pointer-events")
+_TAG = re.compile(r"<(?!svg\b|style\b)(\w+)\b([^>]*?)(/?)>")
+
+
+def _presentation(attributes: str) -> tuple:
+    return tuple((k, v) for k, v in _ATTRIBUTE.findall(attributes) if k in _PRESENTATION)
+
+
+def _css_value(name: str, value: str) -> str:
+    # A unitless font size is pixels as an attribute, but not valid CSS.
+    return value + "px" if name == "font-size" and re.fullmatch(r"[\d.]+", value) else value
+
+
+def _shared_presentation(text: str) -> str:
+    sets = [p for p in (_presentation(m.group(2)) for m in _TAG.finditer(text)) if len(p) > 1]
+    shared = sorted({p for p in sets if sets.count(p) >= _SHARED})
+    if not shared:
+        return text
+    names = {p: "p" + hashlib.sha256(repr(p).encode()).hexdigest()[:7] for p in shared}
+
+    def classed(tag: re.Match) -> str:
+        attributes = tag.group(2)
+        name = names.get(_presentation(attributes))
+        if not name:
+            return tag.group()
+        kept = "".join(f' {k}="{v}"' for k, v in _ATTRIBUTE.findall(attributes) if k not in _PRESENTATION and k != "class")
+        classes = " ".join(c for c in (dict(_ATTRIBUTE.findall(attributes)).get("class"), name) if c)
+        return f'<{tag.group(1)} class="{classes}"{kept}{tag.group(3)}>'
+
+    text = _TAG.sub(classed, text)
+    rules = "".join(f":where(.{names[p]}){{{';'.join(f'{k}:{_css_value(k, v)}' for k, v in p)}}}" for p in shared)
     return re.sub(r"(<svg\b[^>]*>)", rf"\1<style>{rules}</style>", text, count=1)
 
 

@@ -26,10 +26,12 @@ from pyodide_widgets import provenance
 from estimators import units
 from pyodide_widgets.contract import form_text, output_keys, parse_number
 from site_build import lean
-from site_build.cache import cached, tree_hash, versions
+from site_build.cache import cached, kept, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
+# The build cache's folder of charts' Vega specs, each named by its content.
+CHART_SPECS = "chart-specs"
 _SLOT = re.compile(r'data-output="([^"]*)"')
 
 _JINJA = jinja2.Environment(
@@ -62,17 +64,47 @@ class WidgetError(Exception):
     """A widget that breaks its own declaration: a build error, not bad input."""
 
 
-def _card(cards: dict):
-    """The attributes that give an output slot its provenance card: the card as its `data-card` (which
-    site_build/browser/cards.js shows, as it does a prose number's) and, unless `focusable` is off
-    (a detail, whose figure above carries the same card), a place in the tab order, so a keyboard
-    reaches the card as a pointer does."""
+# A card's line citing a presets.toml entry's source ("runs.llama3-405b: Llama Team, ...").
+_CITED = re.compile(r"^[a-z_]+\.[\w.-]+: ")
+
+
+def _sources_apart(widget, cards: dict) -> tuple[dict, list]:
+    """({output key: (its card without the sources it cites, the indexes of those sources)}, [source]).
+
+    A widget's cards cite the same few sources again and again (every output of a run's widget cites
+    the run's paper): the page writes each once, under the widget, and a card names its own. A card's
+    sources are its last lines, after the formula and the inputs, so the card reads the same again
+    when cards.js puts them back."""
+    declared = {o.key: o.source for o in widget.OUTPUTS} | {o.detail: o.source for o in widget.OUTPUTS if o.detail}
+    sources, apart = [], {}
+    for key, card in cards.items():
+        lines = card.split("\n")
+        kept = len(lines)
+        while kept > 1 and (_CITED.match(lines[kept - 1]) or (kept == len(lines) and lines[-1] == declared.get(key))):
+            kept -= 1
+        cited = []
+        for line in lines[kept:]:
+            if line not in sources:
+                sources.append(line)
+            cited.append(sources.index(line))
+        apart[key] = ("\n".join(lines[:kept]), cited)
+    return apart, sources
+
+
+def _card(apart: dict, sources_id: str):
+    """The attributes that give an output slot its provenance card: the card as its `data-card`, the
+    ids of the sources it cites as `data-sources` (site_build/browser/cards.js shows the two as one
+    card, as it does a prose number's) and, unless `focusable` is off (a detail, whose figure above
+    carries the same card), a place in the tab order, so a keyboard reaches the card as a pointer does."""
     def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:
-        if key not in cards:
+        if key not in apart:
             return markupsafe.Markup("")
+        card, cited = apart[key]
         # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
-        card = str(markupsafe.escape(cards[key])).replace("\n", "&#10;")
-        return markupsafe.Markup(f' data-card="{card}"' + (' tabindex="0"' if focusable else ""))
+        text = str(markupsafe.escape(card)).replace("\n", "&#10;")
+        ids = " ".join(sources_id.format(i + 1) for i in cited)
+        return markupsafe.Markup(f' data-card="{text}"' + (f' data-sources="{ids}"' if ids else "")
+                                 + (' tabindex="0"' if focusable else ""))
     return attributes
 
 
@@ -158,6 +190,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     chart = getattr(widget, "CHART", None)
     spec = chart_spec(chart, result["data"]) if chart else None
     fields = {f.name: f for f in widget.FIELDS}
+    apart, sources = _sources_apart(widget, provenance.cards(widget, state))
+    sources_id = f"{element_id or name}-source-{{}}"
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
         # A layout of its own can draw on the module's build-time tables (every option's content, say).
@@ -173,9 +207,12 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         ],
         preset=preset,
         outputs=result["outputs"],
-        card=_card(provenance.cards(widget, state)),
+        card=_card(apart, sources_id),
+        sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
         chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
-        chart_spec=_script_json(spec) if spec else "",
+        # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:
+        # a reader who never touches the widget never loads it.
+        chart_spec=kept(CHART_SPECS, _script_json(spec), ".json") if spec else "",
         drag=fields.get(getattr(widget, "DRAG", None)) if spec else None,
     )
     check_slots(name, html)

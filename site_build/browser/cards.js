@@ -4,7 +4,9 @@
 // href="#how-N">) links to its card's entry in the list the page ends with,
 // each card and each source written there once (site_build/cards.py); the card
 // is read from that entry when it opens. A widget output carries its card in
-// data-card, which the runtime keeps current; a glossary term its definition.
+// data-card, which the runtime keeps current, and as built the ids of the
+// sources it cites in data-sources (each written once, under its widget); a
+// glossary term its definition.
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
 // drawn with the theme's tooltip classes. The theme's own tooltips
@@ -33,17 +35,22 @@
     return tip;
   }
 
-  // The theme's tooltip CSS places the card from these variables: below the host, centred on it,
-  // kept inside the viewport.
+  // The theme's tooltip CSS places the card from these variables: centred on its host, kept inside
+  // the viewport sideways; below the host, or above it when the window has no room below and has
+  // room above (a number near the bottom of the screen).
   function place() {
     const box = host.getBoundingClientRect();
     const style = tip.style;
     style.setProperty("--md-tooltip-host-x", `${box.left + window.scrollX}px`);
     style.setProperty("--md-tooltip-host-y", `${box.top + window.scrollY}px`);
     style.setProperty("--md-tooltip-x", `${box.width / 2}px`);
-    style.setProperty("--md-tooltip-y", `${box.height + GAP_PX}px`);
     style.setProperty("--md-tooltip-tail", "0px");
     style.setProperty("--md-tooltip-width", `${tip.firstChild.getBoundingClientRect().width}px`);
+    const needed = tip.firstChild.getBoundingClientRect().height + GAP_PX;
+    const above = window.innerHeight - box.bottom < needed && box.top >= needed;
+    tip.classList.toggle("md-tooltip2--top", above);
+    tip.classList.toggle("md-tooltip2--bottom", !above);
+    style.setProperty("--md-tooltip-y", above ? `${-needed}px` : `${box.height + GAP_PX}px`);
   }
 
   // A line of an entry as the card reads it: each source link replaced by the source's text.
@@ -67,9 +74,15 @@
     return lines.join("\n");
   }
 
+  // A widget output's card: its own lines, then the sources it cites.
+  function slotText(slot) {
+    const cited = (slot.dataset.sources || "").split(" ").filter(Boolean);
+    return [slot.dataset.card, ...cited.map((id) => document.getElementById(id)?.textContent ?? "")].join("\n");
+  }
+
   function fill() {
     // Text, never markup: a card is the build's or the worker's words about numbers.
-    tip.firstChild.textContent = host.hasAttribute("data-card") ? host.dataset.card : entryText(host);
+    tip.firstChild.textContent = host.hasAttribute("data-card") ? slotText(host) : entryText(host);
     place();
   }
 
@@ -83,7 +96,7 @@
     el.setAttribute("aria-describedby", tip.id);
     // A widget's card follows its inputs while it is open.
     watcher = new MutationObserver(fill);
-    watcher.observe(el, { attributes: true, attributeFilter: ["data-card"] });
+    watcher.observe(el, { attributes: true, attributeFilter: ["data-card", "data-sources"] });
   }
 
   function hide() {

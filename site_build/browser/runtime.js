@@ -14,8 +14,8 @@
  * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
  * outputs are [data-output=key], each with its provenance card as `data-card`;
  * [data-error-for=field] holds a field's error; [data-status] one status line;
- * [data-chart] holds the chart and its data-chart-spec attribute its Vega
- * spec, absent for a widget without a chart.
+ * [data-chart] holds the chart and its data-chart-spec attribute the name of
+ * its Vega spec's file under charts/, absent for a widget without a chart.
  *
  * The outputs on screen are for one state of the form (the page's own, at
  * first); whenever the form holds another, the widget is marked
@@ -38,6 +38,7 @@
   const WHEEL_URL = new URL("__WHEEL_URL__", BASE).href;
   const PYODIDE_URL = new URL("pyodide/", BASE).href;
   const VEGA_URL = new URL("vega.min.js", BASE).href;
+  const CHARTS_URL = new URL("charts/", BASE).href;
   const WORKER_URL = new URL("worker.js", BASE).href;
   // {file: bytes} of what the boot downloads, written in by the build (site_build/assets.py).
   const DOWNLOAD_SIZES = "__DOWNLOAD_SIZES__";
@@ -261,7 +262,9 @@
     showPicked(w, readState(w));
     for (const [key, text] of Object.entries(result.cards || {})) {
       const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
-      if (el) el.dataset.card = text; // cards.js shows it, and follows it while it is open
+      if (!el) continue;
+      delete el.dataset.sources; // the worker's card holds its sources: the build's list is for its own state
+      el.dataset.card = text; // cards.js shows it, and follows it while it is open
     }
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
@@ -583,11 +586,15 @@
     return vegaLoading;
   }
 
-  // The chart's Vega view, made once from its spec (which holds the build-time rows): on the first
-  // answer, or on the first drag, whichever comes first.
+  // The chart's Vega view, made once: on the first answer, or on the first drag, whichever comes
+  // first. Its spec is fetched only then (site_build/assets.write_chart_specs), so a reader who
+  // never touches the widget never loads it.
   function viewOf(w) {
-    w.viewReady ||= loadVega().then(async (vega) => {
-      const spec = JSON.parse(w.chartSpec.dataset.chartSpec);
+    w.viewReady ||= (async () => {
+      const vega = await loadVega();
+      const response = await fetch(new URL(w.chartSpec.dataset.chartSpec, CHARTS_URL));
+      if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+      const spec = await response.json();
       // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
       const parsed = vega.parse(spec, null, { ast: true });
       const view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
@@ -599,7 +606,7 @@
       await view.runAsync();
       w.view = view;
       return view;
-    });
+    })();
     return w.viewReady;
   }
 
@@ -612,6 +619,7 @@
       await view.runAsync();
       w.root.dispatchEvent(new CustomEvent("widget:drawn", { detail: { ms: performance.now() - w.sentAt } }));
     } catch (error) {
+      if (!w.view) w.viewReady = null; // a spec or Vega that failed to load: the next answer tries again
       // The build-time SVG (or the last drawing) stays; the numbers are still live.
       w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
     }

@@ -90,3 +90,29 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
                 page.go_back()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("where", ["top", "bottom"])
+def test_a_card_opens_below_its_number_unless_only_above_has_room(page, site_url, where):
+    """Near the window's bottom edge a card would hang out of sight: it opens above its number instead."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{site_url}/training/")
+    number = page.locator("article p data.number > a").nth(20)
+    # The number's line at the window's top edge, or its bottom edge; again once the sections drawn
+    # around it (content-visibility) have taken their real sizes.
+    for _ in range(3):
+        page.evaluate("([el, where]) => { const box = el.getBoundingClientRect();"
+                      " window.scrollBy(0, where === 'top' ? box.top - 80 : box.bottom - window.innerHeight + 12); }",
+                      [number.element_handle(), where])
+        page.wait_for_timeout(300)
+    number.evaluate("el => el.focus({ preventScroll: true })")
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for()
+    page.wait_for_timeout(500)  # the theme's entrance transition slides the card by 0.4rem
+    host = number.bounding_box()
+    card = page.locator(".md-tooltip2--active .md-tooltip2__inner").bounding_box()
+    assert 0 <= card["y"] and card["y"] + card["height"] <= 720, (where, host, card)
+    if where == "bottom":
+        assert card["y"] + card["height"] <= host["y"], "the card covers or hangs below its number"
+    else:
+        assert card["y"] >= host["y"] + host["height"], "a card with room below opens below"

@@ -150,6 +150,28 @@ def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(page, site_
     page.wait_for_url(lambda url: urlsplit(url).path == "/")
 
 
+CUE = "el => { const cue = getComputedStyle(el, '::before'); return cue.content === 'none' ? '' : parseFloat(cue.fontSize) > 0 ? cue.content : ''; }"
+
+
+def test_with_runtime_js_blocked_the_status_line_says_the_inputs_are_not_live(page, site_url):
+    """The build-time numbers stay, and the reader is told the inputs do nothing yet."""
+    page.route("**/assets/widgets/runtime.js*", lambda route: route.abort())
+    page.goto(f"{site_url}/training/")
+    look_at(page, WIDGET)  # a section far from the viewport is not styled, its cue neither
+    status = f"{root(WIDGET)} [data-status]"
+    page.wait_for_function(f"() => ({CUE})(document.querySelector('{status}')) !== ''", timeout=10_000)
+    assert "not live" in page.eval_on_selector(status, CUE)
+    assert page.get_attribute(root(WIDGET), "data-enhanced") is None
+
+
+def test_a_runtime_that_starts_never_shows_the_cue(page, site_url):
+    page.goto(f"{site_url}/training/")
+    look_at(page, WIDGET)
+    status = f"{root(WIDGET)} [data-status]"
+    page.wait_for_timeout(2500)  # past the cue's delay
+    assert "not live" not in page.eval_on_selector(status, CUE)  # "Loading the live calculator…" may stand there
+
+
 def test_chart_follows_the_dark_palette_after_a_live_redraw(page, site_url):
     page.goto(f"{site_url}/training/")
     wait_live(page, WIDGET)

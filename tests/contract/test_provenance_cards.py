@@ -226,6 +226,7 @@ def test_a_changed_input_makes_the_card_say_your_input_with_the_new_value(name):
 
 @pytest.mark.parametrize("name", WIDGETS)
 def test_the_page_carries_each_card_on_its_slot_and_figures_take_focus(name):
+    """Each card on its slot; a source its widget's cards cite is written once, under the widget."""
     widget = pyodide_widgets.module(name)
     page = render.render(name)
     state = next(iter(widget.presets().values()))["state"]
@@ -235,5 +236,18 @@ def test_the_page_carries_each_card_on_its_slot_and_figures_take_focus(name):
     on_picks = {f.pick_output[0] for f in widget.FIELDS if f.pick_output}
     for key, card in cards.items():
         tag = re.search(rf'<[^>]*data-output="{re.escape(key)}"[^>]*>', page).group(0)
-        assert html.unescape(re.search(r'data-card="([^"]*)"', tag).group(1)) == card
+        # The card as cards.js reads it: its own lines, then each source it cites, written once under the widget.
+        own = html.unescape(re.search(r'data-card="([^"]*)"', tag).group(1))
+        cited = (re.search(r'data-sources="([^"]*)"', tag) or re.match("()", "")).group(1).split()
+        sources = [html.unescape(re.search(rf'<li id="{i}">([^<]*)</li>', page).group(1)) for i in cited]
+        assert "\n".join([own, *sources]) == card
+        assert all(page.count(f'id="{i}"') == 1 for i in cited)
         assert ('tabindex="0"' in tag) == (key not in details | on_picks), tag
+
+
+def test_a_source_cited_by_many_cards_of_a_widget_is_written_once():
+    page = render.render("training_time")
+    cited = re.findall(r'data-sources="([^"]*)"', page)
+    assert len(cited) > len(set(cited)) or any(len(c.split()) > 1 for c in cited)
+    for source in re.findall(r'<li id="[^"]+">([^<]*)</li>', page):
+        assert page.count(source) == 1, source
