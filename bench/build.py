@@ -52,6 +52,10 @@ def anchor_config(project: Path) -> Path:
     config["plugins"] = [p for p in config["plugins"] if not (p == "macros" or isinstance(p, dict) and "macros" in p)]
     config["hooks"] = []
     config["strict"] = False  # the raw {{ macro }} text and the missing widget assets are expected here
+    # Without a repository address the project's hook drops edit_uri, which mkdocs (serve is strict)
+    # otherwise refuses as a URL without a scheme; with the hooks off, the anchor drops it too.
+    if not config.get("repo_url"):
+        config.pop("edit_uri", None)
     path = project / "mkdocs-anchor.yml"
     path.write_text(yaml.safe_dump(config), "utf-8")
     return path
