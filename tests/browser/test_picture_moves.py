@@ -174,6 +174,7 @@ def storage_chart(browser, url: str):
     page = open_page(browser, f"{url}/storage_scale/")
     wait_live(page, "storage_scale")
     look_at(page, "storage_scale")
+    page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()  # the plot itself on screen, not only the widget's top
     box = page.eval_on_selector('[data-widget="storage_scale"] [data-chart] svg',
                                 "(svg) => { const b = svg.querySelector('.role-frame.root > g > path.background')"
                                 ".getBoundingClientRect(); return {x: b.x, y: b.y, width: b.width, height: b.height}; }")

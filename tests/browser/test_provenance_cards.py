@@ -15,7 +15,7 @@ from estimators import EstimatorError
 from pyodide_widgets import contract, provenance
 from harness.widgets import form_state, run_axe, wait_for_cpython_outputs, wait_live
 
-PAGES = ("/training/", "/ten-steps/")
+PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
 _WIDGET = re.compile(r'<div class="widget" id="([^"]+)" data-widget="([^"]+)"')
 
 
