@@ -23,6 +23,7 @@ def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
     assert sum(row["figure"].startswith("input → outputs") for row in rows) == len(result["pages"][page])
     figures = " ".join(row["figure"] for row in rows)
     for expected in ("HTML bytes", "bytes before load", "total blocking time", "long tasks", "against alone",
-                     "first visit: boot", "return visit: boot", "typed", "cold build", "make serve"):
+                     "first visit: boot", "return visit: boot", "typed", "cold build", "make serve",
+                     "phone (390 px", "while Play runs"):
         assert expected in figures, expected
     assert "pages that miss a budget" in done.stdout
