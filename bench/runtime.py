@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import functools
 import gzip
 import json
@@ -91,6 +92,7 @@ class Plan:
     play_steps: int  # Play steps watched per widget that plays
     max_widget_pages: int | None  # None: every page
     max_alone: int | None  # widgets also timed on a page of their own; None: every widget measured
+    only: tuple[str, ...] = ()  # the pages to measure (URL paths); () for every page
 
 
 FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, phone_loads=2, play_steps=4, max_widget_pages=None, max_alone=None)
@@ -225,10 +227,19 @@ def discover_widgets(folder: Path) -> dict[str, list[str]]:
     return {path: found.findall((folder / path.lstrip("/") / "index.html").read_text("utf-8")) for path in pages(folder)}
 
 
+def pages_measured(widgets: dict[str, list[str]], plan: Plan) -> list[str]:
+    """The pages the plan measures, of those the site has; a page it does not have fails the run."""
+    unknown = [path for path in plan.only if path not in widgets]
+    if unknown:
+        raise MeasurementError(f"no page {', '.join(unknown)}; the site's pages: {', '.join(widgets)}")
+    return [path for path in widgets if path in plan.only] if plan.only else list(widgets)
+
+
 def pages_with_widgets(widgets: dict[str, list[str]], plan: Plan) -> list[str]:
-    """The pages holding widgets, the busiest first (a smoke run's one page is the one with every
-    kind of widget), as many as the plan measures."""
-    return sorted((path for path, names in widgets.items() if names), key=lambda path: -len(widgets[path]))[: plan.max_widget_pages]
+    """The measured pages holding widgets, the busiest first (a smoke run's one page is the one with
+    every kind of widget), as many as the plan measures."""
+    held = [path for path in pages_measured(widgets, plan) if widgets[path]]
+    return sorted(held, key=lambda path: -len(widgets[path]))[: plan.max_widget_pages]
 
 
 @contextlib.contextmanager
@@ -986,7 +997,7 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
     rows = []
     with served_site(plan) as site, chromium() as browser:
         widget_pages = pages_with_widgets(site.widgets, plan)
-        measured_pages = widget_pages if plan.max_widget_pages else list(site.widgets)
+        measured_pages = widget_pages if plan.max_widget_pages else pages_measured(site.widgets, plan)
         probes: dict[str, list[Probe]] = {}
         for path in measured_pages:
             widgets = site.widgets[path]
@@ -1004,9 +1015,10 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
                         rows.append(alone_row(browser, site.url + alone, path, widgets, probe, timed[index], plan))
             if plan.lighthouse_runs:
                 rows.append(lighthouse_row(site.url + path, path, plan.lighthouse_runs, results))
-        busiest = widget_pages[0]
-        rows += boot_rows(browser, site, busiest, plan.boot_rounds)
-        rows.append(typing_row(browser, site.url + busiest, busiest, probes[busiest][0], plan.typing_runs))
+        if widget_pages:
+            busiest = widget_pages[0]
+            rows += boot_rows(browser, site, busiest, plan.boot_rounds)
+            rows.append(typing_row(browser, site.url + busiest, busiest, probes[busiest][0], plan.typing_runs))
         if len(widget_pages) >= 2:
             rows.append(navigation_boots_row(browser, site.url, widget_pages))
         about = {"pages": site.widgets, "chromium": browser.version}
@@ -1036,10 +1048,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--smoke", action="store_true", help="every measuring path once, small; no Lighthouse (make test runs this)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="folder for runtime.json and Lighthouse's reports")
+    parser.add_argument("--page", action="append", default=[], metavar="PATH",
+                        help="measure only this page (a URL path such as /training/); repeatable")
     args = parser.parse_args(argv)
     args.results.mkdir(parents=True, exist_ok=True)
     try:
-        rows, about = measure(SMOKE if args.smoke else FULL, args.results)
+        rows, about = measure(dataclasses.replace(SMOKE if args.smoke else FULL, only=tuple(args.page)), args.results)
     except (MeasurementError, build_bench.BuildError, PlaywrightError, subprocess.TimeoutExpired, FileNotFoundError) as error:
         print(f"bench: the measurement failed: {error}", file=sys.stderr)
         return 1
