@@ -27,3 +27,12 @@ def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
                      "phone (390 px", "while Play runs"):
         assert expected in figures, expected
     assert "pages that miss a budget" in done.stdout
+
+
+def test_a_page_the_site_does_not_have_fails_the_run_naming_the_pages_it_has(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.runtime", "--smoke", "--page", "/no-such-page/", "--results", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=SMOKE_TIMEOUT_S,
+    )
+    assert done.returncode == 1
+    assert "no page /no-such-page/" in done.stderr and "/training/" in done.stderr
