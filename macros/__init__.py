@@ -167,6 +167,8 @@ def registrations(build: _Build | None = None) -> dict:
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
     printing = {name: _guarded(fn, name, "filter", build=build) for name, fn in filters.items()}
     macros["presets_tables"] = functools.partial(preset_tables.markdown, printing)
+    # A table the page writes itself folds its sources as the preset tables do.
+    macros["folded_source"] = preset_tables.folded_source
     return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
 
 

@@ -20,6 +20,10 @@ TITLE = "Plan a layout: the fastest ways to cut a model over a cluster"
 CHART = "planner_nesting"
 TEMPLATE = "planner.html"
 
+# Input → outputs at p95 in the browser (make bench): ranking every layout of a 16,384-GPU cluster
+# is a search, not a formula, so this widget answers within 50 ms rather than the site's 16 ms.
+ANSWER_BUDGET_MS = 50
+
 _PRESETS = estimators.load_presets()
 PRECISION = "bf16"
 GIGA, PER_CENT = 1e9, 1e-2
@@ -154,8 +158,8 @@ def _shape_error(state: dict, s: dict) -> "estimators.EstimatorError | None":
             "heads": f"a whole number of heads that the {units.integer(k)} key/value heads divide"})
     if s["top_k"] > e:
         return fault(("top_k", "experts"), {
-            "top_k": f"a whole number of experts, at most the {units.integer(e)} experts",
-            "experts": f"a whole number of experts, at least the {units.integer(s['top_k'])} experts per token"})
+            "top_k": f"a whole number of experts, at most the model's {units.noun(e, 'experts')}",
+            "experts": f"a whole number of experts, at least the {units.noun(s['top_k'], 'experts per token')}"})
     if e == 1 and s["head_dim"] != d // h:
         return estimators.EstimatorError("head_dim", state["head_dim"], (
             f"the width over the heads, {units.integer(d // h)} values per head, for a dense model"))
