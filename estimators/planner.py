@@ -238,6 +238,7 @@ class LayoutPlan:
     cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
 
 
+@cache  # asked again for every (tp, cp) over the same few pipeline depths, and for every plan of one model depth
 def _chunk_options(layers: int, pp: int) -> tuple:
     """v values whose chunks hold whole layers: divisors of k = ⌈L/p⌉; () when no split of L layers over p stages works.
 
@@ -258,23 +259,25 @@ def _interleaving(pp: int, chunks: int) -> float:
     return 1 + (pp - 1) / (pp * chunks) if chunks > 1 else 1
 
 
-@cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp
-def _layer_activations(m: _Model, tokens: int, b: int, tp: int, recompute: str, ffn: int) -> float:
-    return activation_bytes_per_layer(tokens, b, m.hidden, m.heads, tp, True, recompute,
-                                      kv_heads=m.kv_heads, ffn_dim=ffn, mlp=m.mlp, dropout=m.dropout)
+@cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp, and so does every plan of one block
+def _layer_activations(hidden: int, heads: int, kv_heads: int, mlp: str, dropout: bool, ffn: int, tokens: int, b: int, tp: int,
+                       recompute: str) -> float:
+    return activation_bytes_per_layer(tokens, b, hidden, heads, tp, True, recompute, kv_heads=kv_heads, ffn_dim=ffn, mlp=mlp,
+                                      dropout=dropout)
 
 
-def _activations(m: _Model, layout: Layout, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
+def _activations(m: _Model, tp: int, cp: int, pp: int, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
     """1F1B's first stage: p micro-batches in flight, each through its L/p layers (the output layer's only at p = 1)."""
-    tokens = seq_len // layout.cp
-    stage_layers = m.layers / layout.pp
+    tokens = seq_len // cp
+    stage_layers = m.layers / pp
     dense_here = min(m.dense_layers, stage_layers)  # an MoE model's dense blocks come first
-    dense = _layer_activations(m, tokens, b, layout.tp, recompute, m.dense_ffn) if dense_here else 0
-    moe = _layer_activations(m, tokens, b, layout.tp, recompute, m.moe_ffn) if m.moe_layers else 0
+    block = (m.hidden, m.heads, m.kv_heads, m.mlp, m.dropout)
+    dense = _layer_activations(*block, m.dense_ffn, tokens, b, tp, recompute) if dense_here else 0
+    moe = _layer_activations(*block, m.moe_ffn, tokens, b, tp, recompute) if m.moe_layers else 0
     per_micro_batch = dense_here * dense + (stage_layers - dense_here) * moe
-    total = layout.pp * per_micro_batch
-    if layout.pp == 1:
-        total += activation_output_bytes(tokens, b, m.hidden, m.vocab, layout.tp, True)
+    total = pp * per_micro_batch
+    if pp == 1:
+        total += activation_output_bytes(tokens, b, m.hidden, m.vocab, tp, True)
     return total
 
 
@@ -379,7 +382,9 @@ def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
 def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic, state=None, base=None,
           b: int = MICRO_BATCH) -> LayoutPlan:
     state = _state(config, m, layout, optimizer) if state is None else state
-    act = (_activations(m, layout, s, recompute, b) if base is None else base) * _interleaving(layout.pp, chunks)
+    if base is None:
+        base = _activations(m, layout.tp, layout.cp, layout.pp, s, recompute, b)
+    act = base * _interleaving(layout.pp, chunks)
     used = state + act
     fits = memory_fit(used, cluster.memory_bytes).fits
     if traffic is None:
@@ -456,8 +461,7 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
     optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
     compute = _compute_seconds(m, cluster, s, sequences)
     rejected, candidates, count, fitting = {}, [], 0, 0
-    states = {}  # model state per (tp, pp, ep, ZeRO stage): dp·cp is the cluster over tp·pp, whatever cp is
-    shared = {}  # what every EP degree of one (tp, cp, pp) shares
+    shared = {}  # what layouts share (see _fitting_choices)
 
     def reject(reason, layouts):
         rejected[reason] = rejected.get(reason, 0) + layouts
@@ -483,7 +487,7 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
                 for ep in eps:
                     reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
                     found = () if reason else _fitting_choices(config, m, Layout(tp, cp, pp, dp, ep), cluster, s, sequences,
-                                                               optimizer, compute, states, shared)
+                                                               optimizer, compute, shared)
                     if reason or not found:
                         reject(reason or "memory", 1)
                     else:
@@ -498,97 +502,112 @@ def _layouts_under(gpus: int, routed: bool) -> int:
     return sum(len(_divisors(gpus // (cp * pp))) if routed else 1 for cp in _divisors(gpus) for pp in _divisors(gpus // cp))
 
 
-def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute, states=None, shared=None) -> list:
+def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute, shared=None) -> list:
     """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice that fits.
 
     For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2
     take equal time and 3 no less). The floor is _plan's step, (compute + TP + CP + EP + PP) × (1 + bubble) +
-    exposed DP, computed from the same traffic formulas without building the cuts. `states` keeps the model
-    state of each (tp, pp, ep, stage) and `shared` what every EP degree of one (tp, cp, pp) shares, across a plan.
+    exposed DP, from the same traffic formulas without building the cuts. `shared` keeps, across a plan, what
+    layouts share, keyed by what it depends on (_shared_pieces, _per_micro_batch, _dp_seconds, the model states).
+    Data-parallel traffic is exposed as _plan counts it: ZeRO-3's gathers once a micro-batch against the whole
+    compute, other stages' gradients once a step against the last micro-batch's backward pass.
     """
     tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
     shared = {} if shared is None else shared
-    if (tp, cp, pp) not in shared:
-        shared[tp, cp, pp] = _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp)
-    micro, options, bases = shared[tp, cp, pp]
-    # Every cut but TP spans the whole job's neighbours or more: EP and DP cross the link that span reaches.
-    job_link = cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
-    traffic = []  # (TP + CP + EP link seconds, one chunk's pipeline seconds), counted once something fits
-
-    def link_times():
-        if not traffic:
-            if (tp, cp, pp, "links") not in shared:
-                shared[tp, cp, pp, "links"] = _shared_links(m, cluster, s, micro, tp, cp, pp)
-            links, pp_seconds = shared[tp, cp, pp, "links"]
-            if m.moe_layers and ep > 1:
-                links += link_seconds(micro * expert_parallel_traffic_bytes((s // cp) / tp, MICRO_BATCH, m.hidden,
-                                                                            m.moe_layers / pp, m.top_k, ep), job_link)
-            traffic.extend((links, pp_seconds))
-        return traffic
-    # The data-parallel gradients (or ZeRO-3's gathers, once a micro-batch) of the GPU's weights, experts over ep,
-    # and what of them no compute hides: the step's last term, as _plan adds it.
-    dp_params = (m.params - m.routed * (1 - 1 / ep)) / (tp * pp)
-    dp_seconds = {}  # stages 0–2 send alike, 3 more
-
-    def exposed(stage, compute_seconds):
-        if dp * cp == 1:
-            return 0.0
-        sharded = stage == 3
-        if sharded not in dp_seconds:
-            dp_seconds[sharded] = link_seconds(data_parallel_traffic_bytes(dp_params, dp * cp, stage), job_link)
-        if sharded:
-            return max(0.0, dp_seconds[sharded] * micro - compute_seconds)
-        return max(0.0, dp_seconds[sharded] - BACKWARD_SHARE * compute_seconds / micro)
-
-    states = {} if states is None else states
-    found = []
+    if ("pieces", tp, cp, pp) not in shared:
+        shared["pieces", tp, cp, pp] = _shared_pieces(m, s, tp, cp, pp)
+    options, bases = shared["pieces", tp, cp, pp]
+    micro = sequences // (dp * MICRO_BATCH)
+    # Model state per ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so layouts of one (tp, pp, ep) share it.
+    states = shared.setdefault(("states", tp, pp, ep), {})
     limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
+    found, links = [], None
     for recompute, base in bases:
         for chunks in options:
             act = base * _interleaving(pp, chunks)
             for stage in ZERO_STAGES:
-                key = (tp, pp, ep, stage)
-                if key not in states:
-                    states[key] = _state(config, m, Layout(tp, cp, pp, dp, ep, stage), optimizer)
-                if states[key] + act <= limit:
-                    links, pp_seconds = link_times()
-                    busy = (compute[recompute] + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
-                    # Below the step _plan computes by a rounding's width at most: never above it.
-                    floor = (busy + exposed(stage, compute[recompute])) * FLOOR_MARGIN
-                    found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, states[key], base))
+                if stage not in states:
+                    states[stage] = _state(config, m, Layout(tp, cp, pp, dp, ep, stage), optimizer)
+                if states[stage] + act <= limit:
                     break
+            else:
+                continue
+            if links is None:  # traffic is counted only for a layout something fits
+                links, pp_seconds = _link_seconds(m, cluster, s, micro, layout, shared)
+                gradients, gathers = _dp_seconds(m, cluster, layout, shared)
+            c = compute[recompute]
+            busy = (c + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
+            exposed = max(0.0, gathers * micro - c) if stage == 3 else max(0.0, gradients - BACKWARD_SHARE * c / micro)
+            # Below the step _plan computes by a rounding's width at most: never above it.
+            floor = (busy + exposed) * FLOOR_MARGIN
+            found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, states[stage], base))
     return found
 
 
-def _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp) -> tuple:
-    """(micro-batches, chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp,
-    whatever its EP degree: what its memory needs, tried before any traffic."""
+def _shared_pieces(m, s, tp, cp, pp) -> tuple:
+    """(chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp, whatever its dp and
+    EP degree: what its memory needs, tried before any traffic."""
     options = _chunk_options(m.layers, pp) if pp > 1 else (1,)
     # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts.
-    bases = tuple((r, _activations(m, Layout(tp, cp, pp, dp), s, r)) for r in RECOMPUTE_ORDER if r != "none" or cp == 1)
-    return sequences // (dp * MICRO_BATCH), options, bases
+    bases = tuple((r, _activations(m, tp, cp, pp, s, r)) for r in RECOMPUTE_ORDER if r != "none" or cp == 1)
+    return options, bases
 
 
-def _shared_links(m, cluster, s, micro, tp, cp, pp) -> tuple:
-    """(TP + CP link seconds, one chunk's pipeline seconds) per step of every layout with these tp, cp and pp.
+def _job_link(cluster) -> float:
+    """The bandwidth of the cuts that span the whole job's neighbours or more (EP and DP): scale-up only on one domain."""
+    return cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
 
-    TP's all-reduces on the scale-up link TP never leaves; CP's gathers and
-    the pipeline's sends each on the link its span reaches
-    (parallelism.layout_traffic's rule).
+
+def _link_seconds(m, cluster, s, micro, layout, shared) -> tuple:
+    """(TP + CP + EP link seconds, one chunk's pipeline seconds) per step of a layout of `micro` micro-batches.
+
+    Each cut's traffic is a layer's (a MoE layer's, for EP) per micro-batch
+    times the stage's layers and the micro-batches (the traffic formulas are
+    linear in both), so the per-layer figures of one (tp, cp) serve every
+    pp and dp (_per_micro_batch).
+    """
+    tp, cp, pp, ep = layout.tp, layout.cp, layout.pp, layout.ep
+    if ("links", tp, cp, ep) not in shared:
+        shared["links", tp, cp, ep] = _per_micro_batch(m, cluster, s, tp, cp, ep)
+    layer, moe_layer, pp_up, pp_out = shared["links", tp, cp, ep]
+    links = micro * (m.layers / pp) * layer + (micro * (m.moe_layers / pp) * moe_layer if moe_layer else 0.0)
+    pp_seconds = 0.0 if pp == 1 else micro * (pp_up if tp * cp * pp <= cluster.scale_up_gpus else pp_out)
+    return links, pp_seconds
+
+
+def _per_micro_batch(m, cluster, s, tp, cp, ep) -> tuple:
+    """(TP + CP seconds of one layer, EP seconds of one MoE layer, the pipeline's seconds on scale-up and on
+    scale-out) for one micro-batch of every layout with these tp, cp and ep.
+
+    TP's all-reduces on the scale-up link TP never leaves; CP's gathers on
+    the link its span reaches (parallelism.layout_traffic's rule), EP's
+    all-to-alls on the job's; the pipeline's link depends on pp, so both.
     """
     tokens = s // cp
-    links = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / pp, tp),
-                         cluster.scale_up_bytes_per_s)
+    layer = link_seconds(tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, 1, tp), cluster.scale_up_bytes_per_s)
     if cp > 1:
         within = tp * cp <= cluster.scale_up_gpus
-        links += link_seconds(micro * context_parallel_traffic_bytes(s, MICRO_BATCH, m.kv_width / tp, m.layers / pp, cp),
+        layer += link_seconds(context_parallel_traffic_bytes(s, MICRO_BATCH, m.kv_width / tp, 1, cp),
                               cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-    pp_seconds = 0.0
-    if pp > 1:
-        within = tp * cp * pp <= cluster.scale_up_gpus
-        pp_seconds = link_seconds(micro * pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden),
-                                  cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-    return links, pp_seconds
+    moe_layer = 0.0
+    if m.moe_layers and ep > 1:
+        moe_layer = link_seconds(expert_parallel_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden, 1, m.top_k, ep),
+                                 _job_link(cluster))
+    sends = pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden)
+    return layer, moe_layer, link_seconds(sends, cluster.scale_up_bytes_per_s), link_seconds(sends, cluster.scale_out_bytes_per_s)
+
+
+def _dp_seconds(m, cluster, layout, shared) -> tuple:
+    """(ZeRO 0–2's gradients, ZeRO-3's traffic) seconds per step of the data-parallel cut: the GPU's weights, experts
+    over ep, reduced over dp·cp GPUs; (0, 0) with none. dp·cp is the cluster over tp·pp: one figure per (tp, pp, ep)."""
+    tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
+    if dp * cp == 1:
+        return 0.0, 0.0
+    if ("dp", tp, pp, ep) not in shared:
+        params = (m.params - m.routed * (1 - 1 / ep)) / (tp * pp)
+        shared["dp", tp, pp, ep] = tuple(link_seconds(data_parallel_traffic_bytes(params, dp * cp, stage), _job_link(cluster))
+                                         for stage in (0, 3))
+    return shared["dp", tp, pp, ep]
 
 
 def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n, below=math.inf) -> tuple:
