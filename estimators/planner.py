@@ -514,31 +514,25 @@ class _Search:
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
         self.compute = _compute_seconds(m, cluster, s, sequences)
         self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
-        # Every cut but TP spans the whole job's neighbours or more: EP and DP cross the link that span reaches.
-        self.job_link = cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
         self.shared = {}
 
     def fits(self, layout) -> bool:
-        """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of the
-        recomputation that keeps the least."""
+        """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
+        the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
         _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        return self.stage(layout, min(base for _, base in bases)) is not None
+        return self.state(layout, ZERO_STAGES[-1]) + min(base for _, base in bases) <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
-        """The lowest ZeRO stage whose model state fits beside these activations, or None.
+        """The lowest ZeRO stage whose model state fits beside these activations, or None."""
+        return next((stage for stage in ZERO_STAGES if self.state(layout, stage) + activation_bytes <= self.limit), None)
 
-        The states are _state's, one per (tp, pp, ep) and stage (dp·cp is the
-        cluster over tp·pp, whatever cp is), each counted the first time a
-        layout needs it.
-        """
-        states = self.shared.setdefault(("states", layout.tp, layout.pp, layout.ep), {})
-        for stage in ZERO_STAGES:
-            if stage not in states:
-                states[stage] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
-                                       self.optimizer)
-            if states[stage] + activation_bytes <= self.limit:
-                return stage
-        return None
+    def state(self, layout, stage: int) -> float:
+        """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
+        key = ("state", layout.tp, layout.pp, layout.ep, stage)
+        if key not in self.shared:
+            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+                                      self.optimizer)
+        return self.shared[key]
 
     def choices(self, layout) -> list:
         """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice
@@ -554,7 +548,6 @@ class _Search:
         micro = self.sequences // (dp * MICRO_BATCH)
         links, pp_seconds = self.links(layout, micro)
         gradients, gathers = self.dp_seconds(layout)
-        states = self.shared["states", tp, pp, ep]  # filled by self.stage
         found = []
         for recompute, base in bases:
             c = self.compute[recompute]
@@ -566,7 +559,7 @@ class _Search:
                 exposed = max(0.0, gathers * micro - c) if stage == 3 else max(0.0, gradients - BACKWARD_SHARE * c / micro)
                 # Below the step _plan computes by a rounding's width at most: never above it.
                 floor = (busy + exposed) * FLOOR_MARGIN
-                found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, states[stage], base))
+                found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base))
         return found
 
     def bound(self, layout) -> float:
@@ -601,36 +594,14 @@ class _Search:
         linear in both), so the figures of one (tp, cp, ep) serve every pp and dp.
         """
         tp, cp, pp, ep = layout.tp, layout.cp, layout.pp, layout.ep
-        key = ("links", tp, cp, ep)
+        m, key = self.m, ("links", tp, cp, ep)
         if key not in self.shared:
-            self.shared[key] = self._per_micro_batch(tp, cp, ep)
+            self.shared[key] = _per_micro_batch(m.hidden, m.kv_width, m.top_k if m.moe_layers else 0, self.s, self.cluster,
+                                                tp, cp, ep)
         layer, moe_layer, pp_up, pp_out = self.shared[key]
-        m = self.m
         links = micro * (m.layers / pp) * layer + (micro * (m.moe_layers / pp) * moe_layer if moe_layer else 0.0)
         pp_seconds = 0.0 if pp == 1 else micro * (pp_up if tp * cp * pp <= self.cluster.scale_up_gpus else pp_out)
         return links, pp_seconds
-
-    def _per_micro_batch(self, tp: int, cp: int, ep: int) -> tuple:
-        """(TP + CP seconds of one layer, EP seconds of one MoE layer, the pipeline's seconds on scale-up and on
-        scale-out) for one micro-batch.
-
-        TP's all-reduces on the scale-up link TP never leaves; CP's gathers on
-        the link its span reaches (parallelism.layout_traffic's rule), EP's
-        all-to-alls on the job's; the pipeline's link depends on pp, so both.
-        """
-        m, cluster, s = self.m, self.cluster, self.s
-        tokens = s // cp
-        layer = link_seconds(tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, 1, tp), cluster.scale_up_bytes_per_s)
-        if cp > 1:
-            within = tp * cp <= cluster.scale_up_gpus
-            layer += link_seconds(context_parallel_traffic_bytes(s, MICRO_BATCH, m.kv_width / tp, 1, cp),
-                                  cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-        moe_layer = 0.0
-        if m.moe_layers and ep > 1:
-            moe_layer = link_seconds(expert_parallel_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden, 1, m.top_k, ep),
-                                     self.job_link)
-        sends = pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden)
-        return layer, moe_layer, link_seconds(sends, cluster.scale_up_bytes_per_s), link_seconds(sends, cluster.scale_out_bytes_per_s)
 
     def dp_seconds(self, layout) -> tuple:
         """(ZeRO 0–2's gradients, ZeRO-3's traffic) seconds per step of the data-parallel cut: the GPU's weights,
@@ -641,9 +612,37 @@ class _Search:
         key = ("dp", tp, pp, ep)
         if key not in self.shared:
             params = (self.m.params - self.m.routed * (1 - 1 / ep)) / (tp * pp)
-            self.shared[key] = tuple(link_seconds(data_parallel_traffic_bytes(params, dp * cp, stage), self.job_link)
+            self.shared[key] = tuple(link_seconds(data_parallel_traffic_bytes(params, dp * cp, stage), _job_link(self.cluster))
                                      for stage in (0, 3))
         return self.shared[key]
+
+
+@cache  # a layer's traffic reads neither the depth nor the batch: every plan of one width, sequence and cluster shares it
+def _per_micro_batch(hidden: int, kv_width: float, top_k: int, s: int, cluster: Cluster, tp: int, cp: int, ep: int) -> tuple:
+    """(TP + CP seconds of one layer, EP seconds of one MoE layer, the pipeline's seconds on scale-up and on scale-out)
+    for one micro-batch of s/cp tokens; top_k 0 for a model without MoE layers.
+
+    TP's all-reduces on the scale-up link TP never leaves; CP's gathers on the
+    link its span reaches (parallelism.layout_traffic's rule), EP's
+    all-to-alls on the job's; the pipeline's link depends on pp, so both.
+    """
+    tokens = s // cp
+    layer = link_seconds(tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, hidden, 1, tp), cluster.scale_up_bytes_per_s)
+    if cp > 1:
+        within = tp * cp <= cluster.scale_up_gpus
+        layer += link_seconds(context_parallel_traffic_bytes(s, MICRO_BATCH, kv_width / tp, 1, cp),
+                              cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
+    moe_layer = 0.0
+    if top_k and ep > 1:
+        moe_layer = link_seconds(expert_parallel_traffic_bytes(tokens / tp, MICRO_BATCH, hidden, 1, top_k, ep),
+                                 _job_link(cluster))
+    sends = pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, hidden)
+    return layer, moe_layer, link_seconds(sends, cluster.scale_up_bytes_per_s), link_seconds(sends, cluster.scale_out_bytes_per_s)
+
+
+def _job_link(cluster: Cluster) -> float:
+    """The bandwidth of the cuts that span the whole job's neighbours or more (EP and DP): scale-up only on one domain."""
+    return cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
 
 
 def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = math.inf) -> tuple:
