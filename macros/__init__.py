@@ -141,7 +141,7 @@ class _Build:
         taken.append(id)
         call = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
         self.manifest.record_widget(f"widget({call})", html_text, pyodide_widgets.module(name), preset)
-        return html_text
+        return render.held(html_text)
 
 
 def registrations(build: _Build | None = None) -> dict:
