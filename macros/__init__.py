@@ -36,7 +36,7 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.provenance import formula_of
-from site_build import cache, cards, citation, corrections, derivation, errors, glossary, history, numbers, preset_tables, render, reproducible
+from site_build import cache, cards, citation, corrections, derivation, errors, glossary, held, history, numbers, preset_tables, render, reproducible
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -141,7 +141,7 @@ class _Build:
         taken.append(id)
         call = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
         self.manifest.record_widget(f"widget({call})", html_text, pyodide_widgets.module(name), preset)
-        return render.held(html_text)
+        return held.hold(html_text)
 
 
 def registrations(build: _Build | None = None) -> dict:
@@ -226,7 +226,7 @@ def on_post_page_macros(env):
                              reproducible.build_epoch(), build.commit.sha if build.commit else None)
     env.markdown += "\n\n" + citation.section(cite) + "\n"
     if section := build.cards.section():
-        env.markdown += "\n\n" + section + "\n"
+        env.markdown += "\n\n" + held.hold(section) + "\n"
 
 
 def _prepare(jinja_env, build: _Build) -> None:

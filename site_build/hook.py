@@ -106,11 +106,11 @@ def on_env(env, config, files):
 
 
 def on_page_content(html, page, config, files):
-    """The page's widgets put back; each h2 section of the page in a section of its own; in each, a
-    term's first use carded."""
-    from site_build import glossary, render, sections
+    """The raw HTML held out of Markdown's way put back (`held`); each h2 section of the page in a
+    section of its own; in each, a term's first use carded."""
+    from site_build import glossary, held, sections
 
-    return sections.wrapped(glossary.marked_once(sections.parts(render.put_back(html))))
+    return sections.wrapped(glossary.marked_once(sections.parts(held.put_back(html))))
 
 
 def on_post_template(output_content, template_name, config):

@@ -172,24 +172,6 @@ def chart_spec(name: str, datasets: dict) -> dict | None:
     return lean.spec(json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets)))))
 
 
-# A rendered widget stands in the page's Markdown as one empty element, put back once the page is
-# HTML: Python-Markdown passes a raw HTML block through as it is, but only after parsing all of it,
-# which for a page of widgets (their forms, cards and inline SVG) was most of its conversion.
-_HELD: list = []
-_HOLDER = re.compile(r'<div data-held-widget="(\d+)"></div>')
-
-
-def held(html: str) -> str:
-    """The one-line stand-in for `html` in a page's Markdown; `put_back` makes it `html` again."""
-    _HELD.append(html)
-    return f'<div data-held-widget="{len(_HELD) - 1}"></div>'
-
-
-def put_back(html: str) -> str:
-    """The page's HTML with each widget's stand-in replaced by the widget."""
-    return _HOLDER.sub(lambda match: _HELD[int(match[1])], html)
-
-
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
     """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
     key = [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
