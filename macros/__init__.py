@@ -250,9 +250,9 @@ _COMPILE_SETTINGS = (
 
 
 def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=False, defer_init=False):
-    """`Environment.compile`, its Python kept in the build cache: compiling a long page's template
-    is most of what an unchanged page costs a rebuild (`Environment.from_string`, which mkdocs-macros
-    calls, has no cache of its own)."""
+    """`Environment.compile`, its Python and that Python's code object kept in the build cache:
+    compiling a long page's template is most of what an unchanged page costs a rebuild
+    (`Environment.from_string`, which mkdocs-macros calls, has no cache of its own)."""
     if raw or not isinstance(source, str):
         return compile_(jinja_env, source, name, filename, raw, defer_init)
     inputs = [source, name, filename, defer_init, jinja2.__version__,
@@ -261,7 +261,7 @@ def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=Fal
               {kind: {key: str(jinja2.utils._PassArg.from_obj(f)) for key, f in sorted(table.items())}
                for kind, table in (("filters", jinja_env.filters), ("tests", jinja_env.tests))}]
     python = cache.cached("jinja-pages", inputs, lambda: compile_(jinja_env, source, name, filename, True, defer_init))
-    return jinja_env._compile(python, filename or "<template>")
+    return cache.compiled(python, filename or "<template>")
 
 
 def on_post_build(env):
