@@ -178,7 +178,7 @@ def estimator_formulas() -> list:
 
 def what_changed() -> str:
     """The What changed page's body: each commit that moved a printed number, from git's history."""
-    return corrections.page()
+    return held.hold_blocks(corrections.page())
 
 
 def glossary_page() -> str:
