@@ -133,7 +133,7 @@ def _converted(kind: str, name: str, datasets: dict) -> str:
     """vl-convert's `kind` output ("svg" or "vega") for the chart."""
     import vl_convert  # only when a chart is drawn: its import and start are most of a chart's cost
 
-    key = (name, json.dumps(datasets, sort_keys=True, default=str))
+    key = (name, json.dumps(datasets, default=str))  # in their order, which the spec keeps
     if key not in _VEGA:
         _VEGA[key] = _axes_described(vl_convert.vegalite_to_vega(_spec(name, datasets)))
     vega = _VEGA[key]

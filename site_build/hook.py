@@ -1,6 +1,6 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `sections`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
+`glossary`, `held`, `sections`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
