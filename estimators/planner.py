@@ -52,11 +52,16 @@ The enumeration, pruned without losing a best layout: the micro-batch is one
 sequence (a larger one only lengthens the bubble, at equal traffic per token,
 in this model); a TP degree wider than a scale-up domain or splitting the
 heads rejects every layout under it, counted without building one; the other
-degrees are checked as whole numbers before any memory is counted; for each
-layout, recomputation and v only the lowest ZeRO stage that fits is kept
-(stages 0–2 take equal time, 3 no less); memory is tried before traffic,
-which is counted only for layouts that fit, once for every EP degree of one
-(tp, cp, pp); and the choices that fit are evaluated in full (their cuts,
+degrees are checked as whole numbers before any memory is counted; a layout
+fits when its lightest choice does (one chunk, the recomputation that keeps
+least), and for each recomputation and v only the lowest ZeRO stage that fits
+is kept (stages 0–2 take equal time, 3 no less); memory is tried before
+traffic, which is counted only for layouts that fit, one layer and one
+micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
+in both); each layout that fits gets a bound on every choice's step
+(its fastest compute, one chunk's sends, its widest interleaving's bubble, the
+least exposed data-parallel time), and its choices are counted only when that
+bound could come next; and the choices are evaluated in full (their cuts,
 through parallelism.layout_traffic) in order of their step time counted from
 the same formulas without the cuts, a hair below it, stopping once none can
 beat the best few (branch and bound: exact, it never drops a layout that
@@ -238,6 +243,7 @@ class LayoutPlan:
     cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
 
 
+@cache  # asked again for every (tp, cp) over the same few pipeline depths, and for every plan of one model depth
 def _chunk_options(layers: int, pp: int) -> tuple:
     """v values whose chunks hold whole layers: divisors of k = ⌈L/p⌉; () when no split of L layers over p stages works.
 
@@ -258,24 +264,31 @@ def _interleaving(pp: int, chunks: int) -> float:
     return 1 + (pp - 1) / (pp * chunks) if chunks > 1 else 1
 
 
-@cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp
-def _layer_activations(m: _Model, tokens: int, b: int, tp: int, recompute: str, ffn: int) -> float:
-    return activation_bytes_per_layer(tokens, b, m.hidden, m.heads, tp, True, recompute,
-                                      kv_heads=m.kv_heads, ffn_dim=ffn, mlp=m.mlp, dropout=m.dropout)
+@cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp, and so does every plan of one block
+def _layer_activations(hidden: int, heads: int, kv_heads: int, mlp: str, dropout: bool, ffn: int, tokens: int, b: int, tp: int,
+                       recompute: str) -> float:
+    return activation_bytes_per_layer(tokens, b, hidden, heads, tp, True, recompute, kv_heads=kv_heads, ffn_dim=ffn, mlp=mlp,
+                                      dropout=dropout)
 
 
-def _activations(m: _Model, layout: Layout, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
+def _activations(m: _Model, tp: int, cp: int, pp: int, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
     """1F1B's first stage: p micro-batches in flight, each through its L/p layers (the output layer's only at p = 1)."""
-    tokens = seq_len // layout.cp
-    stage_layers = m.layers / layout.pp
+    tokens = seq_len // cp
+    stage_layers = m.layers / pp
     dense_here = min(m.dense_layers, stage_layers)  # an MoE model's dense blocks come first
-    dense = _layer_activations(m, tokens, b, layout.tp, recompute, m.dense_ffn) if dense_here else 0
-    moe = _layer_activations(m, tokens, b, layout.tp, recompute, m.moe_ffn) if m.moe_layers else 0
+    block = (m.hidden, m.heads, m.kv_heads, m.mlp, m.dropout)
+    dense = _layer_activations(*block, m.dense_ffn, tokens, b, tp, recompute) if dense_here else 0
+    moe = _layer_activations(*block, m.moe_ffn, tokens, b, tp, recompute) if m.moe_layers else 0
     per_micro_batch = dense_here * dense + (stage_layers - dense_here) * moe
-    total = layout.pp * per_micro_batch
-    if layout.pp == 1:
-        total += activation_output_bytes(tokens, b, m.hidden, m.vocab, layout.tp, True)
+    total = pp * per_micro_batch
+    if pp == 1:
+        total += _output_activations(m.hidden, m.vocab, tokens, b, tp)
     return total
+
+
+@cache  # the same for every recomputation mode, and for every plan of one width and vocabulary
+def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -> float:
+    return activation_output_bytes(tokens, b, hidden, vocab, tp, True)
 
 
 def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
@@ -356,9 +369,8 @@ def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, 
     None when no choice fits; a structural rejection raises, naming the degree.
     """
     m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, MICRO_BATCH)
-    optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
-    choices = _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, _compute_seconds(m, cluster, s, sequences))
-    found = _branch_and_bound(config, m, cluster, s, sequences, optimizer, choices, 1)
+    search = _Search(config, m, cluster, s, sequences, one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+    found = _branch_and_bound(search, [layout] if search.fits(layout) else [], 1)
     return found[0] if found else None
 
 
@@ -379,7 +391,9 @@ def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
 def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic, state=None, base=None,
           b: int = MICRO_BATCH) -> LayoutPlan:
     state = _state(config, m, layout, optimizer) if state is None else state
-    act = (_activations(m, layout, s, recompute, b) if base is None else base) * _interleaving(layout.pp, chunks)
+    if base is None:
+        base = _activations(m, layout.tp, layout.cp, layout.pp, s, recompute, b)
+    act = base * _interleaving(layout.pp, chunks)
     used = state + act
     fits = memory_fit(used, cluster.memory_bytes).fits
     if traffic is None:
@@ -434,15 +448,14 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
     the module docstring), and ranks the fitting layouts by step time.
     """
     n = positive_int("best", best)
-    m, s, sequences, optimizer, candidates, rejected, count, fitting = _enumerate(config, cluster, seq_len,
-                                                                                  global_batch_tokens, optimizer)
-    top = _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n)
+    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer)
+    top = _branch_and_bound(search, fitting, n)
     reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
-    return Plan(top, reasons, count, fitting)
+    return Plan(top, reasons, count, len(fitting))
 
 
 def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tuple:
-    """(model, s, sequences, optimizer, every fitting choice, rejections by reason, layouts, fitting layouts).
+    """(the plan's _Search, every layout that fits in the order met, rejections by reason, layouts).
 
     Cheapest test first: a TP degree that crosses a scale-up domain or splits
     the heads rejects every layout under it, counted without building one; the
@@ -453,11 +466,8 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
     m = _model(config)
     s, sequences = _batch(seq_len, global_batch_tokens)
-    optimizer = one_of("optimizer", optimizer, tuple(OPTIMIZERS))
-    compute = _compute_seconds(m, cluster, s, sequences)
-    rejected, candidates, count, fitting = {}, [], 0, 0
-    states = {}  # model state per (tp, pp, ep, ZeRO stage): dp·cp is the cluster over tp·pp, whatever cp is
-    shared = {}  # what every EP degree of one (tp, cp, pp) shares
+    search = _Search(config, m, cluster, s, sequences, one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+    rejected, fitting, count = {}, [], 0
 
     def reject(reason, layouts):
         rejected[reason] = rejected.get(reason, 0) + layouts
@@ -482,14 +492,12 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
                          "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
                 for ep in eps:
                     reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
-                    found = () if reason else _fitting_choices(config, m, Layout(tp, cp, pp, dp, ep), cluster, s, sequences,
-                                                               optimizer, compute, states, shared)
-                    if reason or not found:
+                    layout = None if reason else Layout(tp, cp, pp, dp, ep)
+                    if reason or not search.fits(layout):
                         reject(reason or "memory", 1)
                     else:
-                        fitting += 1
-                        candidates.extend(found)
-    return m, s, sequences, optimizer, candidates, rejected, count, fitting
+                        fitting.append(layout)
+    return search, fitting, rejected, count
 
 
 @cache  # the same few remainders recur for every rejected TP degree and every plan of one cluster
@@ -498,115 +506,174 @@ def _layouts_under(gpus: int, routed: bool) -> int:
     return sum(len(_divisors(gpus // (cp * pp))) if routed else 1 for cp in _divisors(gpus) for pp in _divisors(gpus // cp))
 
 
-def _fitting_choices(config, m, layout, cluster, s, sequences, optimizer, compute, states=None, shared=None) -> list:
-    """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice that fits.
+class _Search:
+    """One plan's model, cluster and batch, and what its layouts share: each piece computed once, keyed by what it
+    depends on, whichever layout asks first."""
 
-    For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2
-    take equal time and 3 no less). The floor is _plan's step, (compute + TP + CP + EP + PP) × (1 + bubble) +
-    exposed DP, computed from the same traffic formulas without building the cuts. `states` keeps the model
-    state of each (tp, pp, ep, stage) and `shared` what every EP degree of one (tp, cp, pp) shares, across a plan.
-    """
-    tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
-    shared = {} if shared is None else shared
-    if (tp, cp, pp) not in shared:
-        shared[tp, cp, pp] = _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp)
-    micro, options, bases = shared[tp, cp, pp]
-    # Every cut but TP spans the whole job's neighbours or more: EP and DP cross the link that span reaches.
-    job_link = cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
-    traffic = []  # (TP + CP + EP link seconds, one chunk's pipeline seconds), counted once something fits
+    def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
+        self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
+        self.compute = _compute_seconds(m, cluster, s, sequences)
+        self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
+        self.shared = {}
 
-    def link_times():
-        if not traffic:
-            if (tp, cp, pp, "links") not in shared:
-                shared[tp, cp, pp, "links"] = _shared_links(m, cluster, s, micro, tp, cp, pp)
-            links, pp_seconds = shared[tp, cp, pp, "links"]
-            if m.moe_layers and ep > 1:
-                links += link_seconds(micro * expert_parallel_traffic_bytes((s // cp) / tp, MICRO_BATCH, m.hidden,
-                                                                            m.moe_layers / pp, m.top_k, ep), job_link)
-            traffic.extend((links, pp_seconds))
-        return traffic
-    # The data-parallel gradients (or ZeRO-3's gathers, once a micro-batch) of the GPU's weights, experts over ep,
-    # and what of them no compute hides: the step's last term, as _plan adds it.
-    dp_params = (m.params - m.routed * (1 - 1 / ep)) / (tp * pp)
-    dp_seconds = {}  # stages 0–2 send alike, 3 more
+    def fits(self, layout) -> bool:
+        """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
+        the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
+        _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
+        return self.state(layout, ZERO_STAGES[-1]) + min(base for _, base in bases) <= self.limit
 
-    def exposed(stage, compute_seconds):
+    def stage(self, layout, activation_bytes: float) -> "int | None":
+        """The lowest ZeRO stage whose model state fits beside these activations, or None."""
+        return next((stage for stage in ZERO_STAGES if self.state(layout, stage) + activation_bytes <= self.limit), None)
+
+    def state(self, layout, stage: int) -> float:
+        """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
+        key = ("state", layout.tp, layout.pp, layout.ep, stage)
+        if key not in self.shared:
+            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+                                      self.optimizer)
+        return self.shared[key]
+
+    def choices(self, layout) -> list:
+        """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice
+        that fits.
+
+        For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2 take equal time and 3 no
+        less). The floor is _plan's step, (compute + TP + CP + EP + PP) × (1 + bubble) + exposed DP, from the same
+        traffic formulas without building the cuts: ZeRO-3's gathers once a micro-batch against the whole
+        compute, other stages' gradients once a step against the last micro-batch's backward pass.
+        """
+        tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
+        options, bases = self.pieces(tp, cp, pp)
+        micro = self.sequences // (dp * MICRO_BATCH)
+        links, pp_seconds = self.links(layout, micro)
+        gradients, gathers = self.dp_seconds(layout)
+        found = []
+        for recompute, base in bases:
+            c = self.compute[recompute]
+            for chunks in options:
+                stage = self.stage(layout, base * _interleaving(pp, chunks))
+                if stage is None:
+                    continue
+                busy = (c + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
+                exposed = max(0.0, gathers * micro - c) if stage == 3 else max(0.0, gradients - BACKWARD_SHARE * c / micro)
+                # Below the step _plan computes by a rounding's width at most: never above it.
+                floor = (busy + exposed) * FLOOR_MARGIN
+                found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base))
+        return found
+
+    def bound(self, layout) -> float:
+        """A floor under the floor of every choice of a layout: the fastest recomputation's compute, one chunk's
+        sends, the most chunks' bubble and the data-parallel traffic the slowest compute would hide."""
+        options, bases = self.pieces(layout.tp, layout.cp, layout.pp)
+        micro = self.sequences // (layout.dp * MICRO_BATCH)
+        links, pp_seconds = self.links(layout, micro)
+        gradients, gathers = self.dp_seconds(layout)
+        fastest, slowest = min(self.compute[r] for r, _ in bases), max(self.compute[r] for r, _ in bases)
+        busy = (fastest + links + pp_seconds) * (1 + (layout.pp - 1) / (max(options) * micro))
+        exposed = min(max(0.0, gathers * micro - slowest), max(0.0, gradients - BACKWARD_SHARE * slowest / micro))
+        return (busy + exposed) * FLOOR_MARGIN
+
+    def pieces(self, tp: int, cp: int, pp: int) -> tuple:
+        """(chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp: what its memory
+        needs, tried before any traffic."""
+        key = ("pieces", tp, cp, pp)
+        if key not in self.shared:
+            options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
+            # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what
+            # activation_bytes_per_layer counts.
+            self.shared[key] = options, tuple((r, _activations(self.m, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER
+                                              if r != "none" or cp == 1)
+        return self.shared[key]
+
+    def links(self, layout, micro: int) -> tuple:
+        """(TP + CP + EP link seconds, one chunk's pipeline seconds) per step of a layout of `micro` micro-batches.
+
+        Each cut's traffic is a layer's (a MoE layer's, for EP) per micro-batch
+        times the stage's layers and the micro-batches (the traffic formulas are
+        linear in both), so the figures of one (tp, cp, ep) serve every pp and dp.
+        """
+        tp, cp, pp, ep = layout.tp, layout.cp, layout.pp, layout.ep
+        m, key = self.m, ("links", tp, cp, ep)
+        if key not in self.shared:
+            self.shared[key] = _per_micro_batch(m.hidden, m.kv_width, m.top_k if m.moe_layers else 0, self.s, self.cluster,
+                                                tp, cp, ep)
+        layer, moe_layer, pp_up, pp_out = self.shared[key]
+        links = micro * (m.layers / pp) * layer + (micro * (m.moe_layers / pp) * moe_layer if moe_layer else 0.0)
+        pp_seconds = 0.0 if pp == 1 else micro * (pp_up if tp * cp * pp <= self.cluster.scale_up_gpus else pp_out)
+        return links, pp_seconds
+
+    def dp_seconds(self, layout) -> tuple:
+        """(ZeRO 0–2's gradients, ZeRO-3's traffic) seconds per step of the data-parallel cut: the GPU's weights,
+        experts over ep, reduced over dp·cp GPUs, the cluster over tp·pp; (0, 0) with none."""
+        tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
         if dp * cp == 1:
-            return 0.0
-        sharded = stage == 3
-        if sharded not in dp_seconds:
-            dp_seconds[sharded] = link_seconds(data_parallel_traffic_bytes(dp_params, dp * cp, stage), job_link)
-        if sharded:
-            return max(0.0, dp_seconds[sharded] * micro - compute_seconds)
-        return max(0.0, dp_seconds[sharded] - BACKWARD_SHARE * compute_seconds / micro)
-
-    states = {} if states is None else states
-    found = []
-    limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
-    for recompute, base in bases:
-        for chunks in options:
-            act = base * _interleaving(pp, chunks)
-            for stage in ZERO_STAGES:
-                key = (tp, pp, ep, stage)
-                if key not in states:
-                    states[key] = _state(config, m, Layout(tp, cp, pp, dp, ep, stage), optimizer)
-                if states[key] + act <= limit:
-                    links, pp_seconds = link_times()
-                    busy = (compute[recompute] + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
-                    # Below the step _plan computes by a rounding's width at most: never above it.
-                    floor = (busy + exposed(stage, compute[recompute])) * FLOOR_MARGIN
-                    found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, states[key], base))
-                    break
-    return found
+            return 0.0, 0.0
+        key = ("dp", tp, pp, ep)
+        if key not in self.shared:
+            params = (self.m.params - self.m.routed * (1 - 1 / ep)) / (tp * pp)
+            self.shared[key] = tuple(link_seconds(data_parallel_traffic_bytes(params, dp * cp, stage), _job_link(self.cluster))
+                                     for stage in (0, 3))
+        return self.shared[key]
 
 
-def _shared_pieces(m, cluster, s, sequences, tp, cp, pp, dp) -> tuple:
-    """(micro-batches, chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp,
-    whatever its EP degree: what its memory needs, tried before any traffic."""
-    options = _chunk_options(m.layers, pp) if pp > 1 else (1,)
-    # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what activation_bytes_per_layer counts.
-    bases = tuple((r, _activations(m, Layout(tp, cp, pp, dp), s, r)) for r in RECOMPUTE_ORDER if r != "none" or cp == 1)
-    return sequences // (dp * MICRO_BATCH), options, bases
+@cache  # a layer's traffic reads neither the depth nor the batch: every plan of one width, sequence and cluster shares it
+def _per_micro_batch(hidden: int, kv_width: float, top_k: int, s: int, cluster: Cluster, tp: int, cp: int, ep: int) -> tuple:
+    """(TP + CP seconds of one layer, EP seconds of one MoE layer, the pipeline's seconds on scale-up and on scale-out)
+    for one micro-batch of s/cp tokens; top_k 0 for a model without MoE layers.
 
-
-def _shared_links(m, cluster, s, micro, tp, cp, pp) -> tuple:
-    """(TP + CP link seconds, one chunk's pipeline seconds) per step of every layout with these tp, cp and pp.
-
-    TP's all-reduces on the scale-up link TP never leaves; CP's gathers and
-    the pipeline's sends each on the link its span reaches
-    (parallelism.layout_traffic's rule).
+    TP's all-reduces on the scale-up link TP never leaves; CP's gathers on the
+    link its span reaches (parallelism.layout_traffic's rule), EP's
+    all-to-alls on the job's; the pipeline's link depends on pp, so both.
     """
     tokens = s // cp
-    links = link_seconds(micro * tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, m.hidden, m.layers / pp, tp),
-                         cluster.scale_up_bytes_per_s)
+    layer = link_seconds(tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, hidden, 1, tp), cluster.scale_up_bytes_per_s)
     if cp > 1:
         within = tp * cp <= cluster.scale_up_gpus
-        links += link_seconds(micro * context_parallel_traffic_bytes(s, MICRO_BATCH, m.kv_width / tp, m.layers / pp, cp),
+        layer += link_seconds(context_parallel_traffic_bytes(s, MICRO_BATCH, kv_width / tp, 1, cp),
                               cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-    pp_seconds = 0.0
-    if pp > 1:
-        within = tp * cp * pp <= cluster.scale_up_gpus
-        pp_seconds = link_seconds(micro * pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, m.hidden),
-                                  cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-    return links, pp_seconds
+    moe_layer = 0.0
+    if top_k and ep > 1:
+        moe_layer = link_seconds(expert_parallel_traffic_bytes(tokens / tp, MICRO_BATCH, hidden, 1, top_k, ep),
+                                 _job_link(cluster))
+    sends = pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, hidden)
+    return layer, moe_layer, link_seconds(sends, cluster.scale_up_bytes_per_s), link_seconds(sends, cluster.scale_out_bytes_per_s)
 
 
-def _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, n, below=math.inf) -> tuple:
-    """The n fastest layouts, evaluating choices in order of their floor and stopping once no floor can beat the n-th.
+def _job_link(cluster: Cluster) -> float:
+    """The bandwidth of the cuts that span the whole job's neighbours or more (EP and DP): scale-up only on one domain."""
+    return cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
 
-    Exact: a choice whose floor is no shorter than the n-th best step found
-    cannot enter the best n, nor improve a layout already in it.
+
+def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = math.inf) -> tuple:
+    """The n fastest of `layouts` (each fits), evaluating choices in order of their floor and stopping once no floor
+    can beat the n-th.
+
+    A layout's choices are counted only once its bound could be the next
+    floor: every layout whose bound is no higher than the lowest floor
+    waiting is expanded first, so choices come out in the order of their
+    floor (ties in the order the layouts were met). Exact: a choice whose
+    floor is no shorter than the n-th best step found cannot enter the best
+    n, nor improve a layout already in it.
     """
-    candidates.sort(key=lambda c: c[0])
-    best, traffic, bar = {}, {}, below
-    for floor, degrees, recompute, chunks, state, base in candidates:
-        if floor >= bar:
+    bounds = sorted((search.bound(layout), i) for i, layout in enumerate(layouts))
+    waiting = []  # (floor, layout's place, choice's place, choice), a heap
+    best, traffic, bar, expanded = {}, {}, below, 0
+    while True:
+        while expanded < len(bounds) and bounds[expanded][0] < bar and (not waiting or bounds[expanded][0] <= waiting[0][0]):
+            i = bounds[expanded][1]
+            for j, choice in enumerate(search.choices(layouts[i])):
+                heapq.heappush(waiting, (choice[0], i, j, choice))
+            expanded += 1
+        if not waiting or waiting[0][0] >= bar:
             break
+        _, degrees, recompute, chunks, state, base = heapq.heappop(waiting)[3]
         layout = Layout(*degrees)
         key = (*degrees[:5], layout.zero_stage == 3)
         if key not in traffic:
-            traffic[key] = _traffic(config, layout, cluster, s, sequences)
-        plan = _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic[key], state, base)
+            traffic[key] = _traffic(search.config, layout, search.cluster, search.s, search.sequences)
+        plan = _plan(search.config, search.m, layout, search.cluster, search.s, search.sequences, recompute, chunks,
+                     search.optimizer, traffic[key], state, base)
         cut = key[:5]
         if plan.step_seconds >= below:
             continue
@@ -654,11 +721,11 @@ def layout_preset_standing(key: str) -> Standing:
     config, cluster = presets.model(lay.model).config, layout_preset_cluster(key)
     s, tokens = lay.seq_len, lay.global_batch * lay.seq_len
     own = fastest_layout_plan(config, Layout(lay.tp, lay.cp, lay.pp, lay.dp), cluster, s, tokens)
-    m, s, sequences, optimizer, candidates, _, _, fitting = _enumerate(config, cluster, s, tokens, "adam_fp32_grads")
+    search, fitting, _, _ = _enumerate(config, cluster, s, tokens, "adam_fp32_grads")
     if own is None:
-        return Standing(None, fitting + 1, fitting)
-    faster = _branch_and_bound(config, m, cluster, s, sequences, optimizer, candidates, fitting, own.step_seconds)
-    return Standing(own, len(faster) + 1, fitting)
+        return Standing(None, len(fitting) + 1, len(fitting))
+    faster = _branch_and_bound(search, fitting, len(fitting), own.step_seconds)
+    return Standing(own, len(faster) + 1, len(fitting))
 
 
 def step_tokens(sequences: int, seq_len: int) -> int:

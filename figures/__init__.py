@@ -19,6 +19,7 @@ and the versions of `LIBRARIES`.
 """
 
 import ast
+import functools
 import importlib
 import importlib.util
 import json
@@ -48,12 +49,19 @@ def is_diagram(name: str) -> bool:
     return any(isinstance(node, ast.FunctionDef) and node.name == "draw" for node in ast.parse(source).body)
 
 
+@functools.cache
+def _chart_json(name: str) -> str:
+    """The chart's described Vega-Lite spec without its datasets, as JSON: the same for every set of
+    rows, and Altair's validation of it is most of a conversion, so it is made once per build."""
+    return json.dumps(_described(_module(name).chart().to_dict()))
+
+
 def _spec(name: str, datasets: dict) -> dict:
     module = _module(name)
     missing = set(module.DATASETS) - datasets.keys()
     if missing:
         raise KeyError(f"chart {name!r} needs the datasets {', '.join(sorted(missing))}")
-    spec = _described(module.chart().to_dict())
+    spec = json.loads(_chart_json(name))
     spec.setdefault("datasets", {}).update(datasets)
     return spec
 
@@ -116,11 +124,19 @@ def _axes_described(vega):
     return vega
 
 
+# Each chart's Vega spec by its name and rows, for this build: a page's chart is drawn as SVG and
+# compiled for the browser from the one compilation.
+_VEGA: dict = {}
+
+
 def _converted(kind: str, name: str, datasets: dict) -> str:
     """vl-convert's `kind` output ("svg" or "vega") for the chart."""
     import vl_convert  # only when a chart is drawn: its import and start are most of a chart's cost
 
-    vega = _axes_described(vl_convert.vegalite_to_vega(_spec(name, datasets)))
+    key = (name, json.dumps(datasets, default=str))  # in their order, which the spec keeps
+    if key not in _VEGA:
+        _VEGA[key] = _axes_described(vl_convert.vegalite_to_vega(_spec(name, datasets)))
+    vega = _VEGA[key]
     return vl_convert.vega_to_svg(vega) if kind == "svg" else json.dumps(vega)
 
 

@@ -31,6 +31,8 @@ STATE_COLOUR = "#5c6bc0"
 MEMORY_COLOUR = "#e53935"
 
 _X_SCALE = alt.Scale(domain=X_DOMAIN, nice=False, zero=False)
+# Fewer GPUs than slots (a cut over two or three) sit in the middle slots, not the first ones.
+_CENTRED = f"({DRAWN_GPUS} - length(data('gpus'))) / 2"
 
 
 def _arcs() -> alt.LayerChart:
@@ -40,7 +42,8 @@ def _arcs() -> alt.LayerChart:
     y = alt.Y("y:Q", scale=alt.Scale(domain=[0, NOTE_Y + 0.1], nice=False), axis=None)
     arcs = (
         sends.transform_calculate(
-            start="datum.source", end="datum.target", middle="(datum.source + datum.target) / 2",
+            start=f"datum.source + {_CENTRED}", end=f"datum.target + {_CENTRED}",
+            middle=f"(datum.source + datum.target) / 2 + {_CENTRED}",
             rise=f"{ARC_BASE} + {ARC_PER_GPU} * abs(datum.target - datum.source)"
                  f" + (datum.target < datum.source ? {ARC_BACK} : 0)",
         )
@@ -51,9 +54,9 @@ def _arcs() -> alt.LayerChart:
                 tooltip=["label:N"])
     )
     heads = (
-        sends.transform_calculate(y="0.04")
+        sends.transform_calculate(y="0.04", at=f"datum.target + {_CENTRED}")
         .mark_point(shape="triangle-down", filled=True, size=45, opacity=1)
-        .encode(x=alt.X("target:Q", scale=_X_SCALE, axis=None), y=y, color=colour, tooltip=["label:N"])
+        .encode(x=alt.X("at:Q", scale=_X_SCALE, axis=None), y=y, color=colour, tooltip=["label:N"])
     )
     note = (
         alt.Chart(alt.NamedData(name="note"))
@@ -66,7 +69,8 @@ def _arcs() -> alt.LayerChart:
 def _state() -> alt.LayerChart:
     gpus = alt.Chart(alt.NamedData(name="gpus"))
     bars = (
-        gpus.transform_calculate(left=f"datum.gpu - {BAR_HALF_WIDTH}", right=f"datum.gpu + {BAR_HALF_WIDTH}")
+        gpus.transform_calculate(left=f"datum.gpu + {_CENTRED} - {BAR_HALF_WIDTH}",
+                                 right=f"datum.gpu + {_CENTRED} + {BAR_HALF_WIDTH}")
         .mark_rect(color=STATE_COLOUR)
         .encode(x=alt.X("left:Q", scale=_X_SCALE, axis=None), x2="right:Q",
                 y=alt.Y("bytes:Q", axis=alt.Axis(title="training state", labelExpr=_axis_labels.bytes_(), tickCount=4)),
@@ -74,9 +78,9 @@ def _state() -> alt.LayerChart:
     )
     # Each GPU named under its bar (a name, not a quantity: no axis of numbers to label).
     names = (
-        gpus.transform_calculate(name="'GPU ' + (datum.gpu + 1)")
+        gpus.transform_calculate(name="'GPU ' + (datum.gpu + 1)", at=f"datum.gpu + {_CENTRED}")
         .mark_text(baseline="top", dy=4, fontSize=10)
-        .encode(x=alt.X("gpu:Q", scale=_X_SCALE, axis=None), y=alt.value(BAR_HEIGHT), text="name:N")
+        .encode(x=alt.X("at:Q", scale=_X_SCALE, axis=None), y=alt.value(BAR_HEIGHT), text="name:N")
     )
     memory = alt.Chart(alt.NamedData(name="memory"))
     rule = memory.mark_rule(color=MEMORY_COLOUR, strokeWidth=2, strokeDash=[6, 3]).encode(y="bytes:Q", tooltip=["label:N"])

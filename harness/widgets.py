@@ -4,17 +4,65 @@ shared by the browser tests and the benchmark.
 `widget` is a widget's name (its first copy on the page) or "#<element id>" (one copy).
 """
 
+import contextlib
 from pathlib import Path
 
 import pyodide_widgets
 
 from .browser import LIVE_TIMEOUT_MS
+from .site import built_and_served, throwaway_project
 
 # Prepended to the worker's script (worker.js) to take the Cache API away, as
 # private browsing or an insecure origin does: the worker then boots without
 # a memory snapshot.
 NO_SNAPSHOT_STORAGE = 'Object.defineProperty(self, "caches", { get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });\n'
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+# The widths every picture must fit: a desktop's text column, a phone's, the narrowest phone's.
+WIDTHS = (1280, 390, 360)
+# No chart text smaller than this, in CSS px, at any of those widths.
+SMALLEST_TEXT_PX = 10
+
+
+@contextlib.contextmanager
+def one_page_per_widget(folder: Path, names):
+    """A throwaway site of one page per widget, `/<name>/`, built and served; yields its URL."""
+    pages = {f"{name}.md": f"# One widget\n\n{{{{ widget('{name}') }}}}\n" for name in names}
+    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+        yield url
+
+
+def open_page(browser, url: str, width: int = 1280, javascript: bool = True, scheme: str = "light"):
+    """`url` in a new context `width` px wide, with JavaScript on or off, in a light or dark palette."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript,
+                                  color_scheme=scheme)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def mark_labels(page, widget: str, role: str) -> list:
+    """The text alternatives of the widget's chart marks of one ARIA role description ("bar",
+    "point", "line mark"), in drawing order: the aria-label Vega writes from each row's label."""
+    return page.eval_on_selector_all(f'{root(widget)} [data-chart] [aria-roledescription="{role}"]',
+                                     "els => els.map((el) => el.getAttribute('aria-label'))")
+
+
+def assert_fits(page, widget: str):
+    """The widget's picture is no wider than its column, neither it nor the page scrolls sideways,
+    and no text of it is drawn below SMALLEST_TEXT_PX."""
+    sizes = page.eval_on_selector(
+        root(widget),
+        """(el) => { const chart = el.querySelector('[data-chart]'); const svg = chart.querySelector('svg');
+             const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+             const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
+             return {column: chart.clientWidth, scroll: chart.scrollWidth, svg: svg.getBoundingClientRect().width,
+                     page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+                     smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale))}; }""",
+    )
+    assert sizes["smallest"] >= SMALLEST_TEXT_PX - 0.05, sizes
+    assert sizes["svg"] <= sizes["column"] + 0.5, sizes
+    assert sizes["scroll"] <= sizes["column"], sizes
+    assert sizes["page"] <= sizes["viewport"], sizes
 
 
 def root(widget: str) -> str:

@@ -36,7 +36,7 @@ import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
 from estimators.provenance import formula_of
-from site_build import cache, cards, citation, corrections, derivation, errors, glossary, history, numbers, preset_tables, render, reproducible
+from site_build import cache, cards, citation, corrections, derivation, errors, glossary, held, history, numbers, preset_tables, render, reproducible
 from site_build.errors import MacroError
 
 # An element id a page can give a widget: letters, digits, "-" and "_", starting with a letter.
@@ -141,7 +141,7 @@ class _Build:
         taken.append(id)
         call = ", ".join(derivation.expression(a) for a in (name, preset) if a is not None)
         self.manifest.record_widget(f"widget({call})", html_text, pyodide_widgets.module(name), preset)
-        return html_text
+        return held.hold(html_text)
 
 
 def registrations(build: _Build | None = None) -> dict:
@@ -167,6 +167,8 @@ def registrations(build: _Build | None = None) -> dict:
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
     printing = {name: _guarded(fn, name, "filter", build=build) for name, fn in filters.items()}
     macros["presets_tables"] = functools.partial(preset_tables.markdown, printing)
+    # A table the page writes itself folds its sources as the preset tables do.
+    macros["folded_source"] = preset_tables.folded_source
     return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
 
 
@@ -178,7 +180,7 @@ def estimator_formulas() -> list:
 
 def what_changed() -> str:
     """The What changed page's body: each commit that moved a printed number, from git's history."""
-    return corrections.markdown(history.lock_history())
+    return held.hold_blocks(corrections.page())
 
 
 def glossary_page() -> str:
@@ -226,7 +228,7 @@ def on_post_page_macros(env):
                              reproducible.build_epoch(), build.commit.sha if build.commit else None)
     env.markdown += "\n\n" + citation.section(cite) + "\n"
     if section := build.cards.section():
-        env.markdown += "\n\n" + section + "\n"
+        env.markdown += "\n\n" + held.hold(section) + "\n"
 
 
 def _prepare(jinja_env, build: _Build) -> None:
@@ -250,9 +252,9 @@ _COMPILE_SETTINGS = (
 
 
 def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=False, defer_init=False):
-    """`Environment.compile`, its Python kept in the build cache: compiling a long page's template
-    is most of what an unchanged page costs a rebuild (`Environment.from_string`, which mkdocs-macros
-    calls, has no cache of its own)."""
+    """`Environment.compile`, its Python and that Python's code object kept in the build cache:
+    compiling a long page's template is most of what an unchanged page costs a rebuild
+    (`Environment.from_string`, which mkdocs-macros calls, has no cache of its own)."""
     if raw or not isinstance(source, str):
         return compile_(jinja_env, source, name, filename, raw, defer_init)
     inputs = [source, name, filename, defer_init, jinja2.__version__,
@@ -261,7 +263,7 @@ def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=Fal
               {kind: {key: str(jinja2.utils._PassArg.from_obj(f)) for key, f in sorted(table.items())}
                for kind, table in (("filters", jinja_env.filters), ("tests", jinja_env.tests))}]
     python = cache.cached("jinja-pages", inputs, lambda: compile_(jinja_env, source, name, filename, True, defer_init))
-    return jinja_env._compile(python, filename or "<template>")
+    return cache.compiled(python, filename or "<template>")
 
 
 def on_post_build(env):

@@ -30,6 +30,7 @@ PICKED = object()  # an option a preset picks that no presets.toml entry supplie
 TOGGLE_WORDS = {True: "on", False: "off"}
 
 
+@cache  # an output's declaration and its estimator's docstring are fixed: read once per output
 def formula_text(output) -> str:
     """The formula line of an output's card: its estimator's declared formula."""
     declared = formula_of(output.of) if output.of is not None else None
@@ -41,7 +42,7 @@ def cards(widget, state: dict) -> dict:
     fields = {f.name: f for f in widget.FIELDS}
     values = _read_as_shown(widget.FIELDS, state)
     ranked = _nearest_first(widget, values)
-    result = {}
+    result, used = {}, {}  # used: each field's line and the sources it cites, the same in every card that uses it
     for output in widget.OUTPUTS:
         formula = formula_text(output)
         if not (formula or output.source):
@@ -49,15 +50,11 @@ def cards(widget, state: dict) -> dict:
         lines = [formula] if formula else []
         cited = {}
         for name in output.uses:
-            value = f"{fields[name].label}: {shown(fields[name], values[name])}"
-            supplied = _supplier(ranked, values, name)
-            if supplied is PICKED:
-                lines.append(value)
-            elif supplied is None:
-                lines.append(f"{value} — {YOURS}")
-            else:
-                lines.append(f"{value} — {supplied.origin}")
-                cited.update(supplied.sources)
+            if name not in used:
+                used[name] = _field_line(fields[name], values[name], _supplier(ranked, values, name))
+            line, sources = used[name]
+            lines.append(line)
+            cited.update(sources)
         lines += [f"{address}: {source}" for address, source in cited.items()]
         if output.source:
             lines.append(output.source)
@@ -66,6 +63,16 @@ def cards(widget, state: dict) -> dict:
         if output.detail:
             result[output.detail] = text
     return result
+
+
+def _field_line(field, value, supplied) -> tuple:
+    """(a card's line for a field it uses, {address: source} that line cites): its label, value and supplier."""
+    line = f"{field.label}: {shown(field, value)}"
+    if supplied is PICKED:
+        return line, {}
+    if supplied is None:
+        return f"{line} — {YOURS}", {}
+    return f"{line} — {supplied.origin}", supplied.sources
 
 
 def shown(field, value) -> str:

@@ -10,8 +10,11 @@ it, and its own arguments. Standard library only; build-time code only.
 import functools
 import hashlib
 import json
+import marshal
 import os
+import sys
 import tempfile
+import types
 from collections.abc import Callable, Iterable
 from importlib.metadata import version
 from pathlib import Path
@@ -51,12 +54,12 @@ def _versions(distributions: tuple) -> tuple:
     return tuple((name, version(name)) for name in distributions)
 
 
-def _write_atomically(path: Path, text: str):
+def _write_atomically(path: Path, content: str | bytes):
     """Write via a rename, so a concurrent build never reads half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=".")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(text)
+    with os.fdopen(handle, "wb") if isinstance(content, bytes) else os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(content)
     os.replace(scratch, path)
 
 
@@ -72,6 +75,19 @@ def cached(kind: str, inputs: object, make: Callable[[], str]) -> str:
     text = make()
     _write_atomically(path, text)
     return text
+
+
+def compiled(source: str, filename: str) -> types.CodeType:
+    """`compile(source, filename, "exec")`, its code object kept in build/cache/code/: compiling a
+    long page's Python is much of what an unchanged page costs a rebuild. marshal's format is this
+    Python's own, so its version is part of the key."""
+    key = hashlib.sha256(json.dumps([source, filename, sys.version, sys.flags.optimize]).encode()).hexdigest()
+    path = CACHE / "code" / key
+    if path.is_file():
+        return marshal.loads(path.read_bytes())
+    code = compile(source, filename, "exec")
+    _write_atomically(path, marshal.dumps(code))
+    return code
 
 
 def kept(kind: str, text: str, suffix: str = "") -> str:

@@ -23,10 +23,12 @@ PRESETS_FILE = Path(presets_module.__file__).with_name("presets.toml")
 
 def presets_problem(path: Path = PRESETS_FILE) -> str | None:
     """One line naming file, line, table, field and what is valid, or None when the presets load."""
-    text = path.read_text("utf-8")
-    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     try:
-        data_file.parse(text, str(shown), presets_module.presets_from_data)
+        if path == PRESETS_FILE:  # the shipped file: loaded once, by the loader the pages' lookups read
+            presets_module.load_presets()
+            return None
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        data_file.parse(path.read_text("utf-8"), str(shown), presets_module.presets_from_data)
     except estimators.EstimatorError as error:
         return str(error)
     return None

@@ -12,9 +12,12 @@ import functools
 import html
 from collections import Counter
 
+from pathlib import Path
+
 from site_build import numbers
+from site_build.cache import cached, tree_hash
 from site_build.reproducible import day
-from site_build.history import Commit, LockChange, LockHistory
+from site_build.history import ROOT, Commit, LockChange, LockHistory, lock_history, state
 
 _text = functools.partial(html.escape, quote=False)
 ANCHOR = "change-{}"
@@ -103,3 +106,13 @@ def markdown(history: LockHistory) -> str:
         parts.append("<p>No commit in this history changed a printed number.</p>")
     parts += [entry(change) for change in history.changes]
     return "\n\n".join(parts) + "\n"
+
+
+def page(root: Path = ROOT) -> str:
+    """`markdown(lock_history(root))`, kept in the build cache under the history's state and
+    this package's code: a rebuild of the same commit asks git one question instead of reading the
+    lock at every commit that changed it. Without git there is no state to key by, nor much to read."""
+    now = state(root)
+    if now is None:
+        return markdown(lock_history(root))
+    return cached("what-changed", [now, tree_hash([Path(__file__).parent])], lambda: markdown(lock_history(root)))

@@ -138,6 +138,18 @@ def head(root: Path = ROOT) -> Commit | None:
     return next(iter(parse_log(out)), None) if out else None
 
 
+def state(root: Path = ROOT) -> str | None:
+    """What `lock_history` reads, in a few lines: the commit checked out, whether the clone is
+    shallow and, if so, the commits its history is cut at; None outside a git checkout. Commits are
+    named by their content, so one state always has one history."""
+    out = _text(root, "rev-parse", "HEAD", "--is-shallow-repository", "--git-path", "shallow")
+    if out is None:
+        return None
+    sha, shallow, grafts = out.splitlines()
+    grafts = root / grafts  # relative to `root` unless git wrote it whole
+    return "\n".join([sha, shallow, grafts.read_text("utf-8") if shallow == "true" and grafts.is_file() else ""])
+
+
 def lock_history(root: Path = ROOT) -> LockHistory:
     """The main line's changes to the lock, newest first, and how far back the checkout reaches."""
     shallow = _text(root, "rev-parse", "--is-shallow-repository")

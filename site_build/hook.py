@@ -1,6 +1,6 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `sections`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
+`glossary`, `held`, `sections`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
@@ -106,10 +106,11 @@ def on_env(env, config, files):
 
 
 def on_page_content(html, page, config, files):
-    """Each h2 section of the page in a section of its own; in each, a term's first use carded."""
-    from site_build import glossary, sections
+    """The raw HTML held out of Markdown's way put back (`held`); each h2 section of the page in a
+    section of its own; in each, a term's first use carded."""
+    from site_build import glossary, held, sections
 
-    return sections.wrapped(glossary.marked_once(sections.parts(html)))
+    return sections.wrapped(glossary.marked_once(sections.parts(held.put_back(html))))
 
 
 def on_post_template(output_content, template_name, config):

@@ -98,7 +98,8 @@ class Manifest:
 
 def write(entries: list, site: Path) -> Path:
     path = Path(site) / MANIFEST
-    rows = [dataclasses.asdict(e) for e in sorted(entries, key=lambda e: (e.page, e.line))]
+    # Each entry's fields as they are (`dataclasses.asdict` deep-copies every one, for JSON that reads them once).
+    rows = [vars(e) for e in sorted(entries, key=lambda e: (e.page, e.line))]
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", "utf-8")
     return path
 

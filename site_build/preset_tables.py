@@ -48,7 +48,7 @@ def _table(presets, table, filters: dict) -> str:
 SUMMARY_CHARS = 60
 
 
-def _source(text: str) -> str:
+def folded_source(text: str) -> str:
     """A source as a <details>: its citation (the text up to its first colon, or its first words) as the
     summary, the whole text inside."""
     cited, colon, _ = text.partition(": ")
@@ -62,7 +62,7 @@ def _cell(presets, entry, field, filters: dict) -> str:
     if value is None:
         return html.escape(field.absent)
     if field.name == "source":
-        return _source(value)
+        return folded_source(value)
     if field.key_of:  # another table's entry, shown by its name
         loaded = estimators.load_presets()
         holders = [getattr(loaded, loaded.declared[name].holder) for name in field.key_of]

@@ -121,7 +121,7 @@ def update(state: dict) -> dict:
     ]
     rows["days"] = [
         {"start_day": p.start_s / DAY, "end_day": p.start_s / DAY + 1, "lost_h": hours(p.lost_s),
-         "label": f"day {units.integer(i + 1)}: {units.integer(p.interruptions)} interruptions, {units.duration(p.lost_s)} lost"}
+         "label": f"day {units.integer(i + 1)}: {units.noun(p.interruptions, 'interruptions')}, {units.duration(p.lost_s)} lost"}
         for i, p in enumerate(estimators.interruptions_by_period(window, n, interval, DAY))
     ]
     rows["zoom"] = [
@@ -129,7 +129,7 @@ def update(state: dict) -> dict:
         for e in estimators.interruption_timeline(window, n, interval, until_s=DAY)
     ]
     outputs["summary"] = (
-        f"{units.integer(n)} interruptions with a checkpoint every {units.duration(interval)} throw away "
+        f"{units.noun(n, 'interruptions')} with a checkpoint every {units.duration(interval)} throw away "
         f"{outputs['lost']}, {units.percent(now.lost_share)} of the window; optimal interval {outputs['optimal']}."
     )
     return {"outputs": outputs, "data": rows}

@@ -102,7 +102,7 @@ def _batch_error(state: dict, s: dict, dp: int) -> estimators.EstimatorError:
         share = (f"the batch of {units.integer(batch)}" if dp == 1 else
                  f"each data-parallel replica's share of the batch of {units.integer(batch)}, split {units.integer(dp)} ways")
         return estimators.EstimatorError("micro_batch", state["micro_batch"], (
-            f"a divisor of {units.integer(each)} sequences, {share}, so that it runs in whole micro-batches"))
+            f"a divisor of {units.noun(each, 'sequences')}, {share}, so that it runs in whole micro-batches"))
     replicas = "" if dp == 1 else f", for {units.integer(dp)} data-parallel replicas"
     return estimators.EstimatorError("global_batch", state["global_batch"], (
         f"a multiple of {units.integer(dp * micro)} sequences per step: whole micro-batches of {units.integer(micro)}{replicas}"))

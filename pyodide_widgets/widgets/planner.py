@@ -10,6 +10,8 @@ its pipeline stages in rows, each stage's tensor- and context-parallel GPUs
 in order, the servers they share outlined.
 """
 
+from functools import lru_cache
+
 import estimators
 from estimators import memory, planner, units
 from estimators.presets import address_of
@@ -19,6 +21,10 @@ from ..contract import Output, choice, from_entry, from_estimate, from_preset, n
 TITLE = "Plan a layout: the fastest ways to cut a model over a cluster"
 CHART = "planner_nesting"
 TEMPLATE = "planner.html"
+
+# Input → outputs at p95 in the browser (make bench): ranking every layout of a 16,384-GPU cluster
+# is a search, not a formula, so this widget answers within 50 ms rather than the site's 16 ms.
+ANSWER_BUDGET_MS = 50
 
 _PRESETS = estimators.load_presets()
 PRECISION = "bf16"
@@ -154,8 +160,8 @@ def _shape_error(state: dict, s: dict) -> "estimators.EstimatorError | None":
             "heads": f"a whole number of heads that the {units.integer(k)} key/value heads divide"})
     if s["top_k"] > e:
         return fault(("top_k", "experts"), {
-            "top_k": f"a whole number of experts, at most the {units.integer(e)} experts",
-            "experts": f"a whole number of experts, at least the {units.integer(s['top_k'])} experts per token"})
+            "top_k": f"a whole number of experts, at most the model's {units.noun(e, 'experts')}",
+            "experts": f"a whole number of experts, at least the {units.noun(s['top_k'], 'experts per token')}"})
     if e == 1 and s["head_dim"] != d // h:
         return estimators.EstimatorError("head_dim", state["head_dim"], (
             f"the width over the heads, {units.integer(d // h)} values per head, for a dense model"))
@@ -246,26 +252,33 @@ def _drawn_stages(pp: int) -> list:
 
 def _picture(layout, scale_up_gpus: int) -> tuple:
     """Rows of "gpus" (one cell each, at its line and column) and "servers" (one outline per server and line)."""
+    gpus, servers = _drawn(layout, scale_up_gpus)
+    return [dict(row) for row in gpus], [dict(row) for row in servers]  # the caller's own rows, never the cache's
+
+
+@lru_cache(maxsize=64)  # one layout's picture is the same whatever else changed: typing seldom moves the fastest layout
+def _drawn(layout, scale_up_gpus: int) -> tuple:
     stage_gpus = layout.tp * layout.cp
     shown = min(stage_gpus, STAGE_LINES * LINE_GPUS)
+    tp, cp, pp, per_server = (units.integer(n) for n in (layout.tp, layout.cp, layout.pp, scale_up_gpus))
     gpus, servers = [], []
     for row, stage in enumerate(_drawn_stages(layout.pp)):
         for j in range(shown):
             g = stage * stage_gpus + j
             at = estimators.gpu_placement(layout, scale_up_gpus, g)
             line = row * (STAGE_LINES + 1) + 1 + j // LINE_GPUS  # a label line above each stage's GPUs
+            server = units.integer(at.server + 1)
             gpus.append({"col": j % LINE_GPUS, "line": line, "group": at.cp % 2,
-                         "label": (f"GPU {units.integer(g + 1)}: TP rank {units.integer(at.tp + 1)} of {units.integer(layout.tp)}, "
-                                   f"CP rank {units.integer(at.cp + 1)} of {units.integer(layout.cp)}, "
-                                   f"stage {units.integer(at.pp + 1)} of {units.integer(layout.pp)}, "
-                                   f"server {units.integer(at.server + 1)}")})
+                         "label": (f"GPU {units.integer(g + 1)}: TP rank {units.integer(at.tp + 1)} of {tp}, "
+                                   f"CP rank {units.integer(at.cp + 1)} of {cp}, "
+                                   f"stage {units.integer(at.pp + 1)} of {pp}, server {server}")})
             edge = servers[-1] if servers else None
             if edge and edge["server"] == at.server and edge["line"] == line:
                 edge["end"] = j % LINE_GPUS + 1
             else:
                 servers.append({"server": at.server, "line": line, "start": j % LINE_GPUS, "end": j % LINE_GPUS + 1,
-                                "label": f"server {units.integer(at.server + 1)}, {units.integer(scale_up_gpus)} GPUs on one scale-up link"})
-    return gpus, servers
+                                "label": f"server {server}, {per_server} GPUs on one scale-up link"})
+    return tuple(gpus), tuple(servers)
 
 
 def _labels(layout, s: dict) -> list:

@@ -13,7 +13,7 @@ SMOKE_TIMEOUT_S = 600
 
 def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "bench.runtime", "--smoke", "--results", str(tmp_path)],
+        [sys.executable, "-m", "bench.runtime", "--smoke", "--page", "/training/", "--results", str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=SMOKE_TIMEOUT_S,
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -23,6 +23,16 @@ def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
     assert sum(row["figure"].startswith("input → outputs") for row in rows) == len(result["pages"][page])
     figures = " ".join(row["figure"] for row in rows)
     for expected in ("HTML bytes", "bytes before load", "total blocking time", "long tasks", "against alone",
-                     "first visit: boot", "return visit: boot", "typed", "cold build", "make serve"):
+                     "first visit: boot", "return visit: boot", "typed", "cold build", "make serve",
+                     "phone (390 px", "while Play runs"):
         assert expected in figures, expected
     assert "pages that miss a budget" in done.stdout
+
+
+def test_a_page_the_site_does_not_have_fails_the_run_naming_the_pages_it_has(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.runtime", "--smoke", "--page", "/no-such-page/", "--results", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=SMOKE_TIMEOUT_S,
+    )
+    assert done.returncode == 1
+    assert "no page /no-such-page/" in done.stderr and "/training/" in done.stderr

@@ -4,6 +4,8 @@ section, and printing draws every section."""
 
 import pytest
 
+from harness.site import pages
+
 PAGE = "/training/"
 # Both far down the long article: the last h2 section, and one well before it.
 FAR = ("what-a-run-keeps-on-disk", "the-training-stack-layer-by-layer")
@@ -11,6 +13,12 @@ SECTIONS = ".md-typeset .page-section, .md-typeset .provenance"
 # How far below the viewport's top a heading may land: the theme's header sits above it.
 HEADER_PX = 150
 WIDE = {"width": 1600, "height": 900}
+# Lighthouse's phone: what it scores a page's layout shift on.
+PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75, "is_mobile": True, "has_touch": True}
+# Every layout shift from the start of the page's load, as Chromium scores it.
+SHIFTS = """window.__shifts = [];
+new PerformanceObserver((list) => window.__shifts.push(...list.getEntries().map((e) => e.value)))
+  .observe({ type: "layout-shift", buffered: true });"""
 
 
 def skipped(page) -> list:
@@ -68,3 +76,16 @@ def test_printing_draws_every_section(page, site_url):
     visibility = page.locator(SECTIONS).evaluate_all("els => els.map(el => getComputedStyle(el).contentVisibility)")
     assert set(visibility) == {"visible"}
     assert page.pdf()[:4] == b"%PDF"
+
+
+def test_no_page_shifts_its_layout_while_it_loads_on_a_phone(browser, built_site, site_url):
+    # A section on screen at load is drawn in the first frame, not skipped and drawn a frame late.
+    for path in pages(built_site):
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        page.add_init_script(SHIFTS)
+        page.goto(f"{site_url}{path}", wait_until="load")
+        # Two frames after load: a skipped section on screen is drawn by the second.
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.evaluate("window.__shifts") == [], path
+        context.close()

@@ -12,9 +12,8 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.site import built_and_served, throwaway_project
-from harness.widgets import choose, form_state, look_at, root, type_into, wait_for_cpython_outputs, wait_live
-from tests.browser.test_pictures import WIDTHS, assert_fits, open_page
+from harness.widgets import (WIDTHS, assert_fits, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
+                             type_into, wait_for_cpython_outputs, wait_live)
 
 WIDGETS = ("parallel_cuts", "interruptions", "storage_scale")
 PLAY_STEP_S = 2.0  # runtime.js's PLAY_STEP_MS: an unpressed Play would have stepped by then
@@ -22,16 +21,8 @@ PLAY_STEP_S = 2.0  # runtime.js's PLAY_STEP_MS: an unpressed Play would have ste
 
 @pytest.fixture(scope="module")
 def moves_site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("moves")
-    pages = {f"{name}.md": f"# One picture\n\n{{{{ widget('{name}') }}}}\n" for name in WIDGETS}
-    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+    with one_page_per_widget(tmp_path_factory.mktemp("moves"), WIDGETS) as url:
         yield url
-
-
-def labels(page, widget: str, role: str) -> list:
-    """The text alternatives of the chart's marks of one ARIA role description, in drawing order."""
-    return page.eval_on_selector_all(f'{root(widget)} [data-chart] [aria-roledescription="{role}"]',
-                                     "els => els.map((el) => el.getAttribute('aria-label'))")
 
 
 def drawn(page, widget: str):
@@ -45,14 +36,14 @@ def drawn(page, widget: str):
 def sends(page) -> set:
     """{(from GPU, to GPU)} of the arrowheads: "GPU 1 sends gradients to GPU 2"."""
     found = set()
-    for label in labels(page, "parallel_cuts", "point"):
+    for label in mark_labels(page, "parallel_cuts", "point"):
         words = label.split()
         found.add((int(words[1]), int(words[-1])))
     return found
 
 
 def state_bars(page) -> list:
-    return [label for label in labels(page, "parallel_cuts", "rect mark") if label.startswith("GPU ")]
+    return [label for label in mark_labels(page, "parallel_cuts", "rect mark") if label.startswith("GPU ")]
 
 
 def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_fit(browser, moves_site):

@@ -12,36 +12,23 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.site import built_and_served, throwaway_project
-from harness.widgets import choose, root, wait_for_cpython_outputs, wait_live
+from harness.widgets import (WIDTHS, assert_fits, choose, mark_labels, one_page_per_widget, open_page, root, wait_for_cpython_outputs,
+                             wait_live)
 
 PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing", "planner")
-WIDTHS = (1280, 390, 360)
-SMALLEST_TEXT_PX = 10
 
 
 @pytest.fixture(scope="module")
 def pictures_site(tmp_path_factory):
     """A site of one page per widget with a picture."""
-    folder = tmp_path_factory.mktemp("pictures")
-    pages = {f"{name}.md": f"# One picture\n\n{{{{ widget('{name}') }}}}\n" for name in PICTURES}
-    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+    with one_page_per_widget(tmp_path_factory.mktemp("pictures"), PICTURES) as url:
         yield url
-
-
-def open_page(browser, url: str, width: int = 1280, javascript: bool = True):
-    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript)
-    page = context.new_page()
-    page.goto(url)
-    return page
 
 
 def bar_labels(page, widget: str, leave_out: str = " without ZeRO: ") -> list:
     """The text alternative of every bar of the widget's chart, in drawing order, but those that
     contain `leave_out` (the memory bill's outlines of each column without ZeRO)."""
-    labels = page.eval_on_selector_all(f'{root(widget)} [data-chart] [aria-roledescription="bar"]',
-                                       "els => els.map((el) => el.getAttribute('aria-label'))")
-    return [label for label in labels if leave_out not in label]
+    return [label for label in mark_labels(page, widget, "bar") if leave_out not in label]
 
 
 def bar_height(page, widget: str, label_start: str) -> float:
@@ -53,24 +40,6 @@ def bar_height(page, widget: str, label_start: str) -> float:
         " return found[0].getBBox().height; }",
         label_start,
     )
-
-
-def assert_fits(page, widget: str):
-    """The picture is no wider than its column, neither it nor the page scrolls sideways, and no text
-    of it is drawn below 10 CSS px."""
-    sizes = page.eval_on_selector(
-        root(widget),
-        """(el) => { const chart = el.querySelector('[data-chart]'); const svg = chart.querySelector('svg');
-             const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-             const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
-             return {column: chart.clientWidth, scroll: chart.scrollWidth, svg: svg.getBoundingClientRect().width,
-                     page: document.documentElement.scrollWidth, viewport: window.innerWidth,
-                     smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale))}; }""",
-    )
-    assert sizes["smallest"] >= SMALLEST_TEXT_PX - 0.05, sizes
-    assert sizes["svg"] <= sizes["column"] + 0.5, sizes
-    assert sizes["scroll"] <= sizes["column"], sizes
-    assert sizes["page"] <= sizes["viewport"], sizes
 
 
 # --- the memory bill ------------------------------------------------------------

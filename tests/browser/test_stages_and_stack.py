@@ -11,8 +11,7 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.site import built_and_served, throwaway_project
-from harness.widgets import look_at, root, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import look_at, mark_labels, one_page_per_widget, open_page, root, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGETS = ("stages", "training_stack", "ten_steps", "training_time", "finetune_fit", "checkpoint_modes")
 PRESETS = estimators.load_presets()
@@ -21,24 +20,8 @@ PRESETS = estimators.load_presets()
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A site of one page per widget."""
-    folder = tmp_path_factory.mktemp("stages_and_stack")
-    pages = {f"{name}.md": f"# One widget\n\n{{{{ widget('{name}') }}}}\n" for name in WIDGETS}
-    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
+    with one_page_per_widget(tmp_path_factory.mktemp("stages_and_stack"), WIDGETS) as url:
         yield url
-
-
-def open_page(browser, url: str, width: int = 1280, javascript: bool = True, scheme: str = "light"):
-    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=javascript,
-                                  color_scheme=scheme)
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
-def mark_labels(page, role: str) -> list:
-    """The text alternative of every mark of one role ("bar", "point") of the stages chart, in drawing order."""
-    return page.eval_on_selector_all(f'[data-widget="stages"] [data-chart] [aria-roledescription="{role}"]',
-                                     "els => els.map((el) => el.getAttribute('aria-label'))")
 
 
 def spans() -> dict:
@@ -50,7 +33,7 @@ def spans() -> dict:
 def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_run(browser, site):
     page = open_page(browser, f"{site}/stages/", javascript=False)
     look_at(page, "stages")
-    bars, points = mark_labels(page, "bar"), mark_labels(page, "point")
+    bars, points = mark_labels(page, "stages", "bar"), mark_labels(page, "stages", "point")
     runs = [run for span in spans().values() for run in span.runs]
     # Two panels, GPUs then time: one bar per stage in each, one point per published run in each.
     assert len(bars) == 2 * len(PRESETS.stages)

@@ -132,6 +132,57 @@ def test_every_preset_answers_as_cpython_does(page, contract_site, name):
         assert buttons.nth(index).get_attribute("aria-pressed") == "true"
 
 
+# The presets whose every value the form holds: the ones the highlight must mark, and no other.
+HIGHLIGHT = """(el) => {
+  const state = window.widgetRuntime.stateOf(el);
+  return [...el.querySelectorAll("[data-preset]")].map((b) => {
+    const matches = Object.entries(JSON.parse(b.dataset.preset)).every(([field, value]) => state[field] === value);
+    return [b.textContent.trim(), matches, b.getAttribute("aria-pressed") === "true"];
+  });
+}"""
+# A mark of the live chart whose row names a pick (Vega's SVG renderer keeps each mark's item on its element).
+PICKABLE = "(el) => [...el.querySelectorAll('[data-chart] svg *')].filter((m) => m.__data__?.datum?.pick).length"
+CLICK_PICKABLE = """(el) => {
+  const marks = [...el.querySelectorAll('[data-chart] svg *')].filter((m) => m.__data__?.datum?.pick);
+  marks.at(-1).dispatchEvent(new MouseEvent("click", { bubbles: true }));
+}"""
+
+
+def assert_highlight_matches(page, widget: str, move: str):
+    wait_for_cpython_outputs(page, widget)
+    presets = page.eval_on_selector(root(widget), HIGHLIGHT)
+    assert [(label, matches) for label, matches, _ in presets] == [(label, pressed) for label, _, pressed in presets], move
+
+
+# A widget of one preset shows no row of them (widget.html), so nothing to highlight.
+@pytest.mark.parametrize("name", [n for n in WIDGETS if len(pyodide_widgets.module(n).presets()) > 1])
+def test_the_highlighted_preset_is_the_one_the_state_matches_after_every_kind_of_move(page, contract_site, name):
+    widget, first = pyodide_widgets.module(name), f"#{name}"
+    # By the address: the last preset's state in the link.
+    fields = {f.name: f for f in widget.FIELDS}
+    last = list(widget.presets().values())[-1]["state"]
+    query = "&".join(f"{name}.{key}={form_text(fields[key], value)}" for key, value in last.items())
+    page.emulate_media(reduced_motion="reduce")  # Play is "Next": one step a press
+    page.goto(f"{contract_site}/{name}/?{query}")
+    wait_live(page, first)
+    assert_highlight_matches(page, first, "address")
+    # By a preset, then a field.
+    page.click(f"{first} [data-preset]")
+    assert_highlight_matches(page, first, "preset")
+    field, text = a_change(name)
+    set_field(page, first, field, text)
+    assert_highlight_matches(page, first, "field")
+    for button in ("[data-pick]", "[data-play]"):
+        if page.locator(f"{first} {button}").count():
+            page.locator(f"{first} {button}").last.click()
+            assert_highlight_matches(page, first, button)
+    if _has_live_chart(name):
+        page.wait_for_function("sel => document.querySelector(sel).widget.view", arg=root(first))
+        if page.eval_on_selector(root(first), PICKABLE):
+            page.eval_on_selector(root(first), CLICK_PICKABLE)
+            assert_highlight_matches(page, first, "chart click")
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 def test_a_bad_value_from_a_link_is_named_beside_its_field(page, contract_site, name):
     field = pyodide_widgets.module(name).FIELDS[0]

@@ -45,3 +45,26 @@ def test_an_edited_page_or_a_filter_passed_its_context_compiles_afresh(environme
     env.filters["shout"] = jinja2.pass_context(lambda context, value: f"{value}?")
     assert env.from_string("{{ 1 | shout }}").render() == "1?"
     assert len(compiled) == 4
+
+
+def test_a_page_s_code_is_kept_and_runs_as_freshly_compiled_code(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "CACHE", tmp_path)
+    compiled = []
+
+    def counting(source, filename, mode):
+        compiled.append(source)
+        return compile(source, filename, mode)
+
+    monkeypatch.setattr(cache, "compile", counting, raising=False)
+    python = "total = sum(range(5))\nlabel = __name__"
+    runs = []
+    for _ in range(2):
+        names = {"__name__": "page"}
+        exec(cache.compiled(python, "<page>"), names)
+        runs.append((names["total"], names["label"]))
+    fresh = {"__name__": "page"}
+    exec(compile(python, "<page>", "exec"), fresh)
+    assert runs == [(fresh["total"], fresh["label"])] * 2
+    assert compiled == [python]  # the second run read the kept code
+    exec(cache.compiled(python + "\ntotal += 1", "<page>"), names := {"__name__": "page"})
+    assert names["total"] == fresh["total"] + 1 and len(compiled) == 2

@@ -117,6 +117,28 @@ def test_a_deeper_clone_lists_the_changes_it_holds(tmp_path):
     assert found.changes[0].commit.sha == newest
 
 
+def test_the_history_state_moves_with_the_commit_and_with_a_shallow_clone_s_depth(tmp_path):
+    # What the page is kept in the build cache under (corrections.page): one state, one history.
+    clone = tmp_path / "clone"
+    git("clone", "--quiet", "--depth", "1", f"file://{ROOT}", str(clone), cwd=tmp_path)
+    shallow = history.state(clone)
+    assert shallow.split("\n")[:2] == [git("rev-parse", "HEAD", cwd=clone).strip(), "true"]
+    git("fetch", "--quiet", "--deepen", "1", cwd=clone)
+    deeper = history.state(clone)
+    assert deeper != shallow and deeper.split("\n")[0] == shallow.split("\n")[0]
+    git("-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "--allow-empty", "-m", "next", cwd=clone)
+    assert history.state(clone).split("\n")[0] != shallow.split("\n")[0]
+    assert history.state(tmp_path) is None
+
+
+def test_the_kept_page_is_the_page_of_the_history_read_now(tmp_path, monkeypatch):
+    from site_build import cache
+    monkeypatch.setattr(cache, "CACHE", tmp_path)
+    fresh = corrections.markdown(history.lock_history(ROOT))
+    assert corrections.page(ROOT) == fresh and list((tmp_path / "what-changed").iterdir())
+    assert corrections.page(ROOT) == fresh
+
+
 def test_sources_without_git_build_a_page_that_says_so(tmp_path):
     (tmp_path / "numbers.lock").write_text(numbers.LOCK.read_text("utf-8"), "utf-8")
     found = history.lock_history(tmp_path)
