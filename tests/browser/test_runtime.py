@@ -245,3 +245,27 @@ def test_axe_finds_no_violation_on_the_other_pages(page, site_url, path):
         wait_live(page, WIDGET)
     violations = run_axe(page)
     assert violations == [], "\n".join(map(str, violations))
+
+
+# Lighthouse's mobile preset: a phone's viewport, a touch screen (axe's target-size is WCAG 2.2's 24 px).
+PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("path", ["/", "/training/", "/model-sizing/", "/ten-steps/", "/glossary/", "/methods/", "/what-changed/"])
+def test_axe_finds_no_violation_on_a_phone(browser, site_url, path, scheme):
+    """Every rule axe runs, target-size and color-contrast among them, on a phone in both palettes: as the page
+    loads, its far sections not laid out yet, and again with each of them laid out."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}{path}")
+        page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
+        if page.locator("[data-widget]").count():
+            page.wait_for_selector('[data-widget][data-state="live"]', timeout=LIVE_TIMEOUT_MS)
+        as_loaded = run_axe(page)
+        page.add_style_tag(content=".md-typeset :is(.page-section, .provenance) { content-visibility: visible !important; }")
+        laid_out = run_axe(page)
+    finally:
+        context.close()
+    assert as_loaded == [] and laid_out == [], "\n".join(map(str, as_loaded + laid_out))
