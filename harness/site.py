@@ -47,6 +47,18 @@ class ConfigLoader(yaml.SafeLoader):
 ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
 
 
+def nav_sources() -> list[str]:
+    """The Markdown file of every page in mkdocs.yml's nav, in its order ("index.md", "training.md", ...)."""
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
+    return [source for entry in nav for source in entry.values()]
+
+
+def nav_paths() -> list[str]:
+    """The URL path of every page in mkdocs.yml's nav ("/", "/training/", ...): a new page is tested
+    as soon as it is in the nav."""
+    return ["/" if source == "index.md" else f"/{source.removesuffix('.md')}/" for source in nav_sources()]
+
+
 def throwaway_project(folder: Path, pages: dict, with_docs: bool = True) -> Path:
     """A project in `folder` with the real config and the extra `pages` ({file name: Markdown}),
     beside a copy of the real docs (or of their files other than pages); returns its mkdocs.yml."""

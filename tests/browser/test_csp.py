@@ -15,12 +15,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from harness.site import QuietHandler
+from harness.site import QuietHandler, nav_paths
 
 from .test_widget_contract import a_change
 from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
-PAGES = ("/", "/training/", "/ten-steps/", "/methods/", "/what-changed/")
+PAGES = nav_paths()
 RECORD_VIOLATIONS = """window.cspViolations = [];
 document.addEventListener("securitypolicyviolation",
   (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));

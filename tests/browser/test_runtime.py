@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from harness.browser import LIVE_TIMEOUT_MS
+from harness.site import nav_paths
 from harness.widgets import cpython_outputs, form_state, look_at, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
@@ -238,7 +239,7 @@ def test_every_control_works_from_the_keyboard(page, site_url):
     assert form_state(page, WIDGET)["gpus"] == "2048"
 
 
-@pytest.mark.parametrize("path", ["/", "/ten-steps/", "/methods/", "/what-changed/"])
+@pytest.mark.parametrize("path", [path for path in nav_paths() if path != "/training/"])
 def test_axe_finds_no_violation_on_the_other_pages(page, site_url, path):
     page.goto(f"{site_url}{path}")
     if page.locator("[data-widget]").count():
@@ -252,7 +253,7 @@ PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75,
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-@pytest.mark.parametrize("path", ["/", "/training/", "/model-sizing/", "/ten-steps/", "/glossary/", "/methods/", "/what-changed/"])
+@pytest.mark.parametrize("path", nav_paths())
 def test_axe_finds_no_violation_on_a_phone(browser, site_url, path, scheme):
     """Every rule axe runs, target-size and color-contrast among them, on a phone in both palettes: as the page
     loads, its far sections not laid out yet, and again with each of them laid out."""

@@ -9,14 +9,12 @@ import subprocess
 
 import pytest
 
-from harness.site import ConfigLoader
+from harness.site import nav_sources
 from site_build import citation
 from site_build.history import ROOT
 from site_build.reproducible import day, last_commit_time
 
-import yaml
-
-PAGES = [item for entry in yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"] for item in entry.values()]
+PAGES = nav_sources()
 
 
 def cited(built_site, source: str) -> tuple:
