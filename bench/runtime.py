@@ -638,7 +638,7 @@ WATCH_PLAY = """async ({ index, steps, timeoutMs }) => {
   await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }));
   button.click();
   observer.disconnect();
-  return { tasksMs: tasks.concat(observer.takeRecords()).map((t) => t.duration), tookMs: took, label: button.textContent };
+  return { tasksMs: tasks.concat(observer.takeRecords()).map((t) => t.duration), tookMs: took };
 }"""
 
 
