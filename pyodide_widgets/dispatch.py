@@ -19,7 +19,7 @@ ESTIMATORS = "estimators"
 
 
 def handle(request: str) -> str:
-    """{"widget", "state", "pinned"?} -> {"outputs", "data", "cards", "command", "pinned"?} or
+    """{"widget", "state", "pinned"?} -> {"outputs", "data", "card_lines", "card_sources", "command", "pinned"?} or
     {"error": {"field", "message"}}.
 
     With a pinned state, "pinned" holds its outputs and each live output's difference from them
@@ -31,7 +31,9 @@ def handle(request: str) -> str:
     try:
         live = compare.printed(widget, state) if pinned is not None else (widget.update(state), None)
         result = live[0]
-        result["cards"] = provenance.cards(widget, state)
+        # Each field's card line once, and each card's sources: runtime.js writes the lines on the widget once.
+        result["card_lines"], found = provenance.parts(widget, state)
+        result["card_sources"] = {key: card.cited for key, card in found.items()}
         result["command"] = take_away.command(message["widget"], widget, state)
     except EstimatorError as error:
         return json.dumps({"error": _error(widget, state, error)}, allow_nan=False)

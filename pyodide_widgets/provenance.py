@@ -14,10 +14,14 @@ When several presets supply the value a field holds, the one that agrees with
 the state on the most fields names it (the first on a tie): whichever it is,
 the source named did supply that very number.
 
-The build writes each card into the page as the output's `data-card`, and the
-worker returns the cards beside the outputs, so a card follows its inputs.
+A field's line reads the same in every card that uses it, so the page and the
+worker carry the lines once per widget and each card apart from them (`parts`):
+the build writes a widget's lines on its root and each output's formula and
+sources on its slot (site_build/render.py), and the worker returns the lines
+and each card's sources beside the outputs, so a card follows its inputs.
 """
 
+from dataclasses import dataclass
 from functools import cache
 
 from estimators import units
@@ -37,32 +41,57 @@ def formula_text(output) -> str:
     return declared.text if declared else ""
 
 
-def cards(widget, state: dict) -> dict:
-    """{output key: card} for every output that names what computes it or a source, its detail sharing its card."""
+@dataclass(frozen=True)
+class Card:
+    """An output's card apart from its inputs' lines, which every card of the widget shares."""
+    formula: str
+    uses: tuple  # the fields whose lines it reads, in order
+    sources: tuple  # what it cites, in order: its fields' entries' sources, each once, then its own
+
+    @property
+    def own(self) -> str:
+        """The line its output's slot carries itself: the formula, or the one source of a card that is
+        only its output's source (an output quoting its paper), so that no card starts with a blank line."""
+        return self.formula or ("" if self.uses else self.sources[0])
+
+    @property
+    def cited(self) -> tuple:
+        """The sources listed apart from `own`."""
+        return self.sources if self.formula or self.uses else self.sources[1:]
+
+
+def parts(widget, state: dict) -> tuple[dict, dict]:
+    """({field: its line}, {output key: Card}) for every output that names what computes it or a source,
+    its detail sharing its card: a field's line (label, value, supplier) reads the same in every card."""
     fields = {f.name: f for f in widget.FIELDS}
     values = _read_as_shown(widget.FIELDS, state)
     ranked = _nearest_first(widget, values)
-    result, used = {}, {}  # used: each field's line and the sources it cites, the same in every card that uses it
+    lines, cited_by, result = {}, {}, {}
     for output in widget.OUTPUTS:
         formula = formula_text(output)
         if not (formula or output.source):
             continue
-        lines = [formula] if formula else []
         cited = {}
         for name in output.uses:
-            if name not in used:
-                used[name] = _field_line(fields[name], values[name], _supplier(ranked, values, name))
-            line, sources = used[name]
-            lines.append(line)
-            cited.update(sources)
-        lines += [f"{address}: {source}" for address, source in cited.items()]
-        if output.source:
-            lines.append(output.source)
-        text = "\n".join(lines)
-        result[output.key] = text
+            if name not in lines:
+                lines[name], cited_by[name] = _field_line(fields[name], values[name], _supplier(ranked, values, name))
+            cited.update(cited_by[name])
+        sources = tuple(f"{address}: {source}" for address, source in cited.items()) + ((output.source,) if output.source else ())
+        result[output.key] = Card(formula, tuple(output.uses), sources)
         if output.detail:
-            result[output.detail] = text
-    return result
+            result[output.detail] = result[output.key]
+    return lines, result
+
+
+def text(card: Card, lines: dict) -> str:
+    """The card as a reader reads it: its formula, its fields' lines, then its sources, one line each."""
+    return "\n".join(filter(None, (card.own, *(lines[name] for name in card.uses), *card.cited)))
+
+
+def cards(widget, state: dict) -> dict:
+    """{output key: card} for every output that names what computes it or a source, its detail sharing its card."""
+    lines, found = parts(widget, state)
+    return {key: text(card, lines) for key, card in found.items()}
 
 
 def _field_line(field, value, supplied) -> tuple:

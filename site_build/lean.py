@@ -18,6 +18,15 @@ diagram of hundreds of cells repeats one style on each. Here:
   becomes one class as weak as they were (`:where()`, no specificity), so a
   page's stylesheet overrides it as it overrode them (widgets.css recolours
   the charts' text and rules for the dark palette);
+- what a static picture carries for no reader goes: `pointer-events` (nothing
+  points at a picture the runtime replaces once it goes live), Vega's
+  `aria-roledescription` ("group mark container") and a `graphics-*` role on
+  an element with no label (a role that carries an `aria-label` stays: axe
+  flags a label on a role-less `<g>`), and a `<g>` with no attribute at all,
+  which changes nothing of what it holds;
+- a path that is exactly one rounded rectangle, as Vega draws a bar with a
+  corner radius (four lines and four quarter-circle curves), becomes
+  `<rect x y width height rx>`;
 - a spec's data rows keep six significant digits, more than a chart's pixels resolve.
 
 Text (labels, titles, `aria-label`s) is left exactly as drawn.
@@ -51,7 +60,80 @@ def svg(text: str) -> str:
     """The same drawing in fewer bytes."""
     text = _GEOMETRY.sub(lambda m: m.group(1) + _NUMBER.sub(_rounded, m.group(2)) + m.group(3), text)
     text = _NO_MOVE.sub("", _DEFAULTS.sub("", _EMPTY_MARKS.sub("", text)))
+    text = _ROUNDED_PATH.sub(_as_rect, _bare_groups_collapsed(_UNREAD.sub("", _ROLE_UNLABELLED.sub(_unlabelled_role, text))))
     return _shared_presentation(_shared_styles(_merged_shapes(text)))
+
+
+_UNREAD = re.compile(r' (?:pointer-events|aria-roledescription)="[^"]*"')
+_ROLE_UNLABELLED = re.compile(r'<(?!svg\b)\w+\b[^>]* role="graphics-[^"]*"[^>]*>')
+_LABELLED = re.compile(r' aria-(?:label|labelledby|describedby)=')
+
+
+def _unlabelled_role(tag: re.Match) -> str:
+    element = tag.group()
+    return element if _LABELLED.search(element) else re.sub(r' role="graphics-[^"]*"', "", element, count=1)
+
+
+_GROUP_TAG = re.compile(r"<(/?)g\b([^>]*)>")
+
+
+def _bare_groups_collapsed(text: str) -> str:
+    """The SVG without its attribute-less `<g>`s (their content kept where it stood)."""
+    out, at, bare = [], 0, []  # bare: for each open <g>, whether it carries nothing
+    for tag in _GROUP_TAG.finditer(text):
+        closing, attributes = tag.group(1), tag.group(2)
+        if attributes.endswith("/"):
+            continue
+        if closing:
+            drop = bare.pop() if bare else False
+        else:
+            drop = not attributes.strip()
+            bare.append(drop)
+        if drop:
+            out.append(text[at:tag.start()])
+            at = tag.end()
+    return "".join(out) + text[at:]
+
+
+# Vega's rounded rectangle (vega-scenegraph's path/rectangle.js): from the top edge clockwise, a line
+# and a quarter circle per side, each curve's control points this share of the radius from its corner.
+_CURVE_SHARE = 1 - 0.448084975506
+_ROUNDED_PATH = re.compile(r'<path\b([^>]*?) d="(M[^"]*C[^"]*Z)"([^>]*)/>')
+_PAIR = r"(-?[\d.]+),(-?[\d.]+)"
+_ROUNDED = re.compile("^" + "".join(f"{c}{','.join([_PAIR] * n)}" for c, n in
+                                    (("M", 1), ("L", 1), ("C", 3), ("L", 1), ("C", 3), ("L", 1), ("C", 3), ("L", 1), ("C", 3))) + "Z$")
+# Each coordinate was rounded to a hundredth: two of them differ from the exact ones by less than this.
+_SLACK = 0.011 * 2
+
+
+def rounded_rect(d: str):
+    """(x, y, width, height, radius) of the one rectangle with equal round corners path `d` draws, or None."""
+    found = _ROUNDED.match(d)
+    if not found:
+        return None
+    p = [float(v) for v in found.groups()]
+    pts = list(zip(p[0::2], p[1::2]))  # M, L, C1 C2 E, L, C1 C2 E, L, C1 C2 E, L, C1 C2 E
+    x0, y0, x1, y1 = pts[11][0], pts[0][1], pts[3][0], pts[9][1]
+    r = pts[0][0] - x0
+    k = _CURVE_SHARE * r
+    # Every point of the outline where that rectangle with that radius has it.
+    expected = [(x0 + r, y0), (x1 - r, y0), (x1 - r + k, y0), (x1, y0 + r - k), (x1, y0 + r),
+                (x1, y1 - r), (x1, y1 - r + k), (x1 - r + k, y1), (x1 - r, y1),
+                (x0 + r, y1), (x0 + r - k, y1), (x0, y1 - r + k), (x0, y1 - r),
+                (x0, y0 + r), (x0, y0 + r - k), (x0 + r - k, y0), (x0 + r, y0)]
+    if r <= 0 or x1 <= x0 or y1 <= y0 or 2 * r > min(x1 - x0, y1 - y0) + _SLACK:
+        return None
+    if any(abs(a - b) > _SLACK for got, want in zip(pts, expected) for a, b in zip(got, want)):
+        return None
+    return x0, y0, x1 - x0, y1 - y0, r
+
+
+def _as_rect(path: re.Match) -> str:
+    box = rounded_rect(path.group(2))
+    if not box:
+        return path.group()
+    x, y, width, height, r = (_number(str(round(v, _DECIMALS))) for v in box)
+    return f'<rect{path.group(1)} x="{x}" y="{y}" width="{width}" height="{height}" rx="{r}"{path.group(3)}/>'
 
 
 _NO_MOVE = re.compile(r' transform="translate\(0(?:,0)?\)"')

@@ -11,6 +11,7 @@ A rendered widget is kept in the build cache, keyed by everything it is made
 of, so an unchanged widget costs one hash of its sources instead of a render.
 """
 
+import html
 import json
 import re
 from pathlib import Path
@@ -64,47 +65,45 @@ class WidgetError(Exception):
     """A widget that breaks its own declaration: a build error, not bad input."""
 
 
-# A card's line citing a presets.toml entry's source ("runs.llama3-405b: Llama Team, ...").
-_CITED = re.compile(r"^[a-z_]+\.[\w.-]+: ")
+def _sources(found: dict) -> list:
+    """Every source the widget's cards cite, each once, in the order the cards first cite them."""
+    return list(dict.fromkeys(source for card in found.values() for source in card.cited))
 
 
-def _sources_apart(widget, cards: dict) -> tuple[dict, list]:
-    """({output key: (its card without the sources it cites, the indexes of those sources)}, [source]).
-
-    A widget's cards cite the same few sources again and again (every output of a run's widget cites
-    the run's paper): the page writes each once, under the widget, and a card names its own. A card's
-    sources are its last lines, after the formula and the inputs, so the card reads the same again
-    when cards.js puts them back."""
-    declared = {o.key: o.source for o in widget.OUTPUTS} | {o.detail: o.source for o in widget.OUTPUTS if o.detail}
-    sources, apart = [], {}
-    for key, card in cards.items():
-        lines = card.split("\n")
-        kept = len(lines)
-        while kept > 1 and (_CITED.match(lines[kept - 1]) or (kept == len(lines) and lines[-1] == declared.get(key))):
-            kept -= 1
-        cited = []
-        for line in lines[kept:]:
-            if line not in sources:
-                sources.append(line)
-            cited.append(sources.index(line))
-        apart[key] = ("\n".join(lines[:kept]), cited)
-    return apart, sources
+def _css_line(line: str) -> str:
+    """A card's line as a CSS string that starts a new line ("\\A "), as site.css's `content` reads it."""
+    return "'\\A " + line.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def _card(apart: dict, sources_id: str):
-    """The attributes that give an output slot its provenance card: the card as its `data-card`, the
-    ids of the sources it cites as `data-sources` (site_build/browser/cards.js shows the two as one
-    card, as it does a prose number's) and, unless `focusable` is off (a detail, whose figure above
-    carries the same card), a place in the tab order, so a keyboard reaches the card as a pointer does."""
+def _card_lines(lines: dict) -> markupsafe.Markup:
+    """The widget root's style: each field's card line written once, as the custom property
+    `--card-<field>` that every card using that field refers to (a widget's cards repeat the same
+    few inputs: the model, the GPU, the sequence length). Custom properties, not elements: with
+    JavaScript off, CSS can show a property a slot inherits, never another element's text."""
+    if not lines:
+        return markupsafe.Markup("")
+    style = ";".join(f"--card-{name}:{_css_line(line)}" for name, line in lines.items())
+    # Only the attribute's own quote escaped: the CSS strings' single quotes stay one byte each.
+    return markupsafe.Markup(' style="' + html.escape(style, quote=False).replace('"', "&quot;") + '"')
+
+
+def _card(found: dict, sources: list, sources_id: str):
+    """The attributes that give an output slot its provenance card (`provenance.Card`): what the card
+    holds of its own (its formula) as `data-card`, its inputs' lines as `--card-in`, which refers to the
+    widget's `--card-<field>` properties (`_card_lines`), and the ids of the sources it cites as
+    `data-sources` (site_build/browser/cards.js shows the three as one card, as it does a prose
+    number's) and, unless `focusable` is off (a detail, whose figure above carries the same card), a
+    place in the tab order, so a keyboard reaches the card as a pointer does."""
     def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:
-        if key not in apart:
+        if key not in found:
             return markupsafe.Markup("")
-        card, cited = apart[key]
+        card = found[key]
         # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
-        text = str(markupsafe.escape(card)).replace("\n", "&#10;")
-        ids = " ".join(sources_id.format(i + 1) for i in cited)
-        return markupsafe.Markup(f' data-card="{text}"' + (f' data-sources="{ids}"' if ids else "")
-                                 + (' tabindex="0"' if focusable else ""))
+        text = str(markupsafe.escape(card.own)).replace("\n", "&#10;")
+        inputs = " ".join(f"var(--card-{name})" for name in card.uses)
+        ids = " ".join(sources_id.format(sources.index(source) + 1) for source in card.cited)
+        return markupsafe.Markup(f' data-card="{text}"' + (f' style="--card-in:{inputs}"' if inputs else "")
+                                 + (f' data-sources="{ids}"' if ids else "") + (' tabindex="0"' if focusable else ""))
     return attributes
 
 
@@ -190,7 +189,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     chart = getattr(widget, "CHART", None)
     spec = chart_spec(chart, result["data"]) if chart else None
     fields = {f.name: f for f in widget.FIELDS}
-    apart, sources = _sources_apart(widget, provenance.cards(widget, state))
+    lines, found = provenance.parts(widget, state)
+    sources = _sources(found)
     sources_id = f"{element_id or name}-source-{{}}"
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
@@ -207,7 +207,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         ],
         preset=preset,
         outputs=result["outputs"],
-        card=_card(apart, sources_id),
+        card=_card(found, sources, sources_id),
+        card_lines=_card_lines(lines),
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
         chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
         # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:

@@ -3,10 +3,13 @@
 // keyboard focus. A number (the macros write it as <data class="number"><a
 // href="#how-N">) links to its card's entry in the list the page ends with,
 // each card and each source written there once (site_build/cards.py); the card
-// is read from that entry when it opens. A widget output carries its card in
-// data-card, which the runtime keeps current, and as built the ids of the
-// sources it cites in data-sources (each written once, under its widget); a
-// glossary term its definition.
+// is read from that entry when it opens. A widget output carries what its card
+// holds of its own (the formula) in data-card, and in --card-in the widget's
+// --card-<field> properties its inputs' lines are: a widget writes each line
+// once, on its root, and the runtime keeps them current, one write per answer.
+// As built, a slot names the sources it cites in data-sources (each written
+// once, under its widget); live, the runtime writes each card's sources in the
+// widget's data-card-sources. A glossary term carries its definition.
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
 // drawn with the theme's tooltip classes. The theme's own tooltips
@@ -74,11 +77,25 @@
     return lines.join("\n");
   }
 
-  // A widget output's card: its own lines, then the sources it cites.
-  function slotText(slot) {
-    const cited = (slot.dataset.sources || "").split(" ").filter(Boolean);
-    return [slot.dataset.card, ...cited.map((id) => document.getElementById(id)?.textContent ?? "")].join("\n");
+  // A CSS string as its text ('\A Model: …' reads "\nModel: …"): a card line the build or the runtime wrote.
+  function cssText(value) {
+    return value.trim().slice(1, -1).replace(/\\([0-9a-fA-F]{1,6}) ?|\\([^])/g,
+      (_, hex, char) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : char));
   }
+
+  // A widget output's card, as pyodide_widgets/provenance.py's `text` reads it: its own line, its
+  // inputs' lines from the widget's properties that its --card-in names, then the sources it cites.
+  function slotText(slot) {
+    const widget = slot.closest("[data-widget]");
+    const names = slot.style.getPropertyValue("--card-in").match(/--card-[\w-]+/g) || [];
+    const lines = names.map((name) => cssText(widget.style.getPropertyValue(name)).replace(/^\n/, ""));
+    const live = widget?.dataset.cardSources;
+    const cited = live ? JSON.parse(live)[slot.dataset.output] || []
+      : (slot.dataset.sources || "").split(" ").filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? "");
+    return [slot.dataset.card, ...lines, ...cited].filter(Boolean).join("\n");
+  }
+  // print.js writes each card as a note under its widget.
+  window.widgetCardText = slotText;
 
   function fill() {
     // Text, never markup: a card is the build's or the worker's words about numbers.
@@ -94,9 +111,11 @@
     fill();
     tip.classList.add("md-tooltip2--active");
     el.setAttribute("aria-describedby", tip.id);
-    // A widget's card follows its inputs while it is open.
+    // A widget's card follows its inputs while it is open: its lines and sources are the widget's.
     watcher = new MutationObserver(fill);
     watcher.observe(el, { attributes: true, attributeFilter: ["data-card", "data-sources"] });
+    const widget = el.closest("[data-widget]");
+    if (widget) watcher.observe(widget, { attributes: true, attributeFilter: ["style", "data-card-sources"] });
   }
 
   function hide() {

@@ -33,7 +33,7 @@
     notes.className = NOTES;
     const numbered = new Map();  // card -> its note's number: an output and its detail share one card
     for (const output of outputs) {
-      const card = output.dataset.card;
+      const card = window.widgetCardText(output); // cards.js: its own line, the widget's lines it uses, its sources
       if (!numbered.has(card)) {
         numbered.set(card, numbered.size + 1);
         const note = document.createElement("li");

@@ -264,18 +264,24 @@
       button.dataset.pick = `${field}=${result.outputs[button.dataset.pickOutput]}`;
     }
     showPicked(w, readState(w));
-    for (const [key, text] of Object.entries(result.cards || {})) {
-      const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
-      if (!el) continue;
-      delete el.dataset.sources; // the worker's card holds its sources: the build's list is for its own state
-      el.dataset.card = text; // cards.js shows it, and follows it while it is open
-    }
+    showCards(w, result);
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
     const after = w.afterResult;
     w.afterResult = null;
     if (after) after(w.result);
     w.root.dispatchEvent(new CustomEvent("widget:updated", { detail: { ms: performance.now() - w.sentAt } }));
+  }
+
+  // The cards' inputs, each field's line once, on the widget's root, as the build wrote them
+  // (site_build/render.py): one write for every card of the widget, whose slots refer to them.
+  // The sources each card cites follow them in data-card-sources (the build's list under the
+  // widget is for its own state). cards.js shows a card from these, and follows them while it is open.
+  function showCards(w, result) {
+    if (!result.card_lines) return;
+    const css = (line) => `'\\A ${line.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+    w.root.setAttribute("style", Object.entries(result.card_lines).map(([field, line]) => `--card-${field}:${css(line)}`).join(";"));
+    w.root.dataset.cardSources = JSON.stringify(result.card_sources);
   }
 
   function showError(w, error) {

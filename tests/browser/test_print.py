@@ -41,7 +41,7 @@ def notes(page, widget: str) -> dict:
     return page.eval_on_selector(root(widget), """el => ({
       notes: [...el.querySelectorAll(".widget__notes li")].filter(li => li.checkVisibility()).map(li => li.textContent),
       outputs: [...el.querySelectorAll("[data-output][data-card]")].filter(o => o.dataset.card).map(o =>
-        [o.dataset.note, getComputedStyle(o, "::after").content, o.dataset.card]),
+        [o.dataset.note, getComputedStyle(o, "::after").content, window.widgetCardText(o)]),
     })""")
 
 

@@ -5,6 +5,7 @@ Per page and palette, one load: for each widget an output takes keyboard focus a
 the card is open and the open card follows it; reopened, the card is the new one; and axe finds nothing.
 """
 
+import json
 import math
 import re
 
@@ -102,7 +103,7 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
             wait_for_cpython_outputs(page, root)
             new = provenance.cards(widget, form_state(page, root))[key]
             assert new != card and provenance.shown(field, contract.read([field], {field.name: text})[field.name]) in new
-            page.wait_for_function("([sel, card]) => document.querySelector(sel).dataset.card === card",
+            page.wait_for_function("([sel, card]) => window.widgetCardText(document.querySelector(sel)) === card",
                                    arg=[f'{root} [data-output="{key}"]', new])
             assert tooltip_text(page, slot) == words(new), f"{name}: the open card kept the old inputs"
             slot.blur()
@@ -115,3 +116,72 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
     assert checked, "no widget card checked on the page"
     violations = run_axe(page)
     assert violations == [], "\n".join(map(str, violations))
+
+
+def built_state(page, element_id: str, widget) -> dict:
+    """The state the build rendered the widget at: its pressed preset's values, or its only preset's."""
+    pressed = page.locator(f'#{element_id} [data-preset][aria-pressed="true"]')
+    if pressed.count():
+        return json.loads(pressed.first.get_attribute("data-preset"))
+    return next(iter(widget.presets().values()))["state"]
+
+
+def css_content(content: str) -> str:
+    """A computed `content` (one CSS string, Chromium's) as the text it shows."""
+    return re.sub(r"\\([0-9a-fA-F]{1,6}) ?|\\(.)", lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), content[1:-1])
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_with_javascript_off_an_outputs_card_holds_its_formula_and_every_input_line(browser, site_url, built_site, path):
+    """Without JavaScript site.css draws the card from the slot's own line and the widget's input lines,
+    each written once on the widget: what it shows is the card `provenance` computes for the built state,
+    its formula and each input's line in order (its sources listed under the widget)."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{site_url}{path}")
+    checked = 0
+    for element_id, name in widgets_on(built_site, path):
+        widget = pyodide_widgets.module(name)
+        lines, found = provenance.parts(widget, built_state(page, element_id, widget))
+        seen = set()
+        for key, card in found.items():
+            slot = page.locator(f'#{element_id} [data-output="{key}"]')
+            if card in seen or not slot.is_visible():
+                continue
+            seen.add(card)
+            slot.hover()
+            shown = css_content(slot.evaluate("el => getComputedStyle(el, '::after').content")).split("\n")
+            expected = [line for line in (card.own, *(lines[f] for f in card.uses)) if line]
+            assert shown[:len(expected)] == expected, (name, key)
+            # After them only the line that says where its sources are, when it cites any.
+            assert len(shown) - len(expected) == (1 if card.cited else 0), (name, key, shown)
+            checked += 1
+    context.close()
+    assert checked, "no widget card checked on the page"
+
+
+def test_live_an_input_change_rewrites_the_widgets_lines_once_and_every_card_reads_them(page, site_url):
+    """One write of the shared lines per answer, not one per output; each open card then holds the new line."""
+    page.goto(f"{site_url}/training/")
+    root = "#training_time"
+    wait_live(page, root)
+    widget = pyodide_widgets.module("training_time")
+    # Writes of the lines (the root's style) and of anything a slot carries of its card.
+    page.eval_on_selector(root, """el => { window.cardWrites = {lines: 0, slots: 0};
+        new MutationObserver(records => { for (const r of records) {
+          if (r.target === el && r.attributeName === "style") window.cardWrites.lines++;
+          else if (r.target.hasAttribute("data-output")) window.cardWrites.slots++;
+        } }).observe(el, {attributes: true, attributeFilter: ["style", "data-card", "data-sources"], subtree: true}); }""")
+    field = next(f for f in widget.FIELDS if f.name == "gpus")
+    text = str(int(form_state(page, root)["gpus"]) * 2)
+    page.eval_on_selector(f'{root} [name="gpus"]',
+                          "(el, text) => { el.value = text; el.form.dispatchEvent(new Event('input', {bubbles: true})); }", text)
+    wait_for_cpython_outputs(page, root)
+    state = form_state(page, root)
+    lines, found = provenance.parts(widget, state)
+    assert page.evaluate("window.cardWrites") == {"lines": 1, "slots": 0}
+    users = [key for key, card in found.items() if field.name in card.uses]
+    assert users
+    for key in users:
+        shown = page.eval_on_selector(f'{root} [data-output="{key}"]', "el => window.widgetCardText(el)")
+        assert shown == provenance.cards(widget, state)[key] and lines[field.name] in shown.split("\n"), key

@@ -211,10 +211,14 @@ def test_a_changed_input_makes_the_card_say_your_input_with_the_new_value(name):
                 widget.update(state)
             except EstimatorError:
                 continue
-            cards = json.loads(dispatch.handle(json.dumps({"widget": name, "state": state})))["cards"]
+            reply = json.loads(dispatch.handle(json.dumps({"widget": name, "state": state})))
             value = provenance.shown(field, contract.read([field], {field.name: text})[field.name])
+            # The worker sends each field's line once; every card using the field reads it (parts, text).
+            assert reply["card_lines"][field.name] == line(field, value, provenance.YOURS)
+            lines, found = provenance.parts(widget, state)
+            assert reply["card_sources"] == {key: list(card.cited) for key, card in found.items()}
             for key in users:
-                assert line(field, value, provenance.YOURS) in cards[key].split("\n"), (key, cards[key])
+                assert line(field, value, provenance.YOURS) in provenance.text(found[key], reply["card_lines"]).split("\n"), key
             checked += 1
             break
     if not checked:
@@ -234,15 +238,43 @@ def test_the_page_carries_each_card_on_its_slot_and_figures_take_focus(name):
     details = {o.detail for o in widget.OUTPUTS if o.detail}
     # A pick's output sits inside its button, which takes the focus for it.
     on_picks = {f.pick_output[0] for f in widget.FIELDS if f.pick_output}
+    widget_lines = root_lines(page)
     for key, card in cards.items():
         tag = re.search(rf'<[^>]*data-output="{re.escape(key)}"[^>]*>', page).group(0)
-        # The card as cards.js reads it: its own lines, then each source it cites, written once under the widget.
+        # The card as cards.js reads it: its own line, the lines of the widget's fields that --card-in
+        # names (each written once, on the widget's root), then each source it cites, written once under the widget.
         own = html.unescape(re.search(r'data-card="([^"]*)"', tag).group(1))
+        inputs = re.findall(r"var\((--card-[\w-]+)\)", (re.search(r'style="--card-in:([^"]*)"', tag) or re.match("()", "")).group(1))
         cited = (re.search(r'data-sources="([^"]*)"', tag) or re.match("()", "")).group(1).split()
         sources = [html.unescape(re.search(rf'<li id="{i}">([^<]*)</li>', page).group(1)) for i in cited]
-        assert "\n".join([own, *sources]) == card
+        assert "\n".join(filter(None, [own, *(widget_lines[name] for name in inputs), *sources])) == card
         assert all(page.count(f'id="{i}"') == 1 for i in cited)
         assert ('tabindex="0"' in tag) == (key not in details | on_picks), tag
+
+
+def root_lines(page: str) -> dict:
+    """{--card-<field>: its line} as the widget's root carries them (its style), CSS strings decoded."""
+    root = re.search(r'<div class="widget"[^>]*>', page).group(0)
+    style = html.unescape((re.search(r' style="([^"]*)"', root) or re.match("()", "")).group(1))
+    return {name: re.sub(r"\\(.)", r"\1", text) for name, text in re.findall(r"(--card-[\w-]+):'\\A ((?:[^'\\]|\\.)*)'", style)}
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_each_input_line_is_written_once_per_widget_and_every_card_using_it_reads_it(name):
+    """The lines its cards share stand once on the widget's root, one per field its cards use, each as
+    computed from the widget's state; a slot refers to them and carries no input line itself."""
+    widget = pyodide_widgets.module(name)
+    page = render.render(name)
+    state = next(iter(widget.presets().values()))["state"]
+    lines, found = provenance.parts(widget, state)
+    assert root_lines(page) == {f"--card-{field}": text for field, text in lines.items()}
+    assert set(lines) == {field for card in found.values() for field in card.uses}
+    for text in lines.values():
+        assert page.count(html.escape(text, quote=False).replace("'", "\\'")) == 1, text
+    for key in found:
+        tag = re.search(rf'<[^>]*data-output="{re.escape(key)}"[^>]*>', page).group(0)
+        own = html.unescape(re.search(r'data-card="([^"]*)"', tag).group(1))
+        assert not any(text in own for text in lines.values()), (key, own)
 
 
 def test_a_source_cited_by_many_cards_of_a_widget_is_written_once():
