@@ -6,24 +6,19 @@ long article costs in proportion to what is on screen. The same parts are the
 sections in which the glossary marks a term's first use (`glossary.marked_once`).
 
 What comes before the first heading (the title, the introduction) stays as it
-is, and so does the list of derivations a page ends with (site_build/cards.py),
-a section of its own whose heading is not the start of another.
+is.
 """
 
 import re
 
 CLASS = "page-section"
-# Where a part starts: an h2 of the page's own Markdown, or the derivations' list (its h2 is inside it).
-_START = re.compile(r'<h2[\s>]|<section class="provenance"')
+_START = re.compile(r"<h2[\s>]")
 
 
 def parts(html: str) -> list[str]:
-    """The content before the first h2, then one part per h2 (and the derivations' list)."""
-    starts, inside_list = [0], False
+    """The content before the first h2, then one part per h2."""
+    starts = [0]
     for match in _START.finditer(html):
-        if inside_list:
-            break  # every later h2 is the list's own
-        inside_list = match.group().startswith("<section")
         if match.start():
             starts.append(match.start())
     return [html[a:b] for a, b in zip(starts, [*starts[1:], len(html)])]
