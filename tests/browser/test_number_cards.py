@@ -9,7 +9,8 @@ import pytest
 
 from harness.site import ROOT, number_cards
 from harness.widgets import run_axe
-from site_build import cards, numbers
+from site_build import numbers
+from site_build.cards import LIST_PAGE
 
 PAGES = sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
 
@@ -24,7 +25,7 @@ def prose_numbers(entries: list, stem: str) -> list:
 
 def stored_cards(built_site, stem: str) -> list:
     """(text, card) of each number of the built page, read from the list page."""
-    listed = (built_site / cards.LIST_PAGE.removesuffix(".md") / "index.html").read_text("utf-8")
+    listed = (built_site / LIST_PAGE.removesuffix(".md") / "index.html").read_text("utf-8")
     return number_cards((built_site / url_path(stem).strip("/") / "index.html").read_text("utf-8"), listed)
 
 
@@ -82,7 +83,7 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
                 number.focus()
                 page.keyboard.press("Enter")
                 # The link lands on the card's entry on the list page, in view: its first line is the number's derivation.
-                page.wait_for_url(f"**/{cards.LIST_PAGE.removesuffix('.md')}/#*")
+                page.wait_for_url(f"**/{LIST_PAGE.removesuffix('.md')}/#*")
                 entry = page.locator(":target")
                 page.wait_for_function("() => document.querySelector(':target') !== null")
                 assert entry.evaluate("el => el.tagName") == "DT"
