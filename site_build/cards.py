@@ -38,6 +38,9 @@ FORMULA_ID = "formula-{}"
 SOURCE_ID = "source-{}"
 FORMULAS_ID = "formulas"
 SOURCES_ID = "sources"
+# Entries per list on the list page: each list is laid out only near the viewport (site.css), so a
+# page's hundreds of entries cost, at load, what the few on screen cost.
+ENTRIES_PER_LIST = 20
 
 
 class ListOrderError(Exception):
@@ -122,8 +125,11 @@ class SiteCards:
         pages = sorted(self.pages.values(), key=lambda p: place.get(p.src_uri, len(place)))
         out = []
         for page in pages:
-            lines = ['<dl class="derivations">']
+            lines = []
             for (first, formulas, inputs), index in page.entries.items():
+                if index % ENTRIES_PER_LIST == 1:
+                    # The page's first list starts its entries' count on paper (print.css).
+                    lines += ["</dl>"] * (index > 1) + [f'<dl class="derivations{" derivations--first" * (index == 1)}">']
                 lines.append(f'<dt id="{ENTRY_ID.format(page=page.key, index=index)}">{_text(first)}</dt>')
                 lines += [f'<dd><a href="#{FORMULA_ID.format(self.formulas[step])}">{_text(step[0])}</a></dd>' for step in formulas]
                 lines += [f"<dd>{self._input(line, source)}</dd>" for line, source in inputs]
