@@ -185,22 +185,24 @@ def built_and_served(config_file: Path, site: Path, repo_url: str | None = None)
         yield url
 
 
-_NUMBER = re.compile(r'<data class="number" value="[^"]*"><a href="#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
+_NUMBER = re.compile(r'<data class="number" value="[^"]*"><a href="[^"#]*#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
 _LINKED = re.compile(r'<(?:li|dt) id="([^"]+)">(.*?)</(?:li|dt)>', re.S)
 _LINK = re.compile(r'<a href="#([^"]+)">.*?</a>', re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
-def number_cards(page_html: str) -> list:
-    """(shown text, card) of each number in prose of a built page, the card read from the page's
-    "How these numbers were made" as cards.js reads it: each link replaced by what it links to."""
-    linked = dict(_LINKED.findall(page_html))
+def number_cards(page_html: str, list_html: str | None = None) -> list:
+    """(shown text, card) of each number in prose of a built page, the card read from the list page's
+    HTML (site_build/cards.py; `page_html` itself when it holds the list) as cards.js reads it: each
+    link replaced by what it links to."""
+    list_html = page_html if list_html is None else list_html
+    linked = dict(_LINKED.findall(list_html))
 
     def text(fragment: str) -> str:
         return html.unescape(_TAG.sub("", _LINK.sub(lambda m: text(linked[m.group(1)]), fragment)))
 
     def card(entry: str) -> str:
-        after = page_html[page_html.index(f'<dt id="{entry}">'):]
+        after = list_html[list_html.index(f'<dt id="{entry}">'):]
         lines = re.match(r'<dt id="[^"]+">(.*?)</dt>((?:\s*<dd>.*?</dd>)*)', after, re.S)
         return "\n".join([text(lines.group(1)), *(text(line) for line in re.findall(r"<dd>(.*?)</dd>", lines.group(2), re.S))])
 

@@ -14,7 +14,7 @@ name is unknown (see `site_build.errors`).
 
 What estimators and preset lookups return carries its derivation
 (`site_build.derivation`); a filter prints a number as a `<data>` linking to
-its derivation card, which the page writes once at its end
+its derivation card, which the site writes once on a page of its own
 (`site_build.cards`; site_build/browser/cards.js shows it on hover and focus),
 and records it in the build's numbers manifest (`site_build.numbers.Manifest`,
 one per build, held by mkdocs-macros' `env`); a line marker before each
@@ -25,6 +25,7 @@ rendered. A computed number printed without a filter stops the build.
 import functools
 import inspect
 import logging
+import posixpath
 import re
 from pathlib import Path
 
@@ -32,6 +33,7 @@ import estimators
 import jinja2
 import jinja2.ext
 import jinja2.lexer
+from mkdocs.utils import get_relative_url
 import pyodide_widgets
 from estimators import units
 from estimators.errors import EstimatorError
@@ -100,7 +102,7 @@ def _arguments(args: tuple, kwargs: dict) -> str:
 
 
 def _printed(build: "_Build", name: str, formatter, args: tuple, kwargs: dict, text: str) -> str:
-    """A number as the page shows it: its text, linked to its derivation card at the page's end."""
+    """A number as the page shows it: its text, linked to its derivation card on the list page."""
     value = args[0]
     if not isinstance(value, derivation.Traced):
         raise MacroError(
@@ -119,9 +121,10 @@ class _Build:
 
     def __init__(self):
         self.manifest = numbers.Manifest()
-        self.cards = cards.PageCards()
+        self.cards = cards.SiteCards()
         self.widget_ids: list = []
         self.commit = history.head()  # what the pages' citations name
+        self.nav_order: list = []  # the pages' Markdown paths as the nav lists them
 
     def widget(self, name: str, preset: str | None = None, id: str | None = None) -> str:
         """A live widget at a preset state. Its element id is `id`, or the widget's name,
@@ -163,6 +166,7 @@ def registrations(build: _Build | None = None) -> dict:
     macros["glossary"] = glossary_page
     macros["estimator_formulas"] = estimator_formulas
     macros["what_changed"] = what_changed
+    macros["numbers_made"] = functools.partial(numbers_made, build)
     filters = dict(units.FORMATTERS)
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
     printing = {name: _guarded(fn, name, "filter", build=build) for name, fn in filters.items()}
@@ -181,6 +185,11 @@ def estimator_formulas() -> list:
 def what_changed() -> str:
     """The What changed page's body: each commit that moved a printed number, from git's history."""
     return held.hold_blocks(corrections.page())
+
+
+def numbers_made(build: _Build) -> str:
+    """The list page's body: every page's cards, in the order of the nav."""
+    return build.cards.listing(build.nav_order)
 
 
 def glossary_page() -> str:
@@ -213,7 +222,13 @@ def on_pre_page_macros(env):
     """Each page starts with no widget ids taken; an unknown name suggests the closest known one."""
     build = env.site_build
     build.widget_ids.clear()
-    build.cards.start_page()
+    page = env.page
+    build.nav_order = _nav_sources(env.conf["nav"] or [])
+    list_url = get_relative_url(cards.LIST_PAGE.removesuffix(".md") + ("/" if env.conf["use_directory_urls"] else ".html"), page.url)
+    try:
+        build.cards.start_page(page.file.src_uri, page.title or env.conf["site_name"], list_url)
+    except cards.ListOrderError as error:
+        raise MacroError("page", page.file.src_uri, str(error)) from None
     build.manifest.start_page(env.page.file.src_path, errors.source_line(env.page, env.markdown, 0) or 0)
     errors.known_names = {*env.variables, *env.macros}
     errors.known_filters = set(env.filters)
@@ -221,14 +236,14 @@ def on_pre_page_macros(env):
 
 
 def on_post_page_macros(env):
-    """The page ends with how to cite it, then the cards its numbers link to, each written once."""
+    """The page ends with where its numbers' derivations are, then how to cite it."""
     page, build = env.page, env.site_build
+    if pointer := build.cards.pointer(posixpath.relpath(cards.LIST_PAGE, posixpath.dirname(page.file.src_uri) or ".")):
+        env.markdown += "\n\n" + pointer + "\n"
     title = env.conf["site_name"] if page.is_homepage or not page.title else page.title  # the home page is the site
     cite = citation.Citation(env.conf["site_name"], title, page.canonical_url,
                              reproducible.build_epoch(), build.commit.sha if build.commit else None)
     env.markdown += "\n\n" + citation.section(cite) + "\n"
-    if section := build.cards.section():
-        env.markdown += "\n\n" + held.hold(section) + "\n"
 
 
 def _prepare(jinja_env, build: _Build) -> None:
@@ -273,6 +288,15 @@ def on_post_build(env):
     for finding in numbers.one_text_findings(entries):
         logging.getLogger("mkdocs.plugins.macros.numbers").warning(finding)
     numbers.write(entries, Path(env.conf["site_dir"]))
+
+
+def _nav_sources(nav: list) -> list:
+    """The Markdown paths of mkdocs.yml's nav, in its order (a section's pages in its place)."""
+    found = []
+    for item in nav:
+        for value in item.values() if isinstance(item, dict) else [item]:
+            found += _nav_sources(value) if isinstance(value, list) else [value] if str(value).endswith(".md") else []
+    return found
 
 
 def _unprinted(value):

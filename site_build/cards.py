@@ -1,21 +1,26 @@
-"""A page's derivation cards, each written once, at the page's end.
+"""The site's derivation cards, each written once, on a page of their own.
 
-A number in prose is a link to its card's entry in "How these numbers were
-made", a list the page ends with: the card's first line as the entry's term,
-then a line per estimator it went through, linking to its formula, and a line
-per input, linking to its source. Formulas and sources are written once below
-the list. Two numbers with the same card share one entry, and a source cited
-by fifty inputs is written once, so a long page carries its provenance once
-rather than once per number.
+A number in prose is a link to its card's entry on "How the numbers were
+made" (`LIST_PAGE`), a page the build adds after every other: for each page
+that prints numbers, a list of its cards, each the card's first line as the
+entry's term, then a line per estimator it went through, linking to its
+formula, and a line per input, linking to its source. Formulas and sources are
+written once for the whole site below the lists. Two numbers with the same card
+share one entry, and a source cited by fifty inputs is written once, so the
+site carries its provenance once rather than once per number; and a page that
+prints hundreds of numbers does not carry their derivations in its own HTML,
+which every reader would pay for at every load. The page that prints them ends
+with a short section saying where they are.
 
 With JavaScript off the number's link is the way to its card; with it,
-site_build/browser/cards.js reads the entry when the card opens and shows it
-as a tooltip, each source link replaced by the source's text, so the tooltip
-reads as `derivation.card` writes it.
+site_build/browser/cards.js fetches the list page the first time a card opens
+and shows the entry as a tooltip, each source link replaced by the source's
+text, so the tooltip reads as `derivation.card` writes it.
 """
 
 import functools
 import html
+from dataclasses import dataclass, field
 
 from site_build import derivation
 
@@ -23,25 +28,62 @@ from site_build import derivation
 # the expressions quote every preset key.
 _text = functools.partial(html.escape, quote=False)
 
+LIST_PAGE = "numbers.md"
+LIST_TITLE = "How the numbers were made"
+# The section an article ends with, pointing to its list.
 SECTION_ID = "how-these-numbers-were-made"
 HEADING = "How these numbers were made"
-ENTRY_ID = "how-{}"
+ENTRY_ID = "how-{page}-{index}"
 FORMULA_ID = "formula-{}"
 SOURCE_ID = "source-{}"
+FORMULAS_ID = "formulas"
+SOURCES_ID = "sources"
+# Entries per list on the list page: each list is laid out only near the viewport (site.css), so a
+# page's hundreds of entries cost, at load, what the few on screen cost.
+ENTRIES_PER_LIST = 20
 
 
-class PageCards:
-    """The cards, formulas and sources of the page being rendered, numbered in the order its
-    numbers first cite them."""
+class ListOrderError(Exception):
+    """A page printed numbers after the list of every page's numbers was written."""
+
+
+@dataclass
+class _Page:
+    """One page's entries: card_parts -> entry number, in the order its numbers first cite them."""
+
+    key: str  # the page's part of its entries' ids, and its list's anchor
+    title: str
+    src_uri: str
+    entries: dict = field(default_factory=dict)
+
+
+def page_key(src_uri: str) -> str:
+    """A page's Markdown path as an id: `training.md` -> `training`, `guides/index.md` -> `guides-index`."""
+    return src_uri.removesuffix(".md").replace("/", "-")
+
+
+class SiteCards:
+    """The cards of every page rendered, and the formulas and sources they cite, numbered in the
+    order the site's numbers first cite them."""
 
     def __init__(self):
-        self.entries: dict = {}  # card_parts -> entry number
+        self.pages: dict = {}  # key -> _Page, each page that printed a number
         self.formulas: dict = {}  # (name, formula) -> formula number
         self.sources: dict = {}  # source text -> source number
+        self.page: _Page | None = None
+        self.list_url = ""  # the list page, relative to the page being rendered
+        self.listed = False
 
-    def start_page(self) -> None:
-        for table in (self.entries, self.formulas, self.sources):
-            table.clear()
+    def start_page(self, src_uri: str, title: str, list_url: str) -> None:
+        """The page about to be rendered, and the address of the list page as seen from it."""
+        if src_uri == LIST_PAGE:
+            self.page = None
+            return
+        if self.listed:
+            raise ListOrderError(f"{src_uri} was rendered after {LIST_PAGE}, which lists every page's numbers")
+        self.page = _Page(page_key(src_uri), title, src_uri)
+        self.pages.pop(self.page.key, None)  # a page rendered again (a rebuild) lists its numbers afresh
+        self.list_url = list_url
 
     def number(self, text: str, value: derivation.Traced) -> str:
         """A printed number: its text, linked to its card's entry, inside a `<data>` holding its value;
@@ -53,30 +95,52 @@ class PageCards:
         for _, source in inputs:
             if source:
                 self.sources.setdefault(source, len(self.sources) + 1)
-        index = self.entries.setdefault(parts, len(self.entries) + 1)
+        page = self.pages.setdefault(self.page.key, self.page)
+        index = page.entries.setdefault(parts, len(page.entries) + 1)
+        entry = ENTRY_ID.format(page=page.key, index=index)
         # data-note: the entry's number, which a printed page writes after the number (print.css)
-        return f'<data class="number" value="{float(value)!r}"><a href="#{ENTRY_ID.format(index)}" data-note="{index}">{text}</a></data>'
+        return f'<data class="number" value="{float(value)!r}"><a href="{self.list_url}#{entry}" data-note="{index}">{text}</a></data>'
 
-    def section(self) -> str:
-        """The list every number links to, as one block of raw HTML (Markdown leaves it as written);
-        "" for a page that prints no number. Search skips it: it repeats the prose's numbers.
-
-        An entry's line that names a formula or cites a source links to it; cards.js puts the
-        linked text in the link's place, so the tooltip reads as `derivation.card` writes it."""
-        if not self.entries:
+    def pointer(self, list_link: str) -> str:
+        """The Markdown an article ends with, saying where its numbers' derivations are ("" for a page
+        that prints no number); `list_link` is the list page's Markdown path as seen from the page."""
+        if self.page is None or self.page.key not in self.pages:
             return ""
-        out = [f'<section class="provenance" id="{SECTION_ID}" data-search-exclude>', f"<h2>{HEADING}</h2>", "<dl>"]
-        for (first, formulas, inputs), index in self.entries.items():
-            out.append(f'<dt id="{ENTRY_ID.format(index)}">{_text(first)}</dt>')
-            out += [f'<dd><a href="#{FORMULA_ID.format(self.formulas[step])}">{_text(step[0])}</a></dd>' for step in formulas]
-            out += [f"<dd>{self._input(line, source)}</dd>" for line, source in inputs]
-        out.append("</dl>")
+        return (
+            f"## {HEADING} {{#{SECTION_ID}}}\n\n"
+            "Each number on this page links to its derivation: the formulas it went through, and the inputs "
+            f"it read, each with its source. They are listed on [{LIST_TITLE}]({list_link}#{self.page.key}), "
+            "with every other page's."
+        )
+
+    def listing(self, order: list) -> str:
+        """The list page's body as Markdown, its lists held as raw HTML (`hold`): a heading and a list
+        per page in `order` (Markdown paths; a page not in it comes after), then the formulas and the
+        sources. An entry's line that names a formula or cites a source links to it; cards.js puts the
+        linked text in the link's place, so the tooltip reads as `derivation.card` writes it."""
+        from site_build import held
+
+        self.listed = True
+        place = {src: i for i, src in enumerate(order)}
+        pages = sorted(self.pages.values(), key=lambda p: place.get(p.src_uri, len(place)))
+        out = []
+        for page in pages:
+            lines = []
+            for (first, formulas, inputs), index in page.entries.items():
+                if index % ENTRIES_PER_LIST == 1:
+                    # The page's first list starts its entries' count on paper (print.css).
+                    lines += ["</dl>"] * (index > 1) + [f'<dl class="derivations{" derivations--first" * (index == 1)}">']
+                lines.append(f'<dt id="{ENTRY_ID.format(page=page.key, index=index)}">{_text(first)}</dt>')
+                lines += [f'<dd><a href="#{FORMULA_ID.format(self.formulas[step])}">{_text(step[0])}</a></dd>' for step in formulas]
+                lines += [f"<dd>{self._input(line, source)}</dd>" for line, source in inputs]
+            lines.append("</dl>")
+            out += [f"## {page.title} {{#{page.key}}}", held.hold("\n".join(lines))]
         if self.formulas:
-            out.append(f"<h3>Formulas</h3>\n<ul>{_items(FORMULA_ID, {f'{name}: {said}': i for (name, said), i in self.formulas.items()})}</ul>")
+            formulas = {f"{name}: {said}": i for (name, said), i in self.formulas.items()}
+            out += [f"## Formulas {{#{FORMULAS_ID}}}", held.hold(f"<ul>{_items(FORMULA_ID, formulas)}</ul>")]
         if self.sources:
-            out.append(f"<h3>Sources</h3>\n<ol>{_items(SOURCE_ID, self.sources)}</ol>")
-        out.append("</section>")
-        return "\n".join(out)
+            out += [f"## Sources {{#{SOURCES_ID}}}", held.hold(f"<ol>{_items(SOURCE_ID, self.sources)}</ol>")]
+        return "\n\n".join(out)
 
     def _input(self, line: str, source: str) -> str:
         if not source:
@@ -87,3 +151,19 @@ class PageCards:
 
 def _items(ids: str, numbered: dict) -> str:
     return "".join(f'<li id="{ids.format(index)}">{_text(text)}</li>' for text, index in numbered.items())
+
+
+# The list page as mkdocs reads it: search leaves it out (it repeats the pages' numbers), and its
+# body is the macro that writes every page's list.
+LIST_MARKDOWN = f"""---
+search:
+  exclude: true
+---
+
+# {LIST_TITLE}
+
+Every number the other pages print, with how it was made: the formulas it went through, and the
+inputs it read, each with its source. A number's link on its page leads to its entry here.
+
+{{{{ numbers_made() }}}}
+"""

@@ -90,7 +90,7 @@ def source_line(page, markdown: str, template_line: int | None) -> int | None:
         return None
     from site_build.checks import front_matter_lines
 
-    return template_line + front_matter_lines(Path(page.file.abs_src_path).read_text("utf-8"), markdown)
+    return template_line + front_matter_lines(page.file.content_string, markdown)
 
 
 def _one_line(error: BaseException, markdown: str, page) -> str:

@@ -75,10 +75,16 @@ def on_pre_build(config):
 
 
 def on_files(files, config):
-    from site_build import assets
+    """The assets, and the list page of every page's derivation cards: last, so that it is rendered
+    after every page whose numbers it lists."""
+    from mkdocs.structure.files import File
+    from site_build import assets, cards
 
     for file in assets.site_files(config, _wheel):
         files.append(file)
+    if files.get_file_from_path(cards.LIST_PAGE):
+        raise PluginError(f"docs/{cards.LIST_PAGE}: the build writes this page (every page's derivation cards); rename the file")
+    files.append(File.generated(config, cards.LIST_PAGE, content=cards.LIST_MARKDOWN))
     return files
 
 
@@ -86,6 +92,8 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     from site_build import checks
 
+    if page.file.generated_by:  # the build's own page, no author's
+        return markdown
     for finding in checks.page_findings(page.file.abs_src_path, page.file.src_path, markdown):
         log.warning(finding)
     return markdown

@@ -18,8 +18,7 @@ import re
 
 CLASS = "page-section"
 PART = "page-section__part"
-# Where a part starts: an h2 of the page's own Markdown, or the derivations' list (its h2 is inside it).
-_START = re.compile(r'<h2[\s>]|<section class="provenance"')
+_START = re.compile(r"<h2[\s>]")
 # A tag, its attributes' quoted values allowed to hold ">".
 _TAG = re.compile(r"""<(/?)([a-zA-Z][\w:-]*)(?:"[^"]*"|'[^']*'|[^'">])*?(/?)>""")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -33,12 +32,9 @@ _BLOCKS = re.compile(r"<table\b|<figure\b|<svg\b|\sdata-widget=")
 
 
 def parts(html: str) -> list[str]:
-    """The content before the first h2, then one part per h2 (and the derivations' list)."""
-    starts, inside_list = [0], False
+    """The content before the first h2, then one part per h2."""
+    starts = [0]
     for match in _START.finditer(html):
-        if inside_list:
-            break  # every later h2 is the list's own
-        inside_list = match.group().startswith("<section")
         if match.start():
             starts.append(match.start())
     return [html[a:b] for a, b in zip(starts, [*starts[1:], len(html)])]

@@ -1,9 +1,10 @@
 // Cards: every computed number in prose, every widget output and every
 // glossary term's first use in a section opens its card on hover and on
 // keyboard focus. A number (the macros write it as <data class="number"><a
-// href="#how-N">) links to its card's entry in the list the page ends with,
-// each card and each source written there once (site_build/cards.py); the card
-// is read from that entry when it opens. A widget output carries what its card
+// href="../numbers/#how-PAGE-N">) links to its card's entry on the list page,
+// each card and each source written there once for the whole site
+// (site_build/cards.py); the list page is fetched the first time a number's
+// card opens, and the card is read from its entry. A widget output carries what its card
 // holds of its own (the formula) in data-card, and in --card-in the widget's
 // --card-<field> properties its inputs' lines are: a widget writes each line
 // once, on its root, and the runtime keeps them current, one write per answer.
@@ -57,24 +58,45 @@
   }
 
   // A line of an entry as the card reads it: each source link replaced by the source's text.
-  function lineText(line) {
+  function lineText(list, line) {
     let text = "";
     for (const node of line.childNodes) {
-      const cited = node instanceof HTMLAnchorElement && document.getElementById(node.hash.slice(1));
+      const cited = node instanceof HTMLAnchorElement && list.getElementById(node.hash.slice(1));
       text += (cited || node).textContent;
     }
     return text;
   }
 
   // The entry's term (the card's first line) and the lines after it, up to the next entry.
-  function entryText(link) {
-    const term = document.getElementById(link.hash.slice(1));
+  function entryText(list, link) {
+    const term = list.getElementById(decodeURIComponent(link.hash.slice(1)));
     if (!term) return "";
     const lines = [term.textContent];
     for (let line = term.nextElementSibling; line && line.tagName === "DD"; line = line.nextElementSibling) {
-      lines.push(lineText(line));
+      lines.push(lineText(list, line));
     }
     return lines.join("\n");
+  }
+
+  // The list pages fetched, by address: each once, when a card first needs it; and those that
+  // could not be fetched at the last try.
+  const lists = new Map();
+  const unreachable = new Set();
+
+  function listOf(link) {
+    const address = link.href.split("#")[0];
+    if (!lists.has(address)) {
+      unreachable.delete(address);
+      lists.set(address, fetch(address)
+        .then((response) => (response.ok ? response.text() : Promise.reject(new Error(`${address}: ${response.status}`))))
+        .then((text) => new DOMParser().parseFromString(text, "text/html"))
+        .catch((error) => {
+          lists.delete(address); // the next card tries again
+          unreachable.add(address);
+          throw error;
+        }));
+    }
+    return lists.get(address);
   }
 
   // A CSS string as its text ('\A Model: …' reads "\nModel: …"): a card line the build or the runtime wrote.
@@ -97,9 +119,9 @@
   // print.js writes each card as a note under its widget.
   window.widgetCardText = slotText;
 
+  // Text, never markup: a card is the build's or the worker's words about numbers.
   function fill() {
-    // Text, never markup: a card is the build's or the worker's words about numbers.
-    tip.firstChild.textContent = host.hasAttribute("data-card") ? slotText(host) : entryText(host);
+    tip.firstChild.textContent = slotText(host);
     place();
   }
 
@@ -107,10 +129,27 @@
     if (el === host) return;
     hide();
     host = el;
+    if (el.hasAttribute("data-card")) open(el);
+    else {
+      listOf(el).then(
+        (list) => el === host && open(el, entryText(list, el)),
+        // Without its list (offline, say), a number's link still leads to its entry.
+        () => {},
+      );
+    }
+  }
+
+  // The card shown for `el`: a widget output's own, kept current; a number's, its entry's `text`.
+  function open(el, text) {
     document.body.append(card());
-    fill();
+    if (text === undefined) fill();
+    else {
+      tip.firstChild.textContent = text;
+      place();
+    }
     tip.classList.add("md-tooltip2--active");
     el.setAttribute("aria-describedby", tip.id);
+    if (text !== undefined) return;
     // A widget's card follows its inputs while it is open: its lines and sources are the widget's.
     watcher = new MutationObserver(fill);
     watcher.observe(el, { attributes: true, attributeFilter: ["data-card", "data-sources"] });
@@ -120,10 +159,11 @@
 
   function hide() {
     if (!host) return;
-    watcher.disconnect();
+    watcher?.disconnect();
+    watcher = null;
     host.removeAttribute("aria-describedby");
-    tip.classList.remove("md-tooltip2--active");
-    tip.remove();
+    tip?.classList.remove("md-tooltip2--active");
+    tip?.remove();
     host = null;
   }
 
@@ -143,13 +183,14 @@
     if (el) show(el);
     // Leaving a card's host for anything but the card (to scroll a long one) closes it,
     // unless the host has the keyboard's focus.
-    else if (host && !tip.contains(event.target) && host !== document.activeElement) hide();
+    else if (host && !tip?.contains(event.target) && host !== document.activeElement) hide();
   });
   // With the card shown, a number's link to its entry (the way to it without JavaScript) would
-  // only carry the reader away from the sentence; a tap on a touch screen shows the card instead.
+  // only carry the reader away from the sentence; a tap on a touch screen shows the card instead,
+  // unless the list could not be fetched: then the link is the way to the entry.
   document.addEventListener("click", (event) => {
     const el = hostOf(event.target);
-    if (el && !el.hasAttribute("data-card")) event.preventDefault();
+    if (el && !el.hasAttribute("data-card") && !unreachable.has(el.href.split("#")[0])) event.preventDefault();
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") hide();

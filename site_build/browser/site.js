@@ -34,7 +34,7 @@ document$.subscribe(() => {
     if (!target) return;
     for (const type of READER_MOVES) addEventListener(type, release, { capture: true, passive: true });
     observer = new ResizeObserver(() => target.scrollIntoView());
-    for (const section of document.querySelectorAll(".md-typeset :is(.page-section, .provenance)")) observer.observe(section);
+    for (const section of document.querySelectorAll(".md-typeset .page-section")) observer.observe(section);
     timer = setTimeout(release, SETTLE_MS);
   }
 

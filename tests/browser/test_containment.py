@@ -10,7 +10,7 @@ from harness.site import pages
 PAGE = "/training/"
 # Both far down the long article: the last h2 section, and one well before it.
 FAR = ("what-a-run-keeps-on-disk", "the-training-stack-layer-by-layer")
-SECTIONS = ".md-typeset .page-section__part, .md-typeset .provenance"
+SECTIONS = ".md-typeset .page-section__part"
 # How far below the viewport's top a heading may land: the theme's header sits above it.
 HEADER_PX = 150
 WIDE = {"width": 1600, "height": 900}

@@ -1,7 +1,7 @@
 """Every computed number in prose opens its derivation card: on focus, drawn as the theme
 draws its tooltips, described to assistive technology, without moving the text, axe-clean in
-both palettes; and with JavaScript off, its link leads to the same card in the list the page
-ends with."""
+both palettes; and with JavaScript off, its link leads to the same card on the list page
+(site_build/cards.py)."""
 
 from pathlib import Path
 
@@ -10,6 +10,7 @@ import pytest
 from harness.site import ROOT, number_cards
 from harness.widgets import run_axe
 from site_build import numbers
+from site_build.cards import LIST_PAGE
 
 PAGES = sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
 
@@ -23,8 +24,9 @@ def prose_numbers(entries: list, stem: str) -> list:
 
 
 def stored_cards(built_site, stem: str) -> list:
-    """(text, card) of each number of the built page, read from its "How these numbers were made"."""
-    return number_cards((built_site / url_path(stem).strip("/") / "index.html").read_text("utf-8"))
+    """(text, card) of each number of the built page, read from the list page."""
+    listed = (built_site / LIST_PAGE.removesuffix(".md") / "index.html").read_text("utf-8")
+    return number_cards((built_site / url_path(stem).strip("/") / "index.html").read_text("utf-8"), listed)
 
 
 def samples(locator) -> list:
@@ -80,7 +82,8 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
                 first = cards[index][1].splitlines()[0]
                 number.focus()
                 page.keyboard.press("Enter")
-                # The link lands on the card's entry, in view: its first line is the number's derivation.
+                # The link lands on the card's entry on the list page, in view: its first line is the number's derivation.
+                page.wait_for_url(f"**/{LIST_PAGE.removesuffix('.md')}/#*")
                 entry = page.locator(":target")
                 page.wait_for_function("() => document.querySelector(':target') !== null")
                 assert entry.evaluate("el => el.tagName") == "DT"

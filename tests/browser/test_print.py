@@ -1,6 +1,6 @@
 """A printed article: every widget as the state the reader left it in, as text, no form control
 shown, each output's card a numbered note under its widget; each prose number marked with the
-number of its entry in "How these numbers were made", which prints numbered in that order."""
+number of its entry on "How the numbers were made", whose list for that page prints numbered in that order."""
 
 import re
 
@@ -89,16 +89,19 @@ def test_a_printed_widget_is_its_current_state_as_text_with_its_cards_as_notes(p
 def test_a_printed_number_is_marked_with_its_entrys_number_and_the_entries_print_in_that_order(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     page.emulate_media(media="print")
-    # The theme makes each link absolute: its fragment names the entry.
     marks = page.eval_on_selector_all("data.number > a", """els => els.map(a =>
-      [a.hash, getComputedStyle(a, "::after").content])""")
-    assert marks and all(after == f'"{href.removeprefix("#how-")}"' for href, after in marks)
-    entries = page.eval_on_selector_all(".provenance dt", """els => els.map(dt =>
-      [dt.id, getComputedStyle(dt, "::before").content])""")
-    # The list is numbered by a counter: each entry's place is its number.
-    assert [dt_id for dt_id, _ in entries] == [f"how-{i}" for i in range(1, len(entries) + 1)]
+      [a.pathname, a.hash, getComputedStyle(a, "::after").content])""")
+    [list_path] = {path for path, _, _ in marks}
+    key = PAGE.strip("/")
+    assert marks and all(after == f'"{fragment.removeprefix(f"#how-{key}-")}"' for _, fragment, after in marks)
+    page.goto(f"{site_url}{list_path}")
+    page.emulate_media(media="print")
+    # The page's entries are one list in its heading's section, numbered by a counter: each entry's place is its number.
+    entries = page.eval_on_selector_all(f"section:has(> h2#{key}) dl.derivations dt",
+                                        """els => els.map(dt => [dt.id, getComputedStyle(dt, "::before").content])""")
+    assert [dt_id for dt_id, _ in entries] == [f"how-{key}-{i}" for i in range(1, len(entries) + 1)]
     assert all(re.fullmatch(r'counter\(note\) ". "', before) for _, before in entries)
-    assert {href for href, _ in marks} <= {f"#{dt_id}" for dt_id, _ in entries}
+    assert {fragment for _, fragment, _ in marks} <= {f"#{dt_id}" for dt_id, _ in entries}
 
 
 def test_with_javascript_off_a_printed_widget_keeps_its_controls(browser, site_url):

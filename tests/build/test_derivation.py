@@ -10,7 +10,8 @@ import estimators
 import macros
 from estimators import units
 from harness.site import number_cards
-from site_build import derivation, numbers
+from site_build import derivation, held, numbers
+from site_build.cards import SiteCards
 from site_build.errors import MacroError
 
 PRESETS = estimators.load_presets()
@@ -34,8 +35,15 @@ def site_macros():
     env = _Env()
     macros.define_env(env)
     macros._prepare(env.env, env.site_build)
-    # A page ends with the cards its numbers link to (macros.on_post_page_macros).
-    return (lambda text: env.env.from_string(text).render() + env.site_build.cards.section()), env.site_build.manifest.entries
+
+    def render(text: str) -> str:
+        """The page's HTML, then the list its numbers link to (site_build.cards), as one text."""
+        env.site_build.cards = site_cards = SiteCards()
+        site_cards.start_page("page.md", "Page", "")
+        page = env.env.from_string(text).render()
+        return page + held.put_back(site_cards.listing([]))
+
+    return render, env.site_build.manifest.entries
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from site_build import citation, glossary
+from site_build import cards, citation, glossary
 from harness.site import ROOT, ConfigLoader
 
 import yaml
@@ -22,12 +22,12 @@ TERMS = glossary.load()
 # The same whole-word, case-sensitive match the abbr extension makes, longest term first.
 USE = re.compile(r"\b(?:" + "|".join(re.escape(t.term) for t in sorted(TERMS, key=lambda t: -len(t.term))) + r")\b")
 NAV = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
-# What changed quotes commit messages as git holds them: it is no article.
-ARTICLES = [page for entry in NAV for page in entry.values() if page not in ("glossary.md", "what-changed.md")]
-# Not prose: code, scripts and pictures, a widget's own markup (labels and outputs written by Python)
-# and the derivations a page ends with (site_build/cards.py).
+# What changed quotes commit messages as git holds them, and the list of derivations repeats the
+# articles' numbers (site_build/cards.py): neither is an article.
+ARTICLES = [page for entry in NAV for page in entry.values() if page not in ("glossary.md", "what-changed.md", cards.LIST_PAGE)]
+# Not prose: code, scripts and pictures, a widget's own markup (labels and outputs written by Python).
 SKIPPED = {"code", "pre", "script", "style", "svg", "abbr"}
-SKIPPED_CLASSES = {"widget", "provenance"}
+SKIPPED_CLASSES = {"widget"}
 
 
 class _Prose(HTMLParser):

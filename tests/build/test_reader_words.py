@@ -13,8 +13,7 @@ INTERNAL = re.compile(r"\bpresets?\b|\bthe tests\b|numbers\.lock|presets\.toml",
 
 def reader_text(raw: str) -> str:
     """What a reader meets: the page's text and the labels read out for its controls, without the
-    code the page carries and without the derivation list (expressions name presets by key)."""
-    raw = re.sub(r'<section class="provenance".*?</section>', "", raw, flags=re.S)
+    code the page carries."""
     raw = re.sub(r"<(script|style)\b.*?</\1>", "", raw, flags=re.S)
     labels = " ".join(re.findall(r'\saria-label="([^"]*)"', raw))
     return html.unescape(re.sub(r"<[^>]+>", " ", raw) + " " + labels)

@@ -1,18 +1,16 @@
 """A page is cut at its h2 headings into sections, the content between a section's headings in
-blocks that a browser lays out only near the viewport (site_build.sections; site.css); the
-derivations' list a page ends with stays one."""
+blocks that a browser lays out only near the viewport (site_build.sections; site.css)."""
 
 from site_build import sections
 
 
-def test_a_page_is_cut_at_its_h2_headings_and_its_derivations_list_stays_whole():
-    html = '<h1>T</h1><p>a</p><h2 id="b">B</h2><p>b</p><h2>C</h2><section class="provenance"><h2>H</h2><h3>S</h3></section>'
+def test_a_page_is_cut_at_its_h2_headings():
+    html = '<h1>T</h1><p>a</p><h2 id="b">B</h2><p>b</p><h2>C</h2><h3>S</h3>'
     found = sections.parts(html)
-    assert found == ['<h1>T</h1><p>a</p>', '<h2 id="b">B</h2><p>b</p>', '<h2>C</h2>',
-                     '<section class="provenance"><h2>H</h2><h3>S</h3></section>']
+    assert found == ['<h1>T</h1><p>a</p>', '<h2 id="b">B</h2><p>b</p>', '<h2>C</h2><h3>S</h3>']
     block = sections.contained('<p>b</p>')
     assert sections.wrapped(found) == (f'<h1>T</h1><p>a</p><section class="page-section"><h2 id="b">B</h2>{block}</section>'
-                                       '<section class="page-section"><h2>C</h2></section>' + found[-1])
+                                       '<section class="page-section"><h2>C</h2><h3>S</h3></section>')
 
 
 def test_the_headings_of_a_section_stay_outside_its_blocks_and_a_nested_one_stays_inside():

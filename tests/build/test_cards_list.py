@@ -1,0 +1,58 @@
+"""The list page of every page's derivation cards (site_build/cards.py): each page's entries under
+its own heading in the nav's order, an entry per distinct card, each source written once for the
+site; a page rendered after the list cannot leave its numbers out unnoticed."""
+
+import re
+
+import pytest
+
+from estimators import units
+from site_build import derivation, held
+from site_build.cards import ENTRIES_PER_LIST, LIST_PAGE, ListOrderError, SiteCards
+
+
+def traced(value: float, expression: str):
+    return derivation.traced(value, derivation.Origin(expression))
+
+
+def printed(site: SiteCards, src: str, values: list) -> list:
+    site.start_page(src, src.removesuffix(".md").title(), "../numbers/")
+    return [site.number(units.count(float(v)), v) for v in values]
+
+
+def test_each_page_lists_its_distinct_cards_under_its_heading_in_the_navs_order():
+    site = SiteCards()
+    same = traced(8.0, 'gpu("h100").count')
+    first = printed(site, "training.md", [same, traced(3.0, "x()"), same])
+    printed(site, "methods.md", [traced(4.0, "y()")])
+    assert [re.search(r'href="([^"]+)"', link).group(1) for link in first] == [
+        "../numbers/#how-training-1", "../numbers/#how-training-2", "../numbers/#how-training-1"]
+    listing = held.put_back(site.listing(["methods.md", "training.md"]))
+    headings = re.findall(r"^## .*\{#([\w-]+)\}$", listing, re.M)
+    assert headings == ["methods", "training"]
+    assert re.findall(r'<dt id="([^"]+)">', listing) == ["how-methods-1", "how-training-1", "how-training-2"]
+
+
+def test_a_pages_entries_come_in_lists_of_a_fixed_length_the_first_marked_for_the_count_on_paper():
+    site = SiteCards()
+    printed(site, "training.md", [traced(float(i), f"x({i})") for i in range(ENTRIES_PER_LIST + 3)])
+    lists = re.findall(r'<dl class="([^"]+)">(.*?)</dl>', held.put_back(site.listing([])), re.S)
+    assert [cls for cls, _ in lists] == ["derivations derivations--first", "derivations"]
+    assert [body.count("<dt") for _, body in lists] == [ENTRIES_PER_LIST, 3]
+
+
+def test_a_page_that_prints_no_number_has_no_pointer_to_the_list():
+    site = SiteCards()
+    printed(site, "glossary.md", [])
+    assert site.pointer(LIST_PAGE) == ""
+    printed(site, "training.md", [traced(1.0, "x()")])
+    assert f"]({LIST_PAGE}#training)" in site.pointer(LIST_PAGE)
+
+
+def test_a_page_rendered_after_the_list_stops_the_build():
+    site = SiteCards()
+    printed(site, "training.md", [traced(1.0, "x()")])
+    site.start_page(LIST_PAGE, "List", "")
+    site.listing([])
+    with pytest.raises(ListOrderError, match="methods.md"):
+        site.start_page("methods.md", "Methods", "../numbers/")
