@@ -129,9 +129,9 @@ def make_serve_flags() -> list[str]:
 
 
 @contextlib.contextmanager
-def mkdocs_serve(config_file: Path, log: Path, *extra: str):
-    """`mkdocs serve` of `config_file` as `make serve` starts it (and with the `extra` options), on a
-    free port, its output in `log`; yields its URL.
+def mkdocs_serve(config_file: Path, log: Path, *extra: str, flags: tuple | None = None):
+    """`mkdocs serve` of `config_file` as `make serve` starts it (with its options, or `flags`, and
+    the `extra` options), on a free port, its output in `log`; yields its URL.
 
     A copied project (copy_project) still serves its own code: its hook puts
     its folder first on sys.path.
@@ -140,7 +140,7 @@ def mkdocs_serve(config_file: Path, log: Path, *extra: str):
     env = {**os.environ, **make_serve_environment(), "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", *make_serve_flags(), *extra, "--config-file", str(config_file),
+            [sys.executable, "-m", "mkdocs", "serve", *(make_serve_flags() if flags is None else flags), *extra, "--config-file", str(config_file),
              "--dev-addr", f"127.0.0.1:{port}"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
