@@ -83,8 +83,9 @@ def on_config(config):
 
 def on_pre_build(config):
     global _wheel
-    from site_build import checks, pack
+    from site_build import checks, pack, render
 
+    render.prefetch_charts()  # on the other core, while this one packs the wheel and renders the pages
     for finding in checks.widget_declaration_findings():
         log.warning(finding)
     _wheel = pack.build_wheel()
@@ -189,6 +190,13 @@ def on_post_build(config):
         _records.update(rendered)
     site = Path(config.site_dir)
     csp.write_headers_file(site, _script_hashes)
+    _stop_prefetch()
+
+
+def _stop_prefetch():
+    import figures
+
+    figures.stop_prefetch()
 
 
 def on_serve(server, config, builder):
@@ -202,6 +210,7 @@ def on_serve(server, config, builder):
 def on_build_error(error):
     global _shared_key
     _shared_key = None  # the next rebuild renders every page
+    _stop_prefetch()
     # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
     if _command == "serve" or _site_dir is None or not Path(_site_dir).is_dir():
         return
