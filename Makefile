@@ -13,7 +13,7 @@ BENCH_DEPS := bench/node_modules/.installed
 .PHONY: serve build test lint lock bench clean
 
 serve: $(PY_DEPS) $(JS_DEPS)  ## build and serve on http://127.0.0.1:8000 with live reload
-	MACROS_ON_ERROR_FAIL=false $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+	MACROS_ON_ERROR_FAIL=false $(BIN)/mkdocs serve --strict --dirty --dev-addr 127.0.0.1:8000
 
 build: $(PY_DEPS) $(JS_DEPS)  ## write the static site to site/, ready for a CDN
 	$(BIN)/mkdocs build --strict --clean

@@ -112,16 +112,26 @@ def fetch(url: str) -> str:
         return ""
 
 
+def _make_serve_words() -> list[str]:
+    recipe = subprocess.run(["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return shlex.split(next(line for line in recipe.splitlines() if "mkdocs serve" in line))
+
+
 def make_serve_environment() -> dict:
     """The variables `make serve` sets on its mkdocs command line, read from the Makefile's recipe."""
-    recipe = subprocess.run(["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    command = next(line for line in recipe.splitlines() if "mkdocs serve" in line)
-    return dict(word.split("=", 1) for word in shlex.split(command) if "=" in word and not word.startswith("-"))
+    return dict(word.split("=", 1) for word in _make_serve_words() if "=" in word and not word.startswith("-"))
+
+
+def make_serve_flags() -> list[str]:
+    """The options `make serve` gives `mkdocs serve` (`--strict`, `--dirty`), its address aside."""
+    words = _make_serve_words()
+    return [word for word in words[words.index("serve") + 1:] if word.startswith("-") and word != "--dev-addr"]
 
 
 @contextlib.contextmanager
-def mkdocs_serve(config_file: Path, log: Path):
-    """`mkdocs serve` of `config_file` as `make serve` starts it, on a free port, its output in `log`; yields its URL.
+def mkdocs_serve(config_file: Path, log: Path, *extra: str, flags: tuple | None = None):
+    """`mkdocs serve` of `config_file` as `make serve` starts it (with its options, or `flags`, and
+    the `extra` options), on a free port, its output in `log`; yields its URL.
 
     A copied project (copy_project) still serves its own code: its hook puts
     its folder first on sys.path.
@@ -130,7 +140,7 @@ def mkdocs_serve(config_file: Path, log: Path):
     env = {**os.environ, **make_serve_environment(), "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "--strict", "--config-file", str(config_file),
+            [sys.executable, "-m", "mkdocs", "serve", *(make_serve_flags() if flags is None else flags), *extra, "--config-file", str(config_file),
              "--dev-addr", f"127.0.0.1:{port}"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )

@@ -274,7 +274,8 @@ def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=Fal
         return compile_(jinja_env, source, name, filename, raw, defer_init)
     inputs = [source, name, filename, defer_init, jinja2.__version__,
               {key: getattr(getattr(jinja_env, key), "__qualname__", repr(getattr(jinja_env, key))) for key in _COMPILE_SETTINGS},
-              {key: inspect.getsource(type(extension)) for key, extension in sorted(jinja_env.extensions.items())},
+              # Each extension by its module's whole text: inspect.getsource of a class parses the module.
+              {key: Path(inspect.getfile(type(extension))).read_text("utf-8") for key, extension in sorted(jinja_env.extensions.items())},
               {kind: {key: str(jinja2.utils._PassArg.from_obj(f)) for key, f in sorted(table.items())}
                for kind, table in (("filters", jinja_env.filters), ("tests", jinja_env.tests))}]
     python = cache.cached("jinja-pages", inputs, lambda: compile_(jinja_env, source, name, filename, True, defer_init))

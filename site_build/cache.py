@@ -63,13 +63,17 @@ def _write_atomically(path: Path, content: str | bytes):
     os.replace(scratch, path)
 
 
+def key_path(kind: str, inputs: object) -> Path:
+    """Where `cached` keeps what the same `inputs` (any JSON) made."""
+    return CACHE / kind / hashlib.sha256(json.dumps(inputs, sort_keys=True, default=str).encode()).hexdigest()
+
+
 def cached(kind: str, inputs: object, make: Callable[[], str]) -> str:
     """`make()`'s text, from build/cache/<kind>/ when the same `inputs` (any JSON) made it before.
 
     A failing `make` raises as it would uncached, and nothing is kept.
     """
-    key = hashlib.sha256(json.dumps(inputs, sort_keys=True, default=str).encode()).hexdigest()
-    path = CACHE / kind / key
+    path = key_path(kind, inputs)
     if path.is_file():
         return path.read_text("utf-8")
     text = make()
@@ -88,6 +92,11 @@ def compiled(source: str, filename: str) -> types.CodeType:
     code = compile(source, filename, "exec")
     _write_atomically(path, marshal.dumps(code))
     return code
+
+
+def mark(path: Path) -> None:
+    """Leave an empty file at `path` (a `key_path`): a note that those inputs were seen."""
+    _write_atomically(path, "")
 
 
 def kept(kind: str, text: str, suffix: str = "") -> str:

@@ -63,13 +63,11 @@ def page_key(src_uri: str) -> str:
 
 
 class SiteCards:
-    """The cards of every page rendered, and the formulas and sources they cite, numbered in the
-    order the site's numbers first cite them."""
+    """The cards of every page rendered; the list numbers the formulas and sources they cite in the
+    order it lists them."""
 
     def __init__(self):
         self.pages: dict = {}  # key -> _Page, each page that printed a number
-        self.formulas: dict = {}  # (name, formula) -> formula number
-        self.sources: dict = {}  # source text -> source number
         self.page: _Page | None = None
         self.list_url = ""  # the list page, relative to the page being rendered
         self.listed = False
@@ -89,17 +87,19 @@ class SiteCards:
         """A printed number: its text, linked to its card's entry, inside a `<data>` holding its value;
         on paper, the entry's number as a note mark."""
         parts = derivation.card_parts(text, value)
-        _, formulas, inputs = parts
-        for step in formulas:
-            self.formulas.setdefault(step, len(self.formulas) + 1)
-        for _, source in inputs:
-            if source:
-                self.sources.setdefault(source, len(self.sources) + 1)
         page = self.pages.setdefault(self.page.key, self.page)
         index = page.entries.setdefault(parts, len(page.entries) + 1)
         entry = ENTRY_ID.format(page=page.key, index=index)
         # data-note: the entry's number, which a printed page writes after the number (print.css)
         return f'<data class="number" value="{float(value)!r}"><a href="{self.list_url}#{entry}" data-note="{index}">{text}</a></data>'
+
+    def page_of(self, src_uri: str) -> "_Page | None":
+        """What a page put into the list, for a rebuild that keeps the page's HTML (`keep`)."""
+        return self.pages.get(page_key(src_uri))
+
+    def keep(self, page: "_Page") -> None:
+        """A page the last build rendered, listed again without rendering it."""
+        self.pages[page.key] = page
 
     def pointer(self, list_link: str) -> str:
         """The Markdown an article ends with, saying where its numbers' derivations are ("" for a page
@@ -123,30 +123,39 @@ class SiteCards:
         self.listed = True
         place = {src: i for i, src in enumerate(order)}
         pages = sorted(self.pages.values(), key=lambda p: place.get(p.src_uri, len(place)))
+        formulas, sources = {}, {}  # (name, formula) and source text -> its number, as the lists cite them
+        for page in pages:
+            for _, steps, inputs in page.entries:
+                for step in steps:
+                    formulas.setdefault(step, len(formulas) + 1)
+                for _, source in inputs:
+                    if source:
+                        sources.setdefault(source, len(sources) + 1)
         out = []
         for page in pages:
             lines = []
-            for (first, formulas, inputs), index in page.entries.items():
+            for (first, steps, inputs), index in page.entries.items():
                 if index % ENTRIES_PER_LIST == 1:
                     # The page's first list starts its entries' count on paper (print.css).
                     lines += ["</dl>"] * (index > 1) + [f'<dl class="derivations{" derivations--first" * (index == 1)}">']
                 lines.append(f'<dt id="{ENTRY_ID.format(page=page.key, index=index)}">{_text(first)}</dt>')
-                lines += [f'<dd><a href="#{FORMULA_ID.format(self.formulas[step])}">{_text(step[0])}</a></dd>' for step in formulas]
-                lines += [f"<dd>{self._input(line, source)}</dd>" for line, source in inputs]
+                lines += [f'<dd><a href="#{FORMULA_ID.format(formulas[step])}">{_text(step[0])}</a></dd>' for step in steps]
+                lines += [f"<dd>{_input(line, source, sources)}</dd>" for line, source in inputs]
             lines.append("</dl>")
             out += [f"## {page.title} {{#{page.key}}}", held.hold("\n".join(lines))]
-        if self.formulas:
-            formulas = {f"{name}: {said}": i for (name, said), i in self.formulas.items()}
-            out += [f"## Formulas {{#{FORMULAS_ID}}}", held.hold(f"<ul>{_items(FORMULA_ID, formulas)}</ul>")]
-        if self.sources:
-            out += [f"## Sources {{#{SOURCES_ID}}}", held.hold(f"<ol>{_items(SOURCE_ID, self.sources)}</ol>")]
+        if formulas:
+            said = {f"{name}: {formula}": i for (name, formula), i in formulas.items()}
+            out += [f"## Formulas {{#{FORMULAS_ID}}}", held.hold(f"<ul>{_items(FORMULA_ID, said)}</ul>")]
+        if sources:
+            out += [f"## Sources {{#{SOURCES_ID}}}", held.hold(f"<ol>{_items(SOURCE_ID, sources)}</ol>")]
         return "\n\n".join(out)
 
-    def _input(self, line: str, source: str) -> str:
-        if not source:
-            return _text(line)
-        number = self.sources[source]
-        return f'{_text(line)} (source: <a href="#{SOURCE_ID.format(number)}">{number}</a>)'
+
+def _input(line: str, source: str, sources: dict) -> str:
+    if not source:
+        return _text(line)
+    number = sources[source]
+    return f'{_text(line)} (source: <a href="#{SOURCE_ID.format(number)}">{number}</a>)'
 
 
 def _items(ids: str, numbered: dict) -> str:

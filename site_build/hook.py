@@ -1,6 +1,7 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `held`, `sections`, `pack`, `assets`, `cache`, `csp`, `failed_build`; the numbers manifest is the macros module's).
+`glossary`, `held`, `sections`, `pack`, `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
+the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
@@ -23,6 +24,15 @@ _wheel: Path | None = None
 _command: str | None = None  # "build", "gh-deploy" or "serve"
 _site_dir: str | None = None
 _script_hashes: set = set()  # every page's inline scripts, for the _headers policy
+_page_hashes: dict = {}  # {page: its inline scripts' hashes}, this build's
+# `mkdocs serve --dirty` (make serve): what each page added to the shared outputs, kept across
+# rebuilds (mkdocs loads this file once per process), and the shared key they were made under.
+_dirty = False
+_records: dict = {}
+_shared_key: str | None = None
+_kept_pages: set = set()  # this build's pages whose HTML is the last build's
+
+_DIRTY_WARNING = "A 'dirty' build is being performed"
 
 
 def _import_project():
@@ -32,8 +42,13 @@ def _import_project():
 
 
 def on_startup(command, dirty):
-    global _command
+    global _command, _dirty
     _command = command
+    _dirty = command == "serve" and dirty
+    if _dirty:
+        # mkdocs warns that a dirty build may leave other pages stale (which --strict would fail);
+        # this hook re-renders every page whenever anything they share changed (on_files).
+        logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith(_DIRTY_WARNING))
     _import_project()
     from site_build import reproducible
 
@@ -46,6 +61,7 @@ def on_config(config):
     global _site_dir
     _site_dir = config.site_dir
     _script_hashes.clear()
+    _page_hashes.clear()
     _import_project()
     from site_build import project
 
@@ -67,8 +83,9 @@ def on_config(config):
 
 def on_pre_build(config):
     global _wheel
-    from site_build import checks, pack
+    from site_build import checks, pack, render
 
+    render.prefetch_charts()  # on the other core, while this one packs the wheel and renders the pages
     for finding in checks.widget_declaration_findings():
         log.warning(finding)
     _wheel = pack.build_wheel()
@@ -85,7 +102,40 @@ def on_files(files, config):
     if files.get_file_from_path(cards.LIST_PAGE):
         raise PluginError(f"docs/{cards.LIST_PAGE}: the build writes this page (every page's derivation cards); rename the file")
     files.append(File.generated(config, cards.LIST_PAGE, content=cards.LIST_MARKDOWN))
+    if _dirty:
+        _keep_unchanged_pages(files, config)
     return files
+
+
+def _keep_unchanged_pages(files, config):
+    """Under `--dirty`, a page whose Markdown is unchanged keeps its HTML only if nothing every page
+    shares changed and the last rebuild succeeded (a failed one, --strict's warnings too, reaches
+    on_build_error); otherwise every page is rendered again."""
+    global _shared_key
+    from site_build import incremental, project
+
+    pages = files.documentation_pages()
+    key = incremental.shared_key(project.imported_folders(), Path(config.config_file_path), [f.src_uri for f in pages])
+    changed = [f for f in pages if f.is_modified()]
+    # Material's search merges a dirty rebuild's entries into the last index by dropping the last
+    # entries under the first rebuilt page's URL, which for the home page ("") is every page's.
+    whole = (key != _shared_key or any(f.src_uri not in _records for f in pages)
+             or any(f.url in ("", ".", "./") for f in changed))
+    _shared_key = key
+    if whole:
+        _records.clear()
+        for file in pages:
+            file.is_modified = lambda: True
+        for plugin in config.plugins.values():
+            if hasattr(plugin, "search_index_prev"):  # material's search: the index starts afresh
+                plugin.search_index_prev = None
+    _kept_pages.clear()
+    _kept_pages.update(f.src_uri for f in pages if not f.is_modified())
+    # The list page, rendered at every build (mkdocs writes a generated page each time), lists a kept page's cards too.
+    listed = config.plugins["macros"].site_build.cards
+    for page in _kept_pages:
+        if _records[page].cards:
+            listed.keep(_records[page].cards)
 
 
 @event_priority(50)  # before mkdocs-macros renders the page: the lint reads what the author typed
@@ -133,14 +183,35 @@ def on_post_page(output, page, config):
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
     assets.write_chart_specs(output, config.site_dir)
-    return csp.with_policy(output, _script_hashes)
+    hashes = _page_hashes.setdefault(page.file.src_uri, set())
+    output = csp.with_policy(output, hashes)
+    _script_hashes.update(hashes)
+    return output
 
 
+@event_priority(100)  # before mkdocs-macros writes the numbers manifest in its own on_post_build
 def on_post_build(config):
-    from site_build import csp
+    from site_build import csp, incremental
 
+    if _dirty:
+        # A kept page's numbers and scripts into this build's outputs; a rendered page's remembered.
+        manifest = config.plugins["macros"].site_build.manifest
+        listed = config.plugins["macros"].site_build.cards
+        rendered = incremental.records(manifest.entries, _page_hashes, _page_hashes,
+                                       {page: listed.page_of(page) for page in _page_hashes})
+        for page in sorted(_kept_pages):
+            manifest.entries.extend(_records[page].entries)
+            _script_hashes.update(_records[page].script_hashes)
+        _records.update(rendered)
     site = Path(config.site_dir)
     csp.write_headers_file(site, _script_hashes)
+    _stop_prefetch()
+
+
+def _stop_prefetch():
+    import figures
+
+    figures.stop_prefetch()
 
 
 def on_serve(server, config, builder):
@@ -152,6 +223,9 @@ def on_serve(server, config, builder):
 
 
 def on_build_error(error):
+    global _shared_key
+    _shared_key = None  # the next rebuild renders every page
+    _stop_prefetch()
     # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
     if _command == "serve" or _site_dir is None or not Path(_site_dir).is_dir():
         return

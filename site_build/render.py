@@ -27,7 +27,7 @@ from pyodide_widgets import provenance
 from estimators import units
 from pyodide_widgets.contract import form_text, output_keys, parse_number
 from site_build import lean
-from site_build.cache import cached, kept, tree_hash, versions
+from site_build.cache import cached, key_path, kept, mark, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
@@ -169,6 +169,15 @@ def chart_svg(name: str, datasets: dict) -> str:
 def chart_spec(name: str, datasets: dict) -> dict | None:
     """`figures.vega_spec`, kept in the build cache likewise, its data rows without surplus digits."""
     return lean.spec(json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets)))))
+
+
+def prefetch_charts() -> None:
+    """`figures.prefetch`, unless a build of these figures' sources has drawn charts before: the
+    cache then holds their drawings, and a second process would only make what is not asked for."""
+    drawn = key_path("figures-drawn", [tree_hash(figures.SOURCES), versions(*figures.LIBRARIES)])
+    if not drawn.is_file():
+        figures.prefetch()
+        mark(drawn)
 
 
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
