@@ -1,5 +1,6 @@
 """`make serve` (mkdocs serve --dirty and the hook, site_build.incremental) re-renders only the page
-an edit touched, keeps the numbers manifest, `_headers` and the search index whole, and re-renders
+an edit touched (and the list page of every page's cards, which the build writes each time), keeps
+the numbers manifest, the cards listed, `_headers` and the search index whole, and re-renders
 every page after an edit to what they all share. The rebuilds run as `mkdocs serve` runs them, in
 one process (its `on_startup` once, a fresh config per rebuild), without the file watcher."""
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.site import copy_project
+from site_build.cards import LIST_PAGE
 
 TIMEOUT_S = 600
 
@@ -36,6 +38,7 @@ _SERVE = textwrap.dedent('''
             "mtimes": {str(p.relative_to(site)): p.stat().st_mtime_ns for p in sorted(site.rglob("index.html"))},
             "manifest": (site / "numbers.json").read_text("utf-8"),
             "headers": (site / "_headers").read_text("utf-8"),
+            "listed": (site / "numbers" / "index.html").read_text("utf-8").count("<dt id="),
             "search": sorted({d["location"].split("#")[0] for d in json.loads((site / "search" / "search_index.json").read_text("utf-8"))["docs"]}),
         }
 
@@ -79,7 +82,7 @@ def changed(before: dict, after: dict) -> set:
 def test_an_edit_to_one_page_re_renders_that_page_only(views):
     first, edited, _ = views
     assert len(first["mtimes"]) > 2
-    assert changed(first, edited) == {"glossary/index.html"}
+    assert changed(first, edited) == {"glossary/index.html", f"{LIST_PAGE.removesuffix('.md')}/index.html"}
 
 
 def test_the_pages_kept_still_count_in_the_manifest_headers_and_search(views):
@@ -87,8 +90,10 @@ def test_the_pages_kept_still_count_in_the_manifest_headers_and_search(views):
     # The sentence added prints no number: the manifest, which every page's numbers are in, reads as before.
     assert json.loads(edited["manifest"]) == json.loads(first["manifest"])
     assert {row["page"] for row in json.loads(first["manifest"])} >= {"training.md", "methods.md"}
+    assert edited["listed"] == first["listed"] > 0, "the kept pages' cards are listed as before"
     assert edited["headers"] == first["headers"]
-    assert edited["search"] == first["search"] and len(first["search"]) == len(first["mtimes"])
+    # Every page is searched but the list page, which repeats the others' numbers.
+    assert edited["search"] == first["search"] and len(first["search"]) == len(first["mtimes"]) - 1
 
 
 def test_an_edit_to_presets_re_renders_every_page(views):
