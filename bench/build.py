@@ -56,6 +56,9 @@ def anchor_config(project: Path) -> Path:
     # otherwise refuses as a URL without a scheme; with the hooks off, the anchor drops it too.
     if not config.get("repo_url"):
         config.pop("edit_uri", None)
+    # The pages the hook writes (the list of derivation cards) are not there without it: the nav
+    # keeps the authors' pages, which are the anchor's (a nav entry without its file fails serve's --strict).
+    config["nav"] = [entry for entry in config["nav"] if all((project / "docs" / page).is_file() for page in entry.values())]
     path = project / "mkdocs-anchor.yml"
     path.write_text(yaml.safe_dump(config), "utf-8")
     return path
