@@ -19,10 +19,11 @@ diagram of hundreds of cells repeats one style on each. Here:
   page's stylesheet overrides it as it overrode them (widgets.css recolours
   the charts' text and rules for the dark palette);
 - what a static picture carries for no reader goes: `pointer-events` (nothing
-  points at a picture the runtime replaces once it goes live), Vega's
-  `aria-roledescription` ("group mark container") and a `graphics-*` role on
-  an element with no label (a role that carries an `aria-label` stays: axe
-  flags a label on a role-less `<g>`), and a `<g>` with no attribute at all,
+  points at a picture the runtime replaces once it goes live), and a
+  `graphics-*` role and Vega's `aria-roledescription` ("group mark container")
+  on an element with no label (a labelled mark keeps both: axe flags a label on
+  a role-less `<g>`, and "bar" or "point" tells a listener what the label
+  describes, as the live chart does), and a `<g>` with no attribute at all,
   which changes nothing of what it holds;
 - a path that is exactly one rounded rectangle, as Vega draws a bar with a
   corner radius (four lines and four quarter-circle curves), becomes
@@ -64,14 +65,14 @@ def svg(text: str) -> str:
     return _shared_presentation(_shared_styles(_merged_shapes(text)))
 
 
-_UNREAD = re.compile(r' (?:pointer-events|aria-roledescription)="[^"]*"')
+_UNREAD = re.compile(r' pointer-events="[^"]*"')
 _ROLE_UNLABELLED = re.compile(r'<(?!svg\b)\w+\b[^>]* role="graphics-[^"]*"[^>]*>')
 _LABELLED = re.compile(r' aria-(?:label|labelledby|describedby)=')
 
 
 def _unlabelled_role(tag: re.Match) -> str:
     element = tag.group()
-    return element if _LABELLED.search(element) else re.sub(r' role="graphics-[^"]*"', "", element, count=1)
+    return element if _LABELLED.search(element) else re.sub(r' (?:role="graphics-|aria-roledescription=")[^"]*"', "", element)
 
 
 _GROUP_TAG = re.compile(r"<(/?)g\b([^>]*)>")

@@ -143,9 +143,9 @@ def test_what_a_static_picture_carries_for_no_reader_goes_and_labels_stay_with_t
              '<g><g><path class="bar" role="graphics-symbol" aria-roledescription="bar" aria-label="A: 3 GPUs" d="M0,0h1v1h-1z"/></g>'
              '<g class="mark-rule" pointer-events="none"><line x2="5" stroke="#888"/></g></g></g></svg>')
     lean_svg = lean.svg(drawn)
-    assert "pointer-events" not in lean_svg and "aria-roledescription" not in lean_svg
-    # The labelled element keeps its role and its label as drawn; the unlabelled group keeps its class only.
-    assert re.search(r'<path class="bar" role="graphics-symbol" aria-label="A: 3 GPUs"', lean_svg)
+    assert "pointer-events" not in lean_svg and "group mark container" not in lean_svg
+    # The labelled element keeps its role, what it is and its label as drawn; the unlabelled group keeps its class only.
+    assert re.search(r'<path class="bar" role="graphics-symbol" aria-roledescription="bar" aria-label="A: 3 GPUs"', lean_svg)
     assert '<g class="mark-group">' in lean_svg and lean_svg.count("<g") == lean_svg.count("</g>") == 2
     # What was inside the bare groups stands in the same order, under the same classed ancestors.
     assert re.sub(r"<g>|</g>", "", drawn.replace(' pointer-events="none"', "")).count("<line") == lean_svg.count("<line")
