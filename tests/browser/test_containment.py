@@ -1,7 +1,6 @@
-"""The blocks of a section far from the viewport skip style and layout (site.css:
-content-visibility), and nothing a reader does notices: an anchor lands on its heading,
-find-in-page reaches a far block, and printing draws every block. The headings stay outside
-the blocks, so that the theme's table of contents reading their positions draws none."""
+"""Sections far from the viewport skip style and layout (site.css: content-visibility), and
+nothing a reader does notices: an anchor lands on its heading, find-in-page reaches a far
+section, and printing draws every section."""
 
 import pytest
 
@@ -10,7 +9,7 @@ from harness.site import pages
 PAGE = "/training/"
 # Both far down the long article: the last h2 section, and one well before it.
 FAR = ("what-a-run-keeps-on-disk", "the-training-stack-layer-by-layer")
-SECTIONS = ".md-typeset .page-section__part"
+SECTIONS = ".md-typeset .page-section"
 # How far below the viewport's top a heading may land: the theme's header sits above it.
 HEADER_PX = 150
 WIDE = {"width": 1600, "height": 900}
@@ -23,7 +22,7 @@ new PerformanceObserver((list) => window.__shifts.push(...list.getEntries().map(
 
 
 def skipped(page) -> list:
-    """Whether each block's content (its first element) is skipped by containment now."""
+    """Whether each section's content (its heading, say) is skipped by containment now."""
     return page.locator(SECTIONS).evaluate_all(
         "els => els.map(el => !el.firstElementChild.checkVisibility({contentVisibilityAuto: true}))")
 
@@ -62,42 +61,31 @@ def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url,
     assert 0 <= heading_top(page, anchor) <= HEADER_PX
 
 
-def test_the_table_of_contents_headings_are_drawn_while_far_blocks_are_skipped(page, site_url):
+def test_find_in_page_reaches_a_skipped_section(page, site_url):
     page.goto(f"{site_url}{PAGE}")
-    page.wait_for_load_state("load")
-    hidden = page.evaluate("""() => [...document.querySelectorAll('.md-sidebar--secondary a.md-nav__link')]
-      .map((link) => document.getElementById(decodeURIComponent(link.hash.slice(1))))
-      .filter((heading) => !heading.checkVisibility({contentVisibilityAuto: true})).map((heading) => heading.id)""")
-    assert hidden == []
-    assert skipped(page)[-1], "the theme read the headings' positions and the last block stays skipped"
-
-
-def test_find_in_page_reaches_a_skipped_block(page, site_url):
-    page.goto(f"{site_url}{PAGE}")
-    # The first paragraph under the far heading, in the block that follows it.
-    block = page.locator(f"#{FAR[-1]} + .page-section__part")
-    words = block.evaluate("el => el.querySelector('p').textContent.split(/\\s+/).slice(0, 5).join(' ')")
-    assert not block.evaluate("el => el.firstElementChild.checkVisibility({contentVisibilityAuto: true})")
+    heading = page.locator(f"#{FAR[-1]}")
+    words = heading.evaluate("el => el.firstChild.textContent").strip()
+    assert skipped(page)[-1]
     assert page.evaluate("words => window.find(words)", words)
 
 
 def test_printing_draws_every_section(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     page.emulate_media(media="print")
-    assert not any(skipped(page)), "no block is skipped in print"
+    assert not any(skipped(page)), "no section is skipped in print"
     visibility = page.locator(SECTIONS).evaluate_all("els => els.map(el => getComputedStyle(el).contentVisibility)")
     assert set(visibility) == {"visible"}
     assert page.pdf()[:4] == b"%PDF"
 
 
 def test_no_page_shifts_its_layout_while_it_loads_on_a_phone(browser, built_site, site_url):
-    # A block on screen at load is drawn in the first frame, not skipped and drawn a frame late.
+    # A section on screen at load is drawn in the first frame, not skipped and drawn a frame late.
     for path in pages(built_site):
         context = browser.new_context(**PHONE)
         page = context.new_page()
         page.add_init_script(SHIFTS)
         page.goto(f"{site_url}{path}", wait_until="load")
-        # Two frames after load: a skipped block on screen is drawn by the second.
+        # Two frames after load: a skipped section on screen is drawn by the second.
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert page.evaluate("window.__shifts") == [], path
         context.close()
