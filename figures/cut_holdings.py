@@ -86,7 +86,8 @@ def _alt(rows: list) -> str:
 
 
 def draw(datasets: dict) -> str:
-    """One <figure> per cut, in the rows' order, each an SVG of its GPUs with a caption that states the shares."""
+    """One <figure> per cut, in the rows' order, each an SVG of its GPUs (its text alternative states the
+    shares) captioned with the cut's name; then the key to the panels."""
     cuts = {}
     for row in datasets["slices"]:
         cuts.setdefault(row["cut"], []).append(row)
@@ -103,8 +104,10 @@ def draw(datasets: dict) -> str:
             f'<figure class="widget__option widget__diagram" data-when="cut={cut}">'
             f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{title}: {alt}" xmlns="http://www.w3.org/2000/svg">'
             + "".join(body)
-            + f"</svg><figcaption>{title}. The grid is the model (rows: layers; columns: the width of each weight "
-            f"matrix), filled where the GPU holds it; the strips show its share of the optimizer state, the batch, "
-            f"each sequence's tokens and the experts.</figcaption></figure>"
+            + f"</svg><figcaption>{title}</figcaption></figure>"
         )
-    return "".join(figures)
+    # The key reads the same for every cut: written once, under whichever panels show.
+    return "".join(figures) + (
+        '<p class="widget__note">The grid is the model (rows: layers; columns: the width of each weight matrix), '
+        "filled where the GPU holds it; the strips show its share of the optimizer state, the batch, each "
+        "sequence's tokens and the experts.</p>")

@@ -64,13 +64,18 @@ def _rounded(match: re.Match) -> str:
 def svg(text: str) -> str:
     """The same drawing in fewer bytes."""
     text = _GEOMETRY.sub(lambda m: m.group(1) + _NUMBER.sub(_rounded, m.group(2)) + m.group(3), text)
-    text = _NO_MOVE.sub("", _DEFAULTS.sub("", _EMPTY_MARKS.sub("", text)))
-    text = _CLASSES.sub(_styled_classes, _UNPAINTED.sub("", _UNREAD.sub("", _ROLE_UNLABELLED.sub(_unlabelled_role, text))))
+    text = _NO_MOVE.sub("", _DEFAULTS.sub("", _EMPTY_MARKS.sub("", _UNREAD_ROOT.sub("", text))))
+    if "xlink:" not in text.replace(_XLINK, ""):
+        text = text.replace(_XLINK, "")
+    text = _CLASSES.sub(_styled_classes, _UNPAINTED.sub("", _UNREAD.sub("", _ROLE_UNLABELLED.sub(_unlabelled_role, _said_once(text)))))
     text = _ROUNDED_PATH.sub(_as_rect, _bare_groups_collapsed(text))
     return _shared_presentation(_shared_styles(_merged_shapes(_folded_moves(text))))
 
 
 _UNREAD = re.compile(r' pointer-events="[^"]*"')
+# SVG 2 reads no version; the xlink namespace is only for xlink: attributes.
+_UNREAD_ROOT = re.compile(r'(?<=<svg )version="1\.1" | version="1\.1"(?=[ >])')
+_XLINK = ' xmlns:xlink="http://www.w3.org/1999/xlink"'
 # A group's background Vega writes with neither fill nor stroke: under the root's fill="none" it paints nothing.
 _UNPAINTED = re.compile(r'<path class="background" aria-hidden="true" d="[^"]*"/>')
 _CLASSES = re.compile(r' class="([^"]*)"')
@@ -85,6 +90,21 @@ def _styled_classes(attribute: re.Match) -> str:
     return f' class="{" ".join(kept)}"' if kept else ""
 _ROLE_UNLABELLED = re.compile(r'<(?!svg\b)\w+\b[^>]* role="graphics-[^"]*"[^>]*>')
 _LABELLED = re.compile(r' aria-(?:label|labelledby|describedby)=')
+
+
+_LABEL = re.compile(r' aria-label="([^"]*)"')
+# What Vega labels again: a line with its first point's words, an axis's inner group with the axis's.
+_SAID_AGAIN = re.compile(r'<\w+\b[^>]* aria-roledescription="(?:line mark|group mark)"[^>]*>')
+_WHAT_IT_IS = re.compile(r' (?:aria-label|role|aria-roledescription)="[^"]*"')
+
+
+def _said_once(text: str) -> str:
+    """Each SVG without the labels Vega repeats: a listener hears each once, on the mark it describes."""
+    def svg(match: re.Match) -> str:
+        labels = _LABEL.findall(match.group())
+        return _SAID_AGAIN.sub(lambda tag: _WHAT_IT_IS.sub("", tag.group()) if labels.count(
+            (_LABEL.search(tag.group()) or [None, None])[1]) > 1 else tag.group(), match.group())
+    return re.sub(r"<svg\b.*?</svg>", svg, text, flags=re.S)
 
 
 def _unlabelled_role(tag: re.Match) -> str:
@@ -333,7 +353,25 @@ def _joined(group: list) -> str:
     if len(group) < 2:
         return "".join(shape[0] for shape in group)
     rest = "".join(f' {k}="{v}"' for k, v in group[0][1])
-    return f'<path{rest} d="{"".join(shape[2] for shape in group)}"/>'
+    return f'<path{rest} d="{_chained([shape[2] for shape in group])}"/>'
+
+
+def _chained(subpaths: list) -> str:
+    """Subpaths as one path's data, each that follows a closed one moved relative to where that one
+    started (a closed subpath leaves the pen there): "m13,0" for "M39,22"."""
+    out, start = [], None
+    for subpath in subpaths:
+        found = _RELATIVE_PATH.match(subpath)
+        if not found:  # a line's absolute end: drawn as it is
+            out.append(subpath)
+            start = None
+            continue
+        x, y = float(found.group(1)), float(found.group(2))
+        if start and out[-1][-1:] in "zZ":
+            subpath = f"m{_number(str(round(x - start[0], _DECIMALS)))},{_number(str(round(y - start[1], _DECIMALS)))}{found.group(3)}"
+        out.append(subpath)
+        start = (x, y)
+    return "".join(out)
 
 
 def _shared_styles(text: str) -> str:
