@@ -87,9 +87,9 @@ def _card_lines(lines: dict) -> markupsafe.Markup:
     return markupsafe.Markup(' style="' + _quoted(style, '"') + '"')
 
 
-def _quoted(text: str, quote: str) -> markupsafe.Markup:
+def _quoted(text: str, quote: str) -> str:
     """`text` for an attribute value between `quote`s, only that quote escaped: the other stays one byte."""
-    return markupsafe.Markup(html.escape(text, quote=False).replace(quote, f"&#{ord(quote)};"))
+    return html.escape(text, quote=False).replace(quote, f"&#{ord(quote)};")
 
 
 def _card(found: dict, sources: list, sources_id: str):
@@ -217,7 +217,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         state=state,
         presets=[
             # Between single quotes, so that JSON's double quotes stay one byte each.
-            (key, p["label"], _quoted(_script_json({k: form_text(fields[k], v) for k, v in p["state"].items()}), "'"))
+            (key, p["label"], markupsafe.Markup(_quoted(_script_json({k: form_text(fields[k], v) for k, v in p["state"].items()}), "'")))
             for key, p in states.items()
         ],
         preset=preset,
