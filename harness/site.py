@@ -195,7 +195,7 @@ def built_and_served(config_file: Path, site: Path, repo_url: str | None = None)
         yield url
 
 
-_NUMBER = re.compile(r'<data class="number" value="[^"]*"><a href="[^"#]*#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
+_NUMBER = re.compile(r'<data value="[^"]*"><a href="[^"#]*#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
 _LINKED = re.compile(r'<(?:li|dt) id="([^"]+)">(.*?)</(?:li|dt)>', re.S)
 _LINK = re.compile(r'<a href="#([^"]+)">.*?</a>', re.S)
 _TAG = re.compile(r"<[^>]+>")

@@ -20,6 +20,7 @@ text, so the tooltip reads as `derivation.card` writes it.
 
 import functools
 import html
+import math
 from dataclasses import dataclass, field
 
 from site_build import derivation
@@ -41,6 +42,17 @@ SOURCES_ID = "sources"
 # Entries per list on the list page: each list is laid out only near the viewport (site.css), so a
 # page's hundreds of entries cost, at load, what the few on screen cost.
 ENTRIES_PER_LIST = 20
+
+
+def _shortest(value: float) -> str:
+    """The shortest text that reads back as exactly `value` ("8192", "1.56e13")."""
+    plain = repr(value).removesuffix(".0")
+    if not math.isfinite(value):
+        return plain
+    digits = next(p for p in range(17) if float(f"{value:.{p}e}") == value)
+    mantissa, exponent = f"{value:.{digits}e}".split("e")
+    scientific = f"{mantissa}e{int(exponent)}"
+    return min(plain, scientific, key=len)
 
 
 class ListOrderError(Exception):
@@ -90,8 +102,9 @@ class SiteCards:
         page = self.pages.setdefault(self.page.key, self.page)
         index = page.entries.setdefault(parts, len(page.entries) + 1)
         entry = ENTRY_ID.format(page=page.key, index=index)
-        # data-note: the entry's number, which a printed page writes after the number (print.css)
-        return f'<data class="number" value="{float(value)!r}"><a href="{self.list_url}#{entry}" data-note="{index}">{text}</a></data>'
+        # data-note: the entry's number, which a printed page writes after the number (print.css).
+        # No class: a <data value> is only ever a number, and the stylesheets say `data[value]`.
+        return f'<data value="{_shortest(float(value))}"><a href="{self.list_url}#{entry}" data-note="{index}">{text}</a></data>'
 
     def page_of(self, src_uri: str) -> "_Page | None":
         """What a page put into the list, for a rebuild that keeps the page's HTML (`keep`)."""

@@ -178,13 +178,13 @@ def on_post_template(output_content, template_name, config):
 
 
 def on_post_page(output, page, config):
-    from site_build import assets, checks, csp
+    from site_build import assets, checks, compact, csp
 
     for finding in checks.duplicate_ids(page.file.src_path, output):
         log.warning(finding)
     assets.write_chart_specs(output, config.site_dir)
     hashes = _page_hashes.setdefault(page.file.src_uri, set())
-    output = csp.with_policy(output, hashes)
+    output = csp.with_policy(compact.page(output), hashes)
     _script_hashes.update(hashes)
     return output
 

@@ -36,6 +36,7 @@ Text (labels, titles, `aria-label`s) is left exactly as drawn.
 import hashlib
 import math
 import re
+from pathlib import Path
 
 _DECIMALS = 2
 _SIGNIFICANT = 6
@@ -50,6 +51,9 @@ _DEFAULTS = re.compile(r' opacity="1"(?=[\s/>])')
 _STYLE = re.compile(r' style="([^"]*)"')
 # A style written at least this often is worth a class.
 _SHARED = 8
+# A set of presentation attributes costs its rule once (a class, the names and values again): written
+# three times it is already cheaper as a class.
+_SHARED_PRESENTATION = 3
 
 
 def _rounded(match: re.Match) -> str:
@@ -60,14 +64,47 @@ def _rounded(match: re.Match) -> str:
 def svg(text: str) -> str:
     """The same drawing in fewer bytes."""
     text = _GEOMETRY.sub(lambda m: m.group(1) + _NUMBER.sub(_rounded, m.group(2)) + m.group(3), text)
-    text = _NO_MOVE.sub("", _DEFAULTS.sub("", _EMPTY_MARKS.sub("", text)))
-    text = _ROUNDED_PATH.sub(_as_rect, _bare_groups_collapsed(_UNREAD.sub("", _ROLE_UNLABELLED.sub(_unlabelled_role, text))))
-    return _shared_presentation(_shared_styles(_merged_shapes(text)))
+    text = _NO_MOVE.sub("", _DEFAULTS.sub("", _EMPTY_MARKS.sub("", _UNREAD_ROOT.sub("", text))))
+    if "xlink:" not in text.replace(_XLINK, ""):
+        text = text.replace(_XLINK, "")
+    text = _CLASSES.sub(_styled_classes, _UNPAINTED.sub("", _UNREAD.sub("", _ROLE_UNLABELLED.sub(_unlabelled_role, _said_once(text)))))
+    text = _ROUNDED_PATH.sub(_as_rect, _bare_groups_collapsed(text))
+    return _shared_presentation(_shared_styles(_merged_shapes(_folded_moves(text))))
 
 
 _UNREAD = re.compile(r' pointer-events="[^"]*"')
+# SVG 2 reads no version; the xlink namespace is only for xlink: attributes.
+_UNREAD_ROOT = re.compile(r'(?<=<svg )version="1\.1" | version="1\.1"(?=[ >])')
+_XLINK = ' xmlns:xlink="http://www.w3.org/1999/xlink"'
+# A group's background Vega writes with neither fill nor stroke: under the root's fill="none" it paints nothing.
+_UNPAINTED = re.compile(r'<path class="background" aria-hidden="true" d="[^"]*"/>')
+_CLASSES = re.compile(r' class="([^"]*)"')
+# Vega's names of what it drew; a stylesheet of the site's styles a few (widgets.css: axis rules and
+# subtitles), which stay, and the rest style nothing.
+_VEGA_CLASS = re.compile(r"^(?:mark-[\w-]+|role-[\w-]+|\w+_(?:marks|group|pathgroup)|background|foreground|root|marks)$")
+_STYLED = frozenset(re.findall(r"\.(role-[\w-]+)", "".join(p.read_text() for p in (Path(__file__).parent / "browser").glob("*.css"))))
+
+
+def _styled_classes(attribute: re.Match) -> str:
+    kept = [name for name in attribute.group(1).split() if name in _STYLED or not _VEGA_CLASS.match(name)]
+    return f' class="{" ".join(kept)}"' if kept else ""
 _ROLE_UNLABELLED = re.compile(r'<(?!svg\b)\w+\b[^>]* role="graphics-[^"]*"[^>]*>')
 _LABELLED = re.compile(r' aria-(?:label|labelledby|describedby)=')
+
+
+_LABEL = re.compile(r' aria-label="([^"]*)"')
+# What Vega labels again: a line with its first point's words, an axis's inner group with the axis's.
+_SAID_AGAIN = re.compile(r'<\w+\b[^>]* aria-roledescription="(?:line mark|group mark)"[^>]*>')
+_WHAT_IT_IS = re.compile(r' (?:aria-label|role|aria-roledescription)="[^"]*"')
+
+
+def _said_once(text: str) -> str:
+    """Each SVG without the labels Vega repeats: a listener hears each once, on the mark it describes."""
+    def svg(match: re.Match) -> str:
+        labels = _LABEL.findall(match.group())
+        return _SAID_AGAIN.sub(lambda tag: _WHAT_IT_IS.sub("", tag.group()) if labels.count(
+            (_LABEL.search(tag.group()) or [None, None])[1]) > 1 else tag.group(), match.group())
+    return re.sub(r"<svg\b.*?</svg>", svg, text, flags=re.S)
 
 
 def _unlabelled_role(tag: re.Match) -> str:
@@ -135,6 +172,81 @@ def _as_rect(path: re.Match) -> str:
         return path.group()
     x, y, width, height, r = (_number(str(round(v, _DECIMALS))) for v in box)
     return f'<rect{path.group(1)} x="{x}" y="{y}" width="{width}" height="{height}" rx="{r}"{path.group(3)}/>'
+
+
+# A text moved only if it holds nothing but text: a tspan's own x or y would stay where it was.
+_MOVED = re.compile(r'<(path|text)\b([^>]*?) transform="translate\((-?[\d.]+)(?:[ ,](-?[\d.]+))?\)"([^>]*)>(?:(?<=/>)|(?=[^<]*</text>))')
+_COMMAND = re.compile(r"([MLHVCAZmlhvcaz])([^MLHVCAZmlhvcaz]*)")
+_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "A": 7, "Z": 0}
+
+
+def _relative(d: str):
+    """Path data of absolute commands as its first move and then commands relative to where each starts,
+    which draw the same wherever that move puts them; None for data of another form."""
+    out, x, y, start = [], 0.0, 0.0, (0.0, 0.0)
+    for command, numbers in _COMMAND.findall(d.strip()):
+        values = [float(v) for v in re.findall(r"-?(?:\d+\.?\d*|\.\d+)", numbers)]
+        count = _ARGUMENTS[command.upper()]
+        if (len(values) != count) if not count else (not values or len(values) % count):
+            return None
+        for at in range(0, max(len(values), 1), count or 1):
+            v = values[at:at + count]
+            if at:  # a move's further pairs draw lines
+                command = {"M": "L", "m": "l"}.get(command, command)
+            if command.islower() and out:  # relative already: only where it ends is followed
+                end = {"m": v[:2], "l": v[:2], "h": v[:1] + [0], "v": [0] + v[:1], "c": v[4:], "a": v[5:], "z": None}[command]
+                x, y = start if end is None else (x + end[0], y + end[1])
+                start = (x, y) if command == "m" else start
+                out.append(command + ",".join(_number(str(c)) for c in v))
+                continue
+            if command in "Zz":
+                out.append("z")
+                x, y = start
+                continue
+            if not out:  # the first move stays absolute: the one place a translation lands
+                if command not in "Mm":
+                    return None
+                x, y = start = v[0], v[1]
+                out.append(_at(x, y))
+                continue
+            if command in "ML":
+                shift, x, y = [v[0] - x, v[1] - y], v[0], v[1]
+            elif command == "H":
+                shift, x = [v[0] - x], v[0]
+            elif command == "V":
+                shift, y = [v[0] - y], v[0]
+            elif command == "C":
+                shift = [c - (x if i % 2 == 0 else y) for i, c in enumerate(v)]
+                x, y = v[4], v[5]
+            else:  # A: radii, rotation and flags stay; only the end point is relative
+                shift, x, y = [*v[:5], v[5] - x, v[6] - y], v[5], v[6]
+            if command == "M":
+                start = (x, y)
+            out.append(command.lower() + ",".join(_number(str(round(c, _DECIMALS))) for c in shift))
+    return "".join(out) if out else None
+
+
+def _folded_move(tag: re.Match) -> str:
+    """A path or text moved by a translation alone, drawn where it lands instead."""
+    element, before, dx, dy, after = tag.group(1), tag.group(2), float(tag.group(3)), float(tag.group(4) or 0), tag.group(5)
+    attributes = dict(_ATTRIBUTE.findall(before + after))
+    if element == "text":
+        if "x" in attributes or "y" in attributes:
+            return tag.group()
+        return f'<text{before} x="{_number(tag.group(3))}" y="{_number(tag.group(4) or "0")}"{after}>'
+    relative = _relative(attributes.get("d", ""))
+    # Only straight edges: a curve drawn in place is flattened from other numbers than one drawn at the
+    # origin and moved, and its edge pixels shade differently (by a sixteenth, in resvg).
+    if relative is None or re.search(r"[aAcC]", relative):
+        return tag.group()
+    first = _RELATIVE_PATH.match(relative)
+    moved = _at(float(first.group(1)) + dx, float(first.group(2)) + dy) + first.group(3)
+    return re.sub(r' d="[^"]*"', lambda _: f' d="{moved}"', tag.group(), count=1).replace(
+        re.search(r' transform="[^"]*"', tag.group()).group(), "", 1)
+
+
+def _folded_moves(text: str) -> str:
+    return _MOVED.sub(_folded_move, text)
 
 
 _NO_MOVE = re.compile(r' transform="translate\(0(?:,0)?\)"')
@@ -241,7 +353,25 @@ def _joined(group: list) -> str:
     if len(group) < 2:
         return "".join(shape[0] for shape in group)
     rest = "".join(f' {k}="{v}"' for k, v in group[0][1])
-    return f'<path{rest} d="{"".join(shape[2] for shape in group)}"/>'
+    return f'<path{rest} d="{_chained([shape[2] for shape in group])}"/>'
+
+
+def _chained(subpaths: list) -> str:
+    """Subpaths as one path's data, each that follows a closed one moved relative to where that one
+    started (a closed subpath leaves the pen there): "m13,0" for "M39,22"."""
+    out, start = [], None
+    for subpath in subpaths:
+        found = _RELATIVE_PATH.match(subpath)
+        if not found:  # a line's absolute end: drawn as it is
+            out.append(subpath)
+            start = None
+            continue
+        x, y = float(found.group(1)), float(found.group(2))
+        if start and out[-1][-1:] in "zZ":
+            subpath = f"m{_number(str(round(x - start[0], _DECIMALS)))},{_number(str(round(y - start[1], _DECIMALS)))}{found.group(3)}"
+        out.append(subpath)
+        start = (x, y)
+    return "".join(out)
 
 
 def _shared_styles(text: str) -> str:
@@ -284,7 +414,7 @@ def _css_value(name: str, value: str) -> str:
 
 def _shared_presentation(text: str) -> str:
     sets = [p for p in (_presentation(m.group(2)) for m in _TAG.finditer(text)) if len(p) > 1]
-    shared = sorted({p for p in sets if sets.count(p) >= _SHARED})
+    shared = sorted({p for p in sets if sets.count(p) >= _SHARED_PRESENTATION})
     if not shared:
         return text
     names = {p: "p" + hashlib.sha256(repr(p).encode()).hexdigest()[:7] for p in shared}

@@ -83,8 +83,13 @@ def _card_lines(lines: dict) -> markupsafe.Markup:
     if not lines:
         return markupsafe.Markup("")
     style = ";".join(f"--card-{name}:{_css_line(line)}" for name, line in lines.items())
-    # Only the attribute's own quote escaped: the CSS strings' single quotes stay one byte each.
-    return markupsafe.Markup(' style="' + html.escape(style, quote=False).replace('"', "&quot;") + '"')
+    # The CSS strings' single quotes stay one byte each.
+    return markupsafe.Markup(' style="' + _quoted(style, '"') + '"')
+
+
+def _quoted(text: str, quote: str) -> str:
+    """`text` for an attribute value between `quote`s, only that quote escaped: the other stays one byte."""
+    return html.escape(text, quote=False).replace(quote, f"&#{ord(quote)};")
 
 
 def _card(found: dict, sources: list, sources_id: str):
@@ -211,7 +216,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         declared=widget.OUTPUTS,
         state=state,
         presets=[
-            (key, p["label"], _script_json({k: form_text(fields[k], v) for k, v in p["state"].items()}))
+            # Between single quotes, so that JSON's double quotes stay one byte each.
+            (key, p["label"], markupsafe.Markup(_quoted(_script_json({k: form_text(fields[k], v) for k, v in p["state"].items()}), "'")))
             for key, p in states.items()
         ],
         preset=preset,
@@ -226,5 +232,6 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         drag=fields.get(getattr(widget, "DRAG", None)) if spec else None,
     )
     check_slots(name, html)
-    # Python-Markdown ends a raw HTML block at a blank line.
-    return "\n".join(line for line in html.splitlines() if line.strip())
+    # Python-Markdown ends a raw HTML block at a blank line. A line's indentation is for the template's
+    # reader only: between tags, and in text outside `pre`, a run of whitespace renders as one space.
+    return "\n".join(line.strip() for line in html.splitlines() if line.strip())

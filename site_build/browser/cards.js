@@ -1,6 +1,6 @@
 // Cards: every computed number in prose, every widget output and every
 // glossary term's first use in a section opens its card on hover and on
-// keyboard focus. A number (the macros write it as <data class="number"><a
+// keyboard focus. A number (the macros write it as <data value><a
 // href="../numbers/#how-PAGE-N">) links to its card's entry on the list page,
 // each card and each source written there once for the whole site
 // (site_build/cards.py); the list page is fetched the first time a number's
@@ -20,7 +20,7 @@
 // JavaScript off, site.css shows a data-card (.no-js) and a number's link leads
 // to its entry.
 (() => {
-  const HOST = "[data-card], data.number > a";
+  const HOST = "[data-card], data[value] > a";
   const GAP_PX = 8; // between the host's bottom and the card, as the theme leaves it
   let tip = null;
   let host = null;

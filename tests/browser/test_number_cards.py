@@ -41,7 +41,7 @@ def test_a_numbers_card_shows_its_derivation_on_focus_without_layout_shift(page,
     entries = prose_numbers(numbers.read(built_site), stem)
     page.goto(f"{site_url}{url_path(stem)}")
     page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
-    shown = page.locator("article data.number > a")
+    shown = page.locator("article data[value] > a")
     assert shown.count() == len(entries), "every number the manifest lists for the page, and no other, is a card"
     # A card begins with the number as the manifest recorded it and its derivation (a page may
     # relabel what it shows: the methods page prints a GPU's "80 GiB" as its vendor's "80 GB").
@@ -73,7 +73,7 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
         for stem in PAGES:
             page.goto(f"{site_url}{url_path(stem)}")
             firsts = {f"{e.text} = {e.derivation}" for e in prose_numbers(entries, stem)}
-            shown = page.locator("article data.number > a")
+            shown = page.locator("article data[value] > a")
             cards = stored_cards(built_site, stem)
             assert len(cards) == shown.count() == len(prose_numbers(entries, stem))
             assert {card.splitlines()[0] for _, card in cards} <= firsts
@@ -100,7 +100,7 @@ def test_a_card_opens_below_its_number_unless_only_above_has_room(page, site_url
     """Near the window's bottom edge a card would hang out of sight: it opens above its number instead."""
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{site_url}/training/")
-    number = page.locator("article p data.number > a").nth(20)
+    number = page.locator("article p data[value] > a").nth(20)
     # The number's line at the window's top edge, or its bottom edge; again once the sections drawn
     # around it (content-visibility) have taken their real sizes.
     for _ in range(3):

@@ -89,7 +89,7 @@ def test_a_printed_widget_is_its_current_state_as_text_with_its_cards_as_notes(p
 def test_a_printed_number_is_marked_with_its_entrys_number_and_the_entries_print_in_that_order(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     page.emulate_media(media="print")
-    marks = page.eval_on_selector_all("data.number > a", """els => els.map(a =>
+    marks = page.eval_on_selector_all("data[value] > a", """els => els.map(a =>
       [a.pathname, a.hash, getComputedStyle(a, "::after").content])""")
     [list_path] = {path for path, _, _ in marks}
     key = PAGE.strip("/")

@@ -19,7 +19,7 @@ def page_text(site: Path, page: str) -> str:
     raw = (site / page / "index.html").read_text("utf-8")
     # A glossary card wraps a word inside running text ("BF16,"), a number and its link to its card a
     # figure ("1.38 GB,"): dropping their tags keeps the text as read.
-    raw = re.sub(r'<data class="number"[^>]*><a [^>]*>(.*?)</a></data>', r"\1", raw)
+    raw = re.sub(r'<data value="[^"]*"><a [^>]*>(.*?)</a></data>', r"\1", raw)
     raw = re.sub(r"</?(abbr|data)\b[^>]*>", "", raw)
     return html.unescape(re.sub(r"<[^>]+>", " ", raw))
 

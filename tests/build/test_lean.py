@@ -39,7 +39,7 @@ def test_a_run_of_shapes_apart_from_each_other_becomes_one_path_per_look():
     cells = "".join(f'<rect x="{i * 13}" y="0" width="11" height="11" style="fill: {"red" if i % 2 else "blue"}"/>' for i in range(4))
     lean_svg = lean.svg(f'<svg viewBox="0 0 52 11">{cells}</svg>')
     assert "<rect" not in lean_svg
-    assert re.findall(r'd="([^"]*)"', lean_svg) == ["M0,0h11v11h-11zM26,0h11v11h-11z", "M13,0h11v11h-11zM39,0h11v11h-11z"]
+    assert re.findall(r'd="([^"]*)"', lean_svg) == ["M0,0h11v11h-11zm26,0h11v11h-11z", "M13,0h11v11h-11zm26,0h11v11h-11z"]
 
 
 def test_rectangles_that_overlap_keep_their_order_and_a_labelled_one_stays_itself():
@@ -61,7 +61,7 @@ def test_grid_lines_become_one_path_at_the_same_coordinates_but_translucent_ones
 def test_repeated_presentation_attributes_become_a_class_without_specificity():
     ticks = "".join(f'<text transform="translate({i},0)" font-size="10" fill="#000">{i}</text>' for i in range(8))
     lean_svg = lean.svg(f'<svg viewBox="0 0 8 1">{ticks}</svg>')
-    [name] = set(re.findall(r'<text class="(p[0-9a-f]{7})" transform=', lean_svg))
+    [name] = set(re.findall(r'<text class="(p[0-9a-f]{7})" x=', lean_svg))
     # A unitless font size is pixels; `:where()` leaves a page's `svg text { fill: ... }` stronger, as it was.
     assert f"<style>:where(.{name}){{font-size:10px;fill:#000}}</style>" in lean_svg
     assert "font-size=" not in lean_svg and [t for t in re.findall(r">(\d)</text>", lean_svg)] == [str(i) for i in range(8)]
@@ -144,9 +144,57 @@ def test_what_a_static_picture_carries_for_no_reader_goes_and_labels_stay_with_t
              '<g class="mark-rule" pointer-events="none"><line x2="5" stroke="#888"/></g></g></g></svg>')
     lean_svg = lean.svg(drawn)
     assert "pointer-events" not in lean_svg and "group mark container" not in lean_svg
-    # The labelled element keeps its role, what it is and its label as drawn; the unlabelled group keeps its class only.
+    # The labelled element keeps its role, what it is and its label as drawn; the unlabelled group loses its
+    # role and Vega's class names (no stylesheet styles them), and with nothing left it goes too.
     assert re.search(r'<path class="bar" role="graphics-symbol" aria-roledescription="bar" aria-label="A: 3 GPUs"', lean_svg)
-    assert '<g class="mark-group">' in lean_svg and lean_svg.count("<g") == lean_svg.count("</g>") == 2
-    # What was inside the bare groups stands in the same order, under the same classed ancestors.
+    assert "<g" not in lean_svg and "</g>" not in lean_svg
+    # What was inside the bare groups stands in the same order.
     assert re.sub(r"<g>|</g>", "", drawn.replace(' pointer-events="none"', "")).count("<line") == lean_svg.count("<line")
     assert lean_svg.index("A: 3 GPUs") < lean_svg.index("<line")
+
+
+def test_a_text_or_a_straight_edged_path_moved_by_a_translation_is_drawn_where_it_lands():
+    drawn = ('<svg viewBox="0 0 50 50"><text transform="translate(42,15)" fill="#000">1B</text>'
+             '<text transform="translate(3,4)"><tspan x="0" dy="15">two lines</tspan></text>'
+             '<path aria-label="a" transform="translate(10.5,20)" d="M-3,-3L3,-3L0,3Z"/>'
+             '<path aria-label="b" transform="translate(20.04,1)" d="M2.74,0A2.74,2.74,0,1,1,-2.74,0A2.74,2.74,0,1,1,2.74,0"/></svg>')
+    lean_svg = lean.svg(drawn)
+    assert '<text x="42" y="15" fill="#000">1B</text>' in lean_svg
+    # A tspan's own x stays where it was only if its text does; a curve is left moved (drawn in place it shades otherwise).
+    assert '<text transform="translate(3,4)"><tspan x="0"' in lean_svg
+    assert '<path aria-label="a" d="M7.5,17l6,0l-3,6z"/>' in lean_svg
+    assert 'transform="translate(20.04,1)"' in lean_svg
+
+
+def test_what_vega_names_or_says_twice_goes_and_what_a_stylesheet_styles_stays():
+    drawn = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" class="marks" viewBox="0 0 9 9">'
+             '<g fill="none"><g class="mark-group role-frame root"><path class="background" aria-hidden="true" d="M0,0h9v9h-9Z"/>'
+             '<g class="mark-rule role-axis-grid"><path stroke="#ddd" d="M0,0V5"/></g>'
+             '<g role="graphics-symbol" aria-roledescription="axis" aria-label="X-axis: N">'
+             '<g aria-label="X-axis: N" role="graphics-object" aria-roledescription="group mark" transform="translate(1,2)"><text>1</text></g></g>'
+             '<path aria-label="1B: 8 GB" role="graphics-symbol" aria-roledescription="line mark" d="M0,0L1,1"/>'
+             '<path aria-label="1B: 8 GB" role="graphics-symbol" aria-roledescription="point" d="M0,0h1v1h-1z"/></g></g></svg>')
+    assert lean.svg(drawn) == (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><g fill="none"><g class="role-axis-grid"><path stroke="#ddd" d="M0,0V5"/></g>'
+        '<g role="graphics-symbol" aria-roledescription="axis" aria-label="X-axis: N"><g transform="translate(1,2)"><text>1</text></g></g>'
+        '<path d="M0,0L1,1"/><path aria-label="1B: 8 GB" role="graphics-symbol" aria-roledescription="point" d="M0,0h1v1h-1z"/></g></svg>')
+
+
+def test_a_subpath_after_a_closed_one_moves_from_where_that_one_started():
+    cells = "".join(f'<rect x="{x}" y="{y}" width="11" height="11" fill="red"/>' for y in (22, 35) for x in (0, 13))
+    assert re.findall(r'd="([^"]*)"', lean.svg(f'<svg viewBox="0 0 30 50">{cells}</svg>')) == [
+        "M0,22h11v11h-11zm13,0h11v11h-11zm-13,13h11v11h-11zm13,0h11v11h-11z"]
+
+
+def test_the_leaner_drawing_paints_the_same_pixels():
+    vl_convert = pytest.importorskip("vl_convert")
+    marks = "".join(f'<text transform="translate({x},15)" font-family="sans-serif" font-size="10" fill="#000">{x}</text>'
+                    f'<path transform="translate({x},30)" d="M-3,-3L3,-3L0,3Z" fill="#26a69a"/>'
+                    f'<rect x="{x}" y="40" width="11" height="11" fill="none" stroke="#888"/>' for x in (5, 18.5))
+    drawn = ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="60" height="60" viewBox="0 0 60 60"><g fill="none">'
+             f'<path class="background" aria-hidden="true" d="M0,0h60v60h-60Z"/>{marks}</g></svg>')
+    lean_svg = lean.svg(drawn)
+    assert "transform" not in lean_svg and "background" not in lean_svg
+    for scale in (1, 2):
+        before, after = (_pixels(vl_convert.svg_to_png(svg, scale=scale)) for svg in (drawn, lean_svg))
+        assert sum(before) and before == after
