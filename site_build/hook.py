@@ -1,6 +1,6 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `held`, `sections`, `pack`, `render` and `prefetch`, `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
+`glossary`, `held`, `sections`, `pack`, `prefetch` (with `render` and `corrections`), `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
 the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
@@ -84,10 +84,11 @@ def on_config(config):
 def on_pre_build(config):
     global _wheel
     from mkdocs.structure.files import get_files
-    from site_build import checks, pack, render
+    from site_build import checks, corrections, pack, prefetch, render
 
     # On the other core, while this one packs the wheel and renders the pages up to their widgets.
-    render.prefetch_widgets([file.content_string for file in get_files(config).documentation_pages()])
+    pages = [file.content_string for file in get_files(config).documentation_pages()]
+    prefetch.start({**render.jobs(pages), **corrections.jobs(pages)})
     for finding in checks.widget_declaration_findings():
         log.warning(finding)
     _wheel = pack.build_wheel()

@@ -1,5 +1,5 @@
 """A cold build renders the widgets with a chart that its pages call in a second process
-(`site_build.prefetch`, `render.prefetch_widgets`): what that process renders is what this one
+(`site_build.prefetch`, `render.jobs`): what that process renders is what this one
 would, and this one then never imports Altair."""
 
 import json
@@ -16,7 +16,7 @@ from site_build import cache, prefetch, render
 
 cache.CACHE = Path(tempfile.mkdtemp())
 pages = [path.read_text("utf-8") for path in sorted(Path("docs").glob("*.md"))]
-render.prefetch_widgets(pages)
+prefetch.start(render.jobs(pages))
 jobs = dict(prefetch._JOBS)
 wait(list(jobs.values()))  # all begun, so none is rendered here instead
 prefetched = {key: render.render(*key[1:]) for key in jobs}
