@@ -6,7 +6,7 @@ the macros module's).
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
 at the top: mkdocs loads this file once per process, and each build must use
-the modules that on_config had imported afresh.
+the modules that on_config kept or had imported afresh.
 """
 
 import logging
@@ -31,6 +31,7 @@ _dirty = False
 _records: dict = {}
 _shared_key: str | None = None
 _kept_pages: set = set()  # this build's pages whose HTML is the last build's
+_stamp: frozenset | None = None  # the project's files as the modules this process holds were imported from
 
 _DIRTY_WARNING = "A 'dirty' build is being performed"
 
@@ -57,16 +58,21 @@ def on_startup(command, dirty):
 
 @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
 def on_config(config):
-    """Import the project afresh, and refuse to start on bad presets or a bad glossary."""
-    global _site_dir
+    """Import the project afresh if a file of it changed, and refuse to start on bad presets or a bad glossary."""
+    global _site_dir, _stamp
     _site_dir = config.site_dir
     _script_hashes.clear()
     _page_hashes.clear()
     _import_project()
     from site_build import project
 
-    project.forget_modules()
-    from site_build import checks, glossary
+    stamp = project.stamp(Path(config.config_file_path))
+    if stamp != _stamp:
+        project.forget_modules()
+    _stamp = stamp
+    from site_build import checks, glossary, held
+
+    held.forget()
 
     if problem := checks.presets_problem():
         raise PluginError(problem)
@@ -226,8 +232,9 @@ def on_serve(server, config, builder):
 
 
 def on_build_error(error):
-    global _shared_key
+    global _shared_key, _stamp
     _shared_key = None  # the next rebuild renders every page
+    _stamp = None  # with the project imported afresh
     _stop_prefetch()
     # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
     if _command == "serve" or _site_dir is None or not Path(_site_dir).is_dir():
