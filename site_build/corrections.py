@@ -119,8 +119,7 @@ def page(root: Path = ROOT) -> str:
 def jobs(pages: list[str], root: Path = ROOT) -> dict:
     """The `prefetch` job of `page`, when one of the `pages` (their Markdown) calls it and the
     cache does not hold it."""
-    now = state(root)
-    if now is None or not any("what_changed(" in text for text in pages) or key_path("what-changed", _key(now)).is_file():
+    if not any("what_changed(" in text for text in pages) or (now := state(root)) is None or key_path("what-changed", _key(now)).is_file():
         return {}
     return {("what-changed", root): (_page, (root,))}
 
