@@ -15,7 +15,8 @@ Converting a chart costs an Altair import, its schema validation (~0.3 s a
 chart) and vl-convert's start (~0.8 s): the build keeps what `svg` and
 `vega_spec` return in its cache (`site_build.render`), under the datasets,
 `SOURCES` (this package and `estimators`, the only code a chart may import)
-and the versions of `LIBRARIES`.
+and the versions of `LIBRARIES`; a cold build draws them in a second process
+(`site_build.prefetch`).
 """
 
 import ast
@@ -23,10 +24,8 @@ import functools
 import importlib
 import importlib.util
 import json
-import multiprocessing
 import pkgutil
 import re
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import estimators
@@ -51,49 +50,35 @@ def is_diagram(name: str) -> bool:
     return any(isinstance(node, ast.FunctionDef) and node.name == "draw" for node in ast.parse(source).body)
 
 
-def _chart_json_made(name: str) -> str:
-    module = _module(name)
-    return json.dumps({"datasets": list(module.DATASETS), "spec": _described(module.chart().to_dict())})
+@functools.cache
+def _altair_schema_table_kept() -> None:
+    """Altair (6.x) builds, at every `from_dict` (each encoding channel of each chart), a table of its
+    several hundred schema classes keyed by a JSON dump of each class's schema: about 40% of making a
+    chart. The classes are the same at every call, so the table is built once and shared; it is the
+    same table, so the charts are the same."""
+    from altair.utils import schemapi
 
+    built = schemapi._FromDict.__init__
+    tables: dict = {}
 
-# {chart name: the future of its _chart_json}, made by a second process (`prefetch`).
-_PREFETCHED: dict = {}
-_POOL: list = []
+    def shared(self, wrapper_classes, /):
+        classes = tuple(wrapper_classes)
+        if classes not in tables:
+            built(self, classes)
+            tables[classes] = self.class_dict
+        self.class_dict = tables[classes]
 
-
-def prefetch() -> None:
-    """Start making every chart's `_chart_json` in a second process, for a build that will draw
-    them: Altair's import and validation (most of a chart's cost) then run on the other core while
-    this one renders the pages up to their first chart. `stop_prefetch` ends it."""
-    if _POOL:
-        return
-    # Forked, so the worker has this very code without importing the project again.
-    _POOL.append(ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")))
-    for name in CHARTS:
-        if not is_diagram(name):
-            _PREFETCHED[name] = _POOL[0].submit(_chart_json_made, name)
-
-
-def stop_prefetch() -> None:
-    """End the worker `prefetch` started, dropping what it has not begun."""
-    while _POOL:
-        _POOL.pop().shutdown(wait=False, cancel_futures=True)
-    _PREFETCHED.clear()
+    schemapi._FromDict.__init__ = shared
 
 
 @functools.cache
 def _chart_json(name: str) -> str:
     """The chart's described Vega-Lite spec without its datasets, and the names of those datasets, as
     JSON: the same for every set of rows, and Altair's validation of it is most of a conversion, so
-    it is made once per build (by the worker of `prefetch` if it has begun it, else here; a chart
-    the worker made is never imported here, nor Altair with it)."""
-    future = _PREFETCHED.pop(name, None)
-    if future is not None and not future.cancel():  # begun or done
-        try:
-            return future.result()
-        except Exception:  # noqa: BLE001 - made again below, where its error reads as it does unprefetched
-            pass
-    return _chart_json_made(name)
+    it is made once per build."""
+    _altair_schema_table_kept()
+    module = _module(name)
+    return json.dumps({"datasets": list(module.DATASETS), "spec": _described(module.chart().to_dict())})
 
 
 def _spec(name: str, datasets: dict) -> dict:

@@ -94,11 +94,6 @@ def compiled(source: str, filename: str) -> types.CodeType:
     return code
 
 
-def mark(path: Path) -> None:
-    """Leave an empty file at `path` (a `key_path`): a note that those inputs were seen."""
-    _write_atomically(path, "")
-
-
 def kept(kind: str, text: str, suffix: str = "") -> str:
     """Keep `text` under build/cache/<kind>/ by its own hash; the file's name, which `kept_path` finds again."""
     name = hashlib.sha256(text.encode()).hexdigest()[:20] + suffix

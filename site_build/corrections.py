@@ -14,8 +14,8 @@ from collections import Counter
 
 from pathlib import Path
 
-from site_build import numbers
-from site_build.cache import cached, tree_hash
+from site_build import numbers, prefetch
+from site_build.cache import cached, key_path, tree_hash
 from site_build.reproducible import day
 from site_build.history import ROOT, Commit, LockChange, LockHistory, lock_history, state
 
@@ -111,8 +111,25 @@ def markdown(history: LockHistory) -> str:
 def page(root: Path = ROOT) -> str:
     """`markdown(lock_history(root))`, kept in the build cache under the history's state and
     this package's code: a rebuild of the same commit asks git one question instead of reading the
-    lock at every commit that changed it. Without git there is no state to key by, nor much to read."""
+    lock at every commit that changed it. Without git there is no state to key by, nor much to read.
+    A cold build reads it in its second process (`jobs`)."""
+    return prefetch.result(("what-changed", root), lambda: _page(root))
+
+
+def jobs(pages: list[str], root: Path = ROOT) -> dict:
+    """The `prefetch` job of `page`, when one of the `pages` (their Markdown) calls it and the
+    cache does not hold it."""
+    if not any("what_changed(" in text for text in pages) or (now := state(root)) is None or key_path("what-changed", _key(now)).is_file():
+        return {}
+    return {("what-changed", root): (_page, (root,))}
+
+
+def _key(state_now: str) -> list:
+    return [state_now, tree_hash([Path(__file__).parent])]
+
+
+def _page(root: Path) -> str:
     now = state(root)
     if now is None:
         return markdown(lock_history(root))
-    return cached("what-changed", [now, tree_hash([Path(__file__).parent])], lambda: markdown(lock_history(root)))
+    return cached("what-changed", _key(now), lambda: markdown(lock_history(root)))

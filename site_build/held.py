@@ -3,8 +3,8 @@
 Python-Markdown passes a raw HTML block through as written, but only after its HTML parser has read
 every tag of it; a page's widgets (their forms, cards and inline SVG) and its list of derivation
 cards were most of what converting a page cost. Each stands in the Markdown as one empty element,
-which `put_back` replaces by the HTML once the page is HTML. The project's modules are imported
-afresh for each build (site_build.project), so what a build holds starts empty.
+which `put_back` replaces by the HTML once the page is HTML. `make serve` may keep this module from
+one build to the next (site_build.project), so each build starts by dropping what the last held.
 """
 
 import re
@@ -13,6 +13,11 @@ _HELD: list = []
 _STAND_IN = re.compile(r'<div data-held="(\d+)"></div>')
 # A line that opens an element Markdown takes as the start of a raw HTML block.
 _BLOCK_OPENS = re.compile(r"<(p|div|section|table|details|ul|ol|dl|pre)[\s>]")
+
+
+def forget() -> None:
+    """Drop what the last build held."""
+    _HELD.clear()
 
 
 def hold(html: str) -> str:

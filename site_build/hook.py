@@ -1,12 +1,12 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `held`, `sections`, `pack`, `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
+`glossary`, `held`, `sections`, `pack`, `prefetch` (with `render` and `corrections`), `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
 the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
 at the top: mkdocs loads this file once per process, and each build must use
-the modules that on_config had imported afresh.
+the modules that on_config kept or had imported afresh.
 """
 
 import logging
@@ -31,6 +31,7 @@ _dirty = False
 _records: dict = {}
 _shared_key: str | None = None
 _kept_pages: set = set()  # this build's pages whose HTML is the last build's
+_stamp: frozenset | None = None  # the project's files as the modules this process holds were imported from
 
 _DIRTY_WARNING = "A 'dirty' build is being performed"
 
@@ -57,16 +58,21 @@ def on_startup(command, dirty):
 
 @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
 def on_config(config):
-    """Import the project afresh, and refuse to start on bad presets or a bad glossary."""
-    global _site_dir
+    """Import the project afresh if a file of it changed, and refuse to start on bad presets or a bad glossary."""
+    global _site_dir, _stamp
     _site_dir = config.site_dir
     _script_hashes.clear()
     _page_hashes.clear()
     _import_project()
     from site_build import project
 
-    project.forget_modules()
-    from site_build import checks, glossary
+    stamp = project.stamp(Path(config.config_file_path))
+    if stamp != _stamp:
+        project.forget_modules()
+    _stamp = stamp
+    from site_build import checks, glossary, held
+
+    held.forget()
 
     if problem := checks.presets_problem():
         raise PluginError(problem)
@@ -83,9 +89,12 @@ def on_config(config):
 
 def on_pre_build(config):
     global _wheel
-    from site_build import checks, pack, render
+    from mkdocs.structure.files import get_files
+    from site_build import checks, corrections, pack, prefetch, render
 
-    render.prefetch_charts()  # on the other core, while this one packs the wheel and renders the pages
+    # On the other core, while this one packs the wheel and renders the pages up to their widgets.
+    pages = [file.content_string for file in get_files(config).documentation_pages()]
+    prefetch.start({**render.jobs(pages), **corrections.jobs(pages)})
     for finding in checks.widget_declaration_findings():
         log.warning(finding)
     _wheel = pack.build_wheel()
@@ -209,9 +218,9 @@ def on_post_build(config):
 
 
 def _stop_prefetch():
-    import figures
+    from site_build import prefetch
 
-    figures.stop_prefetch()
+    prefetch.stop()
 
 
 def on_serve(server, config, builder):
@@ -223,8 +232,9 @@ def on_serve(server, config, builder):
 
 
 def on_build_error(error):
-    global _shared_key
+    global _shared_key, _stamp
     _shared_key = None  # the next rebuild renders every page
+    _stamp = None  # with the project imported afresh
     _stop_prefetch()
     # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
     if _command == "serve" or _site_dir is None or not Path(_site_dir).is_dir():

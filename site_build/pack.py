@@ -20,10 +20,10 @@ from hatchling.builders.wheel import WheelBuilder
 from mkdocs.exceptions import PluginError
 
 from site_build.cache import tree_hash, versions
+from site_build.project import PYPROJECT
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEEL_DIR = ROOT / "build" / "wheel"
-PYPROJECT = ROOT / "pyproject.toml"
 
 
 def sources_hash() -> str:

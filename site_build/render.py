@@ -26,8 +26,8 @@ from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from estimators import units
 from pyodide_widgets.contract import form_text, output_keys, parse_number
-from site_build import lean
-from site_build.cache import cached, key_path, kept, mark, tree_hash, versions
+from site_build import lean, prefetch
+from site_build.cache import cached, key_path, kept, tree_hash, versions
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
@@ -176,19 +176,34 @@ def chart_spec(name: str, datasets: dict) -> dict | None:
     return lean.spec(json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets)))))
 
 
-def prefetch_charts() -> None:
-    """`figures.prefetch`, unless a build of these figures' sources has drawn charts before: the
-    cache then holds their drawings, and a second process would only make what is not asked for."""
-    drawn = key_path("figures-drawn", [tree_hash(figures.SOURCES), versions(*figures.LIBRARIES)])
-    if not drawn.is_file():
-        figures.prefetch()
-        mark(drawn)
+# A call of `widget()` in a page's Markdown whose name and preset are written out, as most are.
+_LITERAL_CALL = re.compile(r"""\bwidget\(\s*["'](\w+)["']\s*(?:,\s*preset\s*=\s*["']([\w.-]+)["']\s*)?\)""")
+
+
+def jobs(pages: list[str]) -> dict:
+    """The `prefetch` jobs that render the widgets with a chart that the `pages` (their Markdown, in
+    the order mkdocs renders them) call and the cache does not hold: each one's first copy on its
+    page, whose element id is its name. A chart's cost is Altair and vl-convert, which this process
+    then need not start; a widget without one costs little more here than a wait for it would.
+    A call this reading misses (an id, a computed argument) is rendered here, as without a second process."""
+    calls = dict.fromkeys((name, preset or None, name) for page in pages for name, preset in _LITERAL_CALL.findall(page)
+                          if name in pyodide_widgets.WIDGETS and _draws_chart(name))
+    return {("widget", *call): (render, call) for call in calls if not key_path("widgets", _key(*call)).is_file()}
+
+
+def _draws_chart(widget: str) -> bool:
+    chart = getattr(pyodide_widgets.module(widget), "CHART", None)
+    return chart is not None and not figures.is_diagram(chart)
+
+
+def _key(name: str, preset: str | None, element_id: str | None) -> list:
+    return [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
 
 
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
     """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
-    key = [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
-    return cached("widgets", key, lambda: _render(name, preset, element_id))
+    return prefetch.result(("widget", name, preset, element_id),
+                           lambda: cached("widgets", _key(name, preset, element_id), lambda: _render(name, preset, element_id)))
 
 
 def _render(name: str, preset: str | None, element_id: str | None) -> str:

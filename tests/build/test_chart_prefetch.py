@@ -1,5 +1,6 @@
-"""A cold build makes its charts' Vega-Lite specs in a second process (`figures.prefetch`): what that
-process makes is what this one would, and a chart it made never imports Altair here."""
+"""A cold build renders the widgets with a chart that its pages call in a second process
+(`site_build.prefetch`, `render.jobs`): what that process renders is what this one
+would, and this one then never imports Altair."""
 
 import json
 import subprocess
@@ -8,26 +9,29 @@ import sys
 from harness.site import ROOT
 
 _CHECK = """
-import json, sys
+import json, sys, tempfile
 from concurrent.futures import wait
-import figures
+from pathlib import Path
+from site_build import cache, prefetch, render
 
-names = [n for n in figures.CHARTS if not figures.is_diagram(n)]
-figures.prefetch()
-wait(list(figures._PREFETCHED.values()))  # all begun, so none is made here instead
-prefetched = {name: figures._chart_json(name) for name in names}
+cache.CACHE = Path(tempfile.mkdtemp())
+pages = [path.read_text("utf-8") for path in sorted(Path("docs").glob("*.md"))]
+prefetch.start(render.jobs(pages))
+jobs = dict(prefetch._JOBS)
+wait(list(jobs.values()))  # all begun, so none is rendered here instead
+prefetched = {key: render.render(*key[1:]) for key in jobs}
 imported_altair = "altair" in sys.modules
-figures.stop_prefetch()
-made_here = {name: figures._chart_json_made(name) for name in names}
-print(json.dumps({"same": prefetched == made_here, "charts": len(names), "imported_altair": imported_altair}))
+prefetch.stop()
+cache.CACHE = Path(tempfile.mkdtemp())
+rendered_here = {key: render.render(*key[1:]) for key in jobs}
+print(json.dumps({"same": prefetched == rendered_here, "widgets": len(jobs), "imported_altair": imported_altair}))
 """
 
 
-def test_the_prefetched_charts_are_the_charts_made_here_and_altair_stays_in_the_worker():
+def test_the_prefetched_widgets_are_the_widgets_rendered_here_and_altair_stays_in_the_worker():
     done = subprocess.run([sys.executable, "-c", _CHECK], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["charts"] > 1
+    assert result["widgets"] > 1
     assert result["same"]
     assert not result["imported_altair"]
-

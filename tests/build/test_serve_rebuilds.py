@@ -123,3 +123,25 @@ def test_the_shared_key_moves_with_each_shared_input_and_only_with_them(tmp_path
     assert after_code != before
     config.write_text("site_name: B\n", "utf-8")
     assert key() != after_code
+
+
+def test_the_project_stamp_moves_with_a_file_of_its_packages_or_the_config_and_not_with_a_page(tmp_path):
+    from site_build import project
+
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: A\n", "utf-8")
+    package = project.ROOT / project.packages()[0]
+    before = project.stamp(config)
+    assert project.stamp(config) == before
+    (tmp_path / "page.md").write_text("An edit to a page.\n", "utf-8")
+    assert project.stamp(config) == before
+    config.write_text("site_name: B\n", "utf-8")
+    after_config = project.stamp(config)
+    assert after_config != before
+    added = package / "_stamp_probe.txt"
+    try:
+        added.write_text("a new file of a package\n", "utf-8")
+        assert project.stamp(config) != after_config
+    finally:
+        added.unlink()
+    assert project.stamp(config) == after_config
