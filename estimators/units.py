@@ -97,6 +97,14 @@ def _round(value: float, digits: int) -> float:
     return float(exact.quantize(step, rounding=decimal.ROUND_HALF_UP))
 
 
+def _rounded_unless_below_half(value: float, digits: int) -> float:
+    """`value` rounded as `_round` rounds it, or as it is below a half: rounding to any number of
+    significant digits moves such a figure by at most 0.05, so it stays below 1 either way. A unit
+    or prefix is picked by whether its figure rounds to 1 or more, and most of those tried are far
+    below; exact decimal rounding is the costly part of a widget's answer."""
+    return _round(value, digits) if value >= 0.5 else value
+
+
 def _digits(rounded: float, digits: int, grouping: str = "") -> str:
     """A rounded, nonzero magnitude with at most `digits` significant digits and no trailing zeros."""
     decimals = max(0, digits - 1 - math.floor(math.log10(rounded)))
@@ -138,7 +146,7 @@ def _prefixed(value: float, unit: str, rule: Prefixes, digits: int = 0) -> str:
     if magnitude == 0:
         return f"0{space}{unit}"
     for power in sorted(prefixes, reverse=True):
-        mantissa = _round(magnitude / base**power if power >= 0 else magnitude * base**-power, digits)
+        mantissa = _rounded_unless_below_half(magnitude / base**power if power >= 0 else magnitude * base**-power, digits)
         if mantissa >= 1:
             break
     if mantissa >= base:
@@ -225,7 +233,7 @@ def duration(seconds: float, largest: str = "") -> str:
     if magnitude == 0:
         return "0 s"
     sign = _sign(seconds)
-    years = _round(magnitude / SECONDS_PER_YEAR, digits)
+    years = _rounded_unless_below_half(magnitude / SECONDS_PER_YEAR, digits)
     if years >= 1 and not largest:
         text = _plain(magnitude / SECONDS_PER_YEAR, digits)
         return f"{sign}{text} {'year' if text == '1' else 'years'}"
@@ -234,7 +242,7 @@ def duration(seconds: float, largest: str = "") -> str:
     if largest and _round(magnitude / allowed[0][1], digits) >= 10 ** digits:
         return f"{sign}{_plain(magnitude / allowed[0][1], digits)} {largest}"  # 1,230 h: no larger unit asked for
     for unit, size in allowed:
-        figure = _round(magnitude / size, digits)
+        figure = _rounded_unless_below_half(magnitude / size, digits)
         if figure >= 1:
             # 59.96 s is 0.999 min, yet rounds to 60 s: a figure that rounds up to the larger unit reads as one of it.
             if larger is not None and figure * size >= larger[1]:

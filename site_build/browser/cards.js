@@ -7,7 +7,7 @@
 // card opens, and the card is read from its entry. A widget output carries what its card
 // holds of its own (the formula) in data-card, and in --card-in the widget's
 // --card-<field> properties its inputs' lines are: a widget writes each line
-// once, on its root, and the runtime keeps them current, one write per answer.
+// once, on its root, and the runtime keeps them current, at most one write per answer.
 // As built, a slot names the sources it cites in data-sources (each written
 // once, under its widget); live, the runtime writes each card's sources in the
 // widget's data-card-sources. A glossary term carries its definition.

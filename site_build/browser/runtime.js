@@ -222,21 +222,24 @@
     return controls[0].value === value;
   }
 
+  // The state goes to the worker first: Python computes while this thread marks the form and
+  // writes the address (replaceState alone takes milliseconds), rather than after.
   function request(w) {
     w.dirty = true;
     const state = readState(w);
+    if (runtime.status === "idle") boot();
+    if (runtime.status === "live") {
+      const id = runtime.nextId++;
+      w.latest = id;
+      w.sentAt = performance.now();
+      runtime.requests.set(id, { w, state });
+      runtime.worker.postMessage({ type: "update", id, widget: w.name, state, pinned: w.pinned });
+    }
     markPending(w);
     writeUrl(w, state);
     showPicked(w, state);
     showPreset(w, state);
     showUnits(w);
-    if (runtime.status === "idle") boot();
-    if (runtime.status !== "live") return;
-    const id = runtime.nextId++;
-    w.latest = id;
-    w.sentAt = performance.now();
-    runtime.requests.set(id, { w, state });
-    runtime.worker.postMessage({ type: "update", id, widget: w.name, state, pinned: w.pinned });
   }
 
   function show(w, result, state) {
@@ -280,8 +283,11 @@
   function showCards(w, result) {
     if (!result.card_lines) return;
     const css = (line) => `'\\A ${line.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
-    w.root.setAttribute("style", Object.entries(result.card_lines).map(([field, line]) => `--card-${field}:${css(line)}`).join(";"));
-    w.root.dataset.cardSources = JSON.stringify(result.card_sources);
+    const style = Object.entries(result.card_lines).map(([field, line]) => `--card-${field}:${css(line)}`).join(";");
+    const sources = JSON.stringify(result.card_sources);
+    // Unchanged text is not written again: a new style restyles every element of the widget.
+    if (w.root.getAttribute("style") !== style) w.root.setAttribute("style", style);
+    if (w.root.dataset.cardSources !== sources) w.root.dataset.cardSources = sources;
   }
 
   function showError(w, error) {
