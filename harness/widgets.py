@@ -155,6 +155,15 @@ def read_without_javascript(browser, url: str, widget: str) -> dict:
     return seen
 
 
+def scrolled_into_view(locator):
+    """Scroll `locator` into view and wait until the page around it has settled: the blocks brought
+    near are drawn at their real size in the next frames (site.css: content-visibility), which moves
+    what is below them; scrolled again, it stays put unless something else moves it."""
+    locator.scroll_into_view_if_needed()
+    locator.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    locator.scroll_into_view_if_needed()
+
+
 def run_axe(page) -> list:
     """axe-core's violations on the page as it is now: (rule, first targets)."""
     # Evaluated by the test driver, not added as an inline <script>, which the site's policy refuses.
