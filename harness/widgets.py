@@ -155,15 +155,25 @@ def read_without_javascript(browser, url: str, widget: str) -> dict:
     return seen
 
 
+def scrolled_into_view(locator):
+    """Scroll `locator` into view and wait until the page around it has settled: the blocks brought
+    near are drawn at their real size in the next frames (site.css: content-visibility), which moves
+    what is below them; scrolled again, it stays put unless something else moves it."""
+    locator.scroll_into_view_if_needed()
+    locator.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    locator.scroll_into_view_if_needed()
+
+
 def run_axe(page) -> list:
     """axe-core's violations on the page as it is now: (rule, first targets)."""
     # Evaluated by the test driver, not added as an inline <script>, which the site's policy refuses.
     page.evaluate(AXE.read_text("utf-8"))
-    # A section far from the viewport (content-visibility: auto) holds its transitions still until it
-    # comes near: after a palette switch its links would read mid-way between the two palettes'
-    # colours. Start each element's transition and finish it, as a reader's scrolling would.
-    page.evaluate("document.querySelectorAll('*').forEach(el => getComputedStyle(el).color);"
-                  " document.getAnimations().forEach(animation => animation.finish())")
+    # A block far from the viewport (content-visibility: auto) is not restyled until it comes near:
+    # after a palette switch its links would start their colour transition only when axe reads them,
+    # and read mid-way between the two palettes' colours. Transitions off, each reads as it settles,
+    # as it does by the time a reader's scrolling brings it near.
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
+    page.evaluate("document.getAnimations().forEach(animation => animation.finish())")
     # The theme appends its tooltip (role="tooltip") to <body>, outside every landmark, which the
     # best-practice "region" rule reports; a tooltip is no page content to put in a landmark.
     # target-size (WCAG 2.2's 24 px targets) is off in axe-core by default; Lighthouse turns it on.

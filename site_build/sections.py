@@ -1,18 +1,30 @@
-"""A page's content cut at its second-level headings, each part wrapped in a `<section>`.
+"""A page's content cut at its second-level headings, each part wrapped in a `<section>`, and
+within each section the content between its headings in blocks the browser may skip.
 
-A browser lays out and styles a section far from the viewport only when it
-comes near (site.css: `content-visibility: auto` on `.page-section`), so a
-long article costs in proportion to what is on screen. The same parts are the
-sections in which the glossary marks a term's first use (`glossary.marked_once`).
+A browser styles and lays out a block far from the viewport only when it comes near (site.css:
+`content-visibility: auto` on `.page-block`), so a long article costs in proportion to what is on
+screen. The headings stand outside the blocks: the theme's table of contents reads every
+heading's position at load and again whenever the page's height changes, and reading the position
+of an element inside a skipped block makes the browser lay out that whole block there and then
+(on /training/ under a 4× slowed phone, over a second of forced layout at load). A heading outside
+the blocks is placed by the blocks' estimated or remembered sizes alone.
 
-What comes before the first heading (the title, the introduction) stays as it
+The parts are also the sections in which the glossary marks a term's first use
+(`glossary.marked_once`). What comes before the first h2 (the title, the introduction) stays as it
 is.
 """
 
 import re
 
 CLASS = "page-section"
+BLOCK = "page-block"
 _START = re.compile(r"<h2[\s>]")
+# A tag, opening or closing, or a comment; enough to know how deep a heading stands. Markdown
+# writes `>` inside an attribute's value as `&gt;`, so the first `>` ends the tag.
+_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][\w:-]*)[^>]*?(/?)>", re.S)
+_HEADING = {"h2", "h3"}
+# Elements without a closing tag, which leave the depth as it was.
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
 def parts(html: str) -> list[str]:
@@ -25,7 +37,39 @@ def parts(html: str) -> list[str]:
 
 
 def wrapped(parts: list[str]) -> str:
-    """The parts joined again, each that starts at an h2 inside a section of its own."""
-    return "".join(
-        f'<section class="{CLASS}">{part}</section>' if part.startswith("<h2") else part for part in parts
-    )
+    """The parts joined again, each that starts at an h2 inside a section of its own, its content
+    between headings in blocks."""
+    return "".join(f'<section class="{CLASS}">{_blocks(part)}</section>' if part.startswith("<h2") else part for part in parts)
+
+
+def _blocks(part: str) -> str:
+    """The part with its top-level h2 and h3 headings as they are and each run of content between
+    them in a block; a heading inside a container (an admonition, a list) stays in its block."""
+    out, start = [], 0
+    for heading_start, heading_end in _headings(part):
+        out += [_block(part[start:heading_start]), part[heading_start:heading_end]]
+        start = heading_end
+    return "".join([*out, _block(part[start:])])
+
+
+def _headings(html: str) -> list[tuple[int, int]]:
+    """(start, end) of each h2 or h3 that no other element holds; none if the tags do not balance,
+    so that a part the count cannot follow stays one block rather than be cut inside an element."""
+    found, depth, opened = [], 0, 0
+    for tag in _TAG.finditer(html):
+        closing, name, self_closing = tag.groups()
+        if name is None or self_closing or name.lower() in _VOID:
+            continue
+        depth += -1 if closing else 1
+        if depth < 0:
+            return []
+        if name.lower() in _HEADING:
+            if not closing and depth == 1:
+                opened = tag.start()
+            elif closing and depth == 0:
+                found.append((opened, tag.end()))
+    return found if depth == 0 else []
+
+
+def _block(html: str) -> str:
+    return f'<div class="{BLOCK}">{html}</div>' if html.strip() else html

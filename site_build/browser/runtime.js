@@ -778,10 +778,22 @@
     else if (runtime.progress && runtime.status === "loading") showProgress(w);
   }
 
-  function mountAll() {
+  // Each widget is mounted in a task of its own, after the theme's: document$ emits inside the
+  // theme's own handler, which with every widget mounted in it was one task long enough to hold
+  // up a reader's first tap on a phone.
+  async function mountAll() {
     for (const w of mounted) if (!w.root.isConnected) mounted.delete(w);
-    document.querySelectorAll("[data-widget]").forEach(mount);
+    for (const root of document.querySelectorAll("[data-widget]")) {
+      await nextTask();
+      if (root.isConnected) mount(root); // instant navigation may have replaced the page meanwhile
+    }
     if (mounted.size && runtime.status === "idle") bootWhenIdle();
+  }
+
+  // A new task, first in line where the browser can say so (scheduler.yield), so mounting is not
+  // queued behind other work yet lets a tap or a frame go first.
+  function nextTask() {
+    return globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve));
   }
 
   function bootWhenIdle() {

@@ -9,12 +9,12 @@ document$.subscribe(() => {
 });
 
 // A heading a link leads to stays where the link put it while the page settles. A section far
-// from the viewport is laid out only when it comes near (site.css: content-visibility), at the
+// from the viewport (a block of one, site_build/sections.py) is laid out only when it comes near (site.css: content-visibility), at the
 // size it had when last laid out; one above the target that changed meanwhile (the theme wrapped
 // its tables, the runtime mounted its widgets) takes its real size as it comes near, and
 // Chromium's scroll anchoring does not make up for that change: the heading slides down the
 // window. Until the reader scrolls, clicks or types, or SETTLE_MS have passed, the target is put
-// back whenever a section changes size.
+// back whenever a block changes size.
 (() => {
   const SETTLE_MS = 10_000;
   const READER_MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];
@@ -34,7 +34,7 @@ document$.subscribe(() => {
     if (!target) return;
     for (const type of READER_MOVES) addEventListener(type, release, { capture: true, passive: true });
     observer = new ResizeObserver(() => target.scrollIntoView());
-    for (const section of document.querySelectorAll(".md-typeset .page-section")) observer.observe(section);
+    for (const block of document.querySelectorAll(".md-typeset .page-block")) observer.observe(block);
     timer = setTimeout(release, SETTLE_MS);
   }
 

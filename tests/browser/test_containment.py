@@ -1,6 +1,7 @@
-"""Sections far from the viewport skip style and layout (site.css: content-visibility), and
-nothing a reader does notices: an anchor lands on its heading, find-in-page reaches a far
-section, and printing draws every section."""
+"""Blocks far from the viewport skip style and layout (site.css: content-visibility; a block is
+the content between two headings, site_build/sections.py), and nothing a reader does notices: an
+anchor lands on its heading, find-in-page reaches a far block, printing draws every block; and
+the theme's table of contents, reading every heading's position, lays out no far block."""
 
 import pytest
 
@@ -9,7 +10,7 @@ from harness.site import pages
 PAGE = "/training/"
 # Both far down the long article: the last h2 section, and one well before it.
 FAR = ("what-a-run-keeps-on-disk", "the-training-stack-layer-by-layer")
-SECTIONS = ".md-typeset .page-section"
+BLOCKS = ".md-typeset .page-block"
 # How far below the viewport's top a heading may land: the theme's header sits above it.
 HEADER_PX = 150
 WIDE = {"width": 1600, "height": 900}
@@ -22,8 +23,8 @@ new PerformanceObserver((list) => window.__shifts.push(...list.getEntries().map(
 
 
 def skipped(page) -> list:
-    """Whether each section's content (its heading, say) is skipped by containment now."""
-    return page.locator(SECTIONS).evaluate_all(
+    """Whether each block's content is skipped by containment now."""
+    return page.locator(BLOCKS).evaluate_all(
         "els => els.map(el => !el.firstElementChild.checkVisibility({contentVisibilityAuto: true}))")
 
 
@@ -31,20 +32,20 @@ def heading_top(page, anchor: str) -> float:
     return page.locator(f"#{anchor}").evaluate("el => el.getBoundingClientRect().top")
 
 
-def test_a_far_section_is_skipped_until_it_comes_near(page, site_url):
+def test_a_far_block_is_skipped_until_it_comes_near(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     shown = skipped(page)
-    assert not shown[0] and shown[-1], "the first section is drawn and the last is skipped at load"
-    page.locator(SECTIONS).last.scroll_into_view_if_needed()
+    assert not shown[0] and shown[-1], "the first block is drawn and the last is skipped at load"
+    page.locator(BLOCKS).last.scroll_into_view_if_needed()
     page.wait_for_function(
-        f"() => [...document.querySelectorAll({SECTIONS!r})].at(-1).firstElementChild.checkVisibility({{contentVisibilityAuto: true}})")
+        f"() => [...document.querySelectorAll({BLOCKS!r})].at(-1).firstElementChild.checkVisibility({{contentVisibilityAuto: true}})")
 
 
 @pytest.mark.parametrize("anchor", FAR)
 def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url, anchor):
     page.goto(f"{site_url}{PAGE}#{anchor}")
     page.wait_for_load_state("load")
-    page.wait_for_timeout(500)  # sections drawn around it settle first
+    page.wait_for_timeout(500)  # blocks drawn around it settle first
     assert 0 <= heading_top(page, anchor) <= HEADER_PX
     # From the top of the page, by the table of contents (instant navigation's in-page link),
     # which the theme shows beside the article on a wide screen.
@@ -57,35 +58,49 @@ def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url,
         f"() => {{ const top = document.getElementById('{anchor}').getBoundingClientRect().top;"
         f" return location.hash === '#{anchor}' && top >= 0 && top <= {HEADER_PX}; }}",
         timeout=15_000)
-    page.wait_for_timeout(500)  # and stay there while the sections around it are drawn
+    page.wait_for_timeout(500)  # and stay there while the blocks around it are drawn
     assert 0 <= heading_top(page, anchor) <= HEADER_PX
 
 
-def test_find_in_page_reaches_a_skipped_section(page, site_url):
+def test_find_in_page_reaches_a_skipped_block(page, site_url):
     page.goto(f"{site_url}{PAGE}")
-    heading = page.locator(f"#{FAR[-1]}")
-    words = heading.evaluate("el => el.firstChild.textContent").strip()
+    paragraph = page.locator(f"section:has(> #{FAR[-1]}) > .page-block p").first
+    words = " ".join(paragraph.evaluate("el => el.textContent").split()[:4])
     assert skipped(page)[-1]
     assert page.evaluate("words => window.find(words)", words)
 
 
-def test_printing_draws_every_section(page, site_url):
+@pytest.mark.parametrize("path", ["/training/", "/methods/"])
+def test_no_heading_the_table_of_contents_reads_stands_in_a_block(page, site_url, path):
+    # The theme reads each of these headings' positions at load and whenever the page's height
+    # changes; one inside a skipped block would make the browser lay the whole block out there and then.
+    page.goto(f"{site_url}{path}")
+    targets = page.locator(".md-sidebar--secondary a.md-nav__link").evaluate_all(
+        """links => links.map((a) => document.getElementById(decodeURIComponent(a.hash.slice(1)))).map((el) => {
+          for (let up = el?.parentElement; up; up = up.parentElement)
+            if (getComputedStyle(up).contentVisibility === "auto") return `${el.tagName} in a skippable ${up.className}`;
+          return el?.tagName;
+        })""")
+    assert targets and set(targets) <= {"H2", "H3"}, targets
+
+
+def test_printing_draws_every_block(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     page.emulate_media(media="print")
-    assert not any(skipped(page)), "no section is skipped in print"
-    visibility = page.locator(SECTIONS).evaluate_all("els => els.map(el => getComputedStyle(el).contentVisibility)")
+    assert not any(skipped(page)), "no block is skipped in print"
+    visibility = page.locator(BLOCKS).evaluate_all("els => els.map(el => getComputedStyle(el).contentVisibility)")
     assert set(visibility) == {"visible"}
     assert page.pdf()[:4] == b"%PDF"
 
 
 def test_no_page_shifts_its_layout_while_it_loads_on_a_phone(browser, built_site, site_url):
-    # A section on screen at load is drawn in the first frame, not skipped and drawn a frame late.
+    # A block on screen at load is drawn in the first frame, not skipped and drawn a frame late.
     for path in pages(built_site):
         context = browser.new_context(**PHONE)
         page = context.new_page()
         page.add_init_script(SHIFTS)
         page.goto(f"{site_url}{path}", wait_until="load")
-        # Two frames after load: a skipped section on screen is drawn by the second.
+        # Two frames after load: a skipped block on screen is drawn by the second.
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert page.evaluate("window.__shifts") == [], path
         context.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.site import ROOT, number_cards
-from harness.widgets import run_axe
+from harness.widgets import run_axe, scrolled_into_view
 from site_build import numbers
 from site_build.cards import LIST_PAGE
 
@@ -50,7 +50,7 @@ def test_a_numbers_card_shows_its_derivation_on_focus_without_layout_shift(page,
     for index in samples(shown):
         number = shown.nth(index)
         block = number.locator("xpath=ancestor::*[self::p or self::li or self::td or self::h2 or self::h3][1]")
-        number.scroll_into_view_if_needed()  # so that focus scrolls nothing, and only a shift could move it
+        scrolled_into_view(number)  # so that focus scrolls nothing, and only a shift could move it
         before = block.bounding_box()
         number.focus()
         tooltip = page.locator(".md-tooltip2--active")

@@ -14,7 +14,7 @@ import pytest
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets import contract, provenance
-from harness.widgets import form_state, run_axe, wait_for_cpython_outputs, wait_live
+from harness.widgets import form_state, run_axe, scrolled_into_view, wait_for_cpython_outputs, wait_live
 
 PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
 _WIDGET = re.compile(r'<div class="widget" id="([^"]+)" data-widget="([^"]+)"')
@@ -90,7 +90,7 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
         key, field, text = plan(name, state, visible)
         slot = page.locator(f'{root} [data-output="{key}"]')
         card = provenance.cards(widget, state)[key]
-        slot.scroll_into_view_if_needed()
+        scrolled_into_view(slot)
         before = slot.bounding_box()
         slot.focus()
         assert tooltip_text(page, slot) == words(card), name
