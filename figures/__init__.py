@@ -51,32 +51,10 @@ def is_diagram(name: str) -> bool:
 
 
 @functools.cache
-def _altair_schema_table_kept() -> None:
-    """Altair (6.x) builds, at every `from_dict` (each encoding channel of each chart), a table of its
-    several hundred schema classes keyed by a JSON dump of each class's schema: about 40% of making a
-    chart. The classes are the same at every call, so the table is built once and shared; it is the
-    same table, so the charts are the same."""
-    from altair.utils import schemapi
-
-    built = schemapi._FromDict.__init__
-    tables: dict = {}
-
-    def shared(self, wrapper_classes, /):
-        classes = tuple(wrapper_classes)
-        if classes not in tables:
-            built(self, classes)
-            tables[classes] = self.class_dict
-        self.class_dict = tables[classes]
-
-    schemapi._FromDict.__init__ = shared
-
-
-@functools.cache
 def _chart_json(name: str) -> str:
     """The chart's described Vega-Lite spec without its datasets, and the names of those datasets, as
     JSON: the same for every set of rows, and Altair's validation of it is most of a conversion, so
     it is made once per build."""
-    _altair_schema_table_kept()
     module = _module(name)
     return json.dumps({"datasets": list(module.DATASETS), "spec": _described(module.chart().to_dict())})
 
