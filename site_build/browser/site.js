@@ -34,7 +34,7 @@ document$.subscribe(() => {
     if (!target) return;
     for (const type of READER_MOVES) addEventListener(type, release, { capture: true, passive: true });
     observer = new ResizeObserver(() => target.scrollIntoView());
-    for (const block of document.querySelectorAll(".md-typeset .page-block")) observer.observe(block);
+    for (const block of document.querySelectorAll(".md-typeset .page-section > div")) observer.observe(block);
     timer = setTimeout(release, SETTLE_MS);
   }
 

@@ -10,7 +10,7 @@ from harness.site import pages
 PAGE = "/training/"
 # Both far down the long article: the last h2 section, and one well before it.
 FAR = ("what-a-run-keeps-on-disk", "the-training-stack-layer-by-layer")
-BLOCKS = ".md-typeset .page-block"
+BLOCKS = ".md-typeset .page-section > div"
 # How far below the viewport's top a heading may land: the theme's header sits above it.
 HEADER_PX = 150
 WIDE = {"width": 1600, "height": 900}
@@ -64,7 +64,7 @@ def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url,
 
 def test_find_in_page_reaches_a_skipped_block(page, site_url):
     page.goto(f"{site_url}{PAGE}")
-    paragraph = page.locator(f"section:has(> #{FAR[-1]}) > .page-block p").first
+    paragraph = page.locator(f"section:has(> #{FAR[-1]}) > div p").first
     words = " ".join(paragraph.evaluate("el => el.textContent").split()[:4])
     assert skipped(page)[-1]
     assert page.evaluate("words => window.find(words)", words)

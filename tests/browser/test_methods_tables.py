@@ -11,7 +11,7 @@ def test_every_methods_table_fits_the_column_at_1280_px(browser, site_url):
     page.goto(f"{site_url}/methods/")
     too_wide = page.evaluate("""() => {
       // Every section drawn, as a reader scrolling through would have them (site.css: content-visibility).
-      for (const s of document.querySelectorAll('.page-block')) s.style.contentVisibility = 'visible';
+      for (const s of document.querySelectorAll('.page-section > div')) s.style.contentVisibility = 'visible';
       // The theme wraps each table in a box that scrolls sideways: the table must not need it.
       return [...document.querySelectorAll('.md-typeset table')]
         .map((t) => [t.closest('section')?.querySelector('h2')?.id, t.scrollWidth, t.closest('.md-typeset__scrollwrap').clientWidth])

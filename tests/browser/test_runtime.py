@@ -265,7 +265,7 @@ def test_axe_finds_no_violation_on_a_phone(browser, site_url, path, scheme):
         if page.locator("[data-widget]").count():
             page.wait_for_selector('[data-widget][data-state="live"]', timeout=LIVE_TIMEOUT_MS)
         as_loaded = run_axe(page)
-        page.add_style_tag(content=".md-typeset .page-block { content-visibility: visible !important; }")
+        page.add_style_tag(content=".md-typeset .page-section > div { content-visibility: visible !important; }")
         laid_out = run_axe(page)
     finally:
         context.close()

@@ -9,24 +9,24 @@ def test_a_page_is_cut_at_its_h2_headings():
     html = '<h1>T</h1><p>a</p><h2 id="b">B</h2><p>b</p><h2>C</h2><h3>S</h3>'
     found = sections.parts(html)
     assert found == ['<h1>T</h1><p>a</p>', '<h2 id="b">B</h2><p>b</p>', '<h2>C</h2><h3>S</h3>']
-    assert sections.wrapped(found) == ('<h1>T</h1><p>a</p><section class="page-section"><h2 id="b">B</h2><div class="page-block"><p>b</p></div></section>'
+    assert sections.wrapped(found) == ('<h1>T</h1><p>a</p><section class="page-section"><h2 id="b">B</h2><div><p>b</p></div></section>'
                                        '<section class="page-section"><h2>C</h2><h3>S</h3></section>')
 
 
 def test_headings_stand_outside_the_blocks_between_them():
     part = '<h2 id="a">A <a href="#a">¶</a></h2><p>x<br>y</p><h3 id="b">B</h3><svg><path d="M0"/></svg><p>z</p>'
     assert sections.wrapped([part]) == (
-        '<section class="page-section"><h2 id="a">A <a href="#a">¶</a></h2><div class="page-block"><p>x<br>y</p></div>'
-        '<h3 id="b">B</h3><div class="page-block"><svg><path d="M0"/></svg><p>z</p></div></section>')
+        '<section class="page-section"><h2 id="a">A <a href="#a">¶</a></h2><div><p>x<br>y</p></div>'
+        '<h3 id="b">B</h3><div><svg><path d="M0"/></svg><p>z</p></div></section>')
 
 
 def test_a_heading_inside_an_element_stays_in_its_block():
     part = '<h2>A</h2><div class="admonition"><h3>In</h3><p>x</p></div><h3>Out</h3><p>y</p>'
     assert sections.wrapped([part]) == (
-        '<section class="page-section"><h2>A</h2><div class="page-block"><div class="admonition"><h3>In</h3><p>x</p></div></div>'
-        '<h3>Out</h3><div class="page-block"><p>y</p></div></section>')
+        '<section class="page-section"><h2>A</h2><div><div class="admonition"><h3>In</h3><p>x</p></div></div>'
+        '<h3>Out</h3><div><p>y</p></div></section>')
 
 
 def test_a_part_whose_tags_do_not_balance_stays_one_block():
     part = '<h2>A</h2></div><div><h3>In</h3><p>x</p>'
-    assert sections.wrapped([part]) == f'<section class="page-section"><div class="page-block">{part}</div></section>'
+    assert sections.wrapped([part]) == f'<section class="page-section"><div>{part}</div></section>'
