@@ -2,8 +2,8 @@
 within each section the content between its headings in blocks the browser may skip.
 
 A browser styles and lays out a block far from the viewport only when it comes near (site.css:
-`content-visibility: auto` on a section's `<div>` children, its blocks), so a long article costs in proportion to what is on
-screen. The headings stand outside the blocks: the theme's table of contents reads every
+`content-visibility: auto` on a section's `<div>` children, its blocks), so a long article costs
+in proportion to what is on screen. The headings stand outside the blocks: the theme's table of contents reads every
 heading's position at load and again whenever the page's height changes, and reading the position
 of an element inside a skipped block makes the browser lay out that whole block there and then
 (on /training/ under a 4× slowed phone, over a second of forced layout at load). A heading outside
