@@ -160,15 +160,16 @@ def model_size(page) -> float:
 
 
 def storage_chart(browser, url: str):
-    """The storage widget live and in view, and its plot's rectangle on screen (the background path
-    of Vega's root group): (page, {x, y, width, height})."""
+    """The storage widget live and in view, and its plot's rectangle on screen (the box around both
+    axes' grids, whose lines span the plot; the static chart keeps no background of its own): (page, {x, y, width, height})."""
     page = open_page(browser, f"{url}/storage_scale/")
     wait_live(page, "storage_scale")
     look_at(page, "storage_scale")
     page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()  # the plot itself on screen, not only the widget's top
     box = page.eval_on_selector('[data-widget="storage_scale"] [data-chart] svg',
-                                "(svg) => { const b = svg.querySelector('.role-frame.root > g > path.background')"
-                                ".getBoundingClientRect(); return {x: b.x, y: b.y, width: b.width, height: b.height}; }")
+                                "(svg) => { const boxes = [...svg.querySelectorAll('.role-axis-grid path')].map((p) => p.getBoundingClientRect());"
+                                " const x = Math.min(...boxes.map((b) => b.left)), y = Math.min(...boxes.map((b) => b.top));"
+                                " return {x, y, width: Math.max(...boxes.map((b) => b.right)) - x, height: Math.max(...boxes.map((b) => b.bottom)) - y}; }")
     return page, box
 
 
