@@ -168,8 +168,10 @@ def storage_chart(browser, url: str):
     page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()  # the plot itself on screen, not only the widget's top
     box = page.eval_on_selector('[data-widget="storage_scale"] [data-chart] svg',
                                 "(svg) => { const boxes = [...svg.querySelectorAll('.role-axis-grid path')].map((p) => p.getBoundingClientRect());"
-                                " const x = Math.min(...boxes.map((b) => b.left)), y = Math.min(...boxes.map((b) => b.top));"
-                                " return {x, y, width: Math.max(...boxes.map((b) => b.right)) - x, height: Math.max(...boxes.map((b) => b.bottom)) - y}; }")
+                                # Vega draws grid lines half a unit inside the plot, for crisp one-unit lines.
+                                " const half = 0.5 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;"
+                                " const x = Math.min(...boxes.map((b) => b.left)) - half, y = Math.min(...boxes.map((b) => b.top)) - half;"
+                                " return {x, y, width: Math.max(...boxes.map((b) => b.right)) - half - x, height: Math.max(...boxes.map((b) => b.bottom)) - half - y}; }")
     return page, box
 
 
