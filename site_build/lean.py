@@ -88,6 +88,8 @@ _STYLED = frozenset(re.findall(r"\.(role-[\w-]+)", "".join(p.read_text() for p i
 def _styled_classes(attribute: re.Match) -> str:
     kept = [name for name in attribute.group(1).split() if name in _STYLED or not _VEGA_CLASS.match(name)]
     return f' class="{" ".join(kept)}"' if kept else ""
+
+
 _ROLE_UNLABELLED = re.compile(r'<(?!svg\b)\w+\b[^>]* role="graphics-[^"]*"[^>]*>')
 _LABELLED = re.compile(r' aria-(?:label|labelledby|describedby)=')
 
@@ -100,11 +102,11 @@ _WHAT_IT_IS = re.compile(r' (?:aria-label|role|aria-roledescription)="[^"]*"')
 
 def _said_once(text: str) -> str:
     """Each SVG without the labels Vega repeats: a listener hears each once, on the mark it describes."""
-    def svg(match: re.Match) -> str:
+    def one(match: re.Match) -> str:
         labels = _LABEL.findall(match.group())
         return _SAID_AGAIN.sub(lambda tag: _WHAT_IT_IS.sub("", tag.group()) if labels.count(
             (_LABEL.search(tag.group()) or [None, None])[1]) > 1 else tag.group(), match.group())
-    return re.sub(r"<svg\b.*?</svg>", svg, text, flags=re.S)
+    return re.sub(r"<svg\b.*?</svg>", one, text, flags=re.S)
 
 
 def _unlabelled_role(tag: re.Match) -> str:
