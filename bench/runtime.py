@@ -604,6 +604,13 @@ TIME_CHANGES = """async ({ index, field, values, chart, timeoutMs }) => {
   return times;
 }"""
 
+def bring_near(page, index: int):
+    """Scroll the index-th widget into view, as a reader does before typing into it, and wait for its
+    form: far down a page its controls are made only when it comes near (runtime.js, showControls)."""
+    page.locator("[data-widget]").nth(index).scroll_into_view_if_needed()
+    page.wait_for_function("(i) => document.querySelectorAll('[data-widget]')[i].querySelector('form') !== null", arg=index)
+
+
 # The index-th widget's form controls, name -> value, and whether it has a chart Vega redraws.
 WIDGET_FORM = """(index) => {
   const root = document.querySelectorAll("[data-widget]")[index];
@@ -766,6 +773,7 @@ def latency_rows(browser, url: str, path: str, widgets: list[str], plan: Plan) -
         page.goto(url)
         wait_live(page)
         for index, widget in enumerate(widgets):
+            bring_near(page, index)
             form = page.evaluate(WIDGET_FORM, index)
             count = plan.warmup + plan.changes
             probes = numeric_probes(index, widget, form["values"], count) + choice_probes(index, widget, form["values"], count)

@@ -76,13 +76,15 @@ def name_of(page, widget: str) -> str:
 def look_at(page, widget: str):
     """Scroll the widget into view, as a reader does before reading it: a section far from the
     viewport skips layout (content-visibility), and text that is not laid out is not rendered."""
-    page.locator(root(widget)).scroll_into_view_if_needed()
+    page.locator(root(widget)).first.scroll_into_view_if_needed()
     # Its section is laid out on the next frame it is near the viewport: wait for that frame.
     page.wait_for_function("sel => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})",
                            arg=root(widget))
 
 
 def wait_live(page, widget: str):
+    """Wait for the widget to answer, looked at as a reader about to use it would (see set_field)."""
+    look_at(page, widget)
     page.wait_for_selector(f'{root(widget)}[data-state="live"]', timeout=LIVE_TIMEOUT_MS)
 
 
@@ -118,16 +120,21 @@ def wait_for_cpython_outputs(page, widget: str, timeout_ms: int = 10_000) -> dic
 
 
 def type_into(page, widget: str, field: str, text: str):
+    look_at(page, widget)
     page.fill(f'{root(widget)} [name="{field}"]', text)
 
 
 def choose(page, widget: str, field: str, value: str):
     """Pick an option of a <select> field by its value, as a reader would."""
+    look_at(page, widget)
     page.select_option(f'{root(widget)} [name="{field}"]', value)
 
 
 def set_field(page, widget: str, field, text: str):
-    """Put a field's text form (contract.form_text) into the form as a reader would: type, pick or tick."""
+    """Put a field's text form (contract.form_text) into the form as a reader would: type, pick or tick.
+    The reader looks at the widget first: far down a page its controls are made only when it comes
+    near (runtime.js, showControls)."""
+    look_at(page, widget)
     selector = f'{root(widget)} [name="{field.name}"]'
     if field.kind == "choice":
         page.select_option(selector, text)

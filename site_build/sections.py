@@ -9,6 +9,13 @@ of an element inside a skipped block makes the browser lay out that whole block 
 (on /training/ under a 4× slowed phone, over a second of forced layout at load). A heading outside
 the blocks is placed by the blocks' estimated or remembered sizes alone.
 
+A widget's controls (its presets and form, between the markers widget.html writes) in a section
+that is not drawn from the first frame stand in a `<noscript>`: without JavaScript they read as they
+are; with it they are text, no element, until the widget's block comes near and runtime.js makes
+them. Chromium's form autofill reads every form control of a page once it is parsed, and asking
+whether a control inside a skipped block can take focus lays that whole block out: with its widgets'
+controls in place, /training/ spent over half a second so on a 4x slowed phone at every load.
+
 The parts are also the sections in which the glossary marks a term's first use
 (`glossary.marked_once`). What comes before the first h2 (the title, the introduction) stays as it
 is.
@@ -35,10 +42,31 @@ def parts(html: str) -> list[str]:
     return [html[a:b] for a, b in zip(starts, [*starts[1:], len(html)])]
 
 
+# The sections drawn from the first frame, whatever their distance from the viewport (site.css:
+# `section.page-section:nth-of-type(-n+2)`).
+DRAWN_SECTIONS = 2
+CONTROLS = ("<!--controls-->", "<!--/controls-->")
+DEFERRED_CONTROLS = ("<noscript data-controls>", "</noscript>")
+
+
 def wrapped(parts: list[str]) -> str:
     """The parts joined again, each that starts at an h2 inside a section of its own, its content
-    between headings in blocks."""
-    return "".join(f'<section class="{CLASS}">{_blocks(part)}</section>' if part.startswith("<h2") else part for part in parts)
+    between headings in blocks; the widgets' controls in the sections after the drawn ones deferred."""
+    out, sections = [], 0
+    for part in parts:
+        if not part.startswith("<h2"):
+            out.append(deferred_controls(part, defer=False))
+            continue
+        sections += 1
+        out.append(f'<section class="{CLASS}">{_blocks(deferred_controls(part, defer=sections > DRAWN_SECTIONS))}</section>')
+    return "".join(out)
+
+
+def deferred_controls(html: str, defer: bool) -> str:
+    """`html` with each widget's controls in a `<noscript>` (`defer`) or as they are."""
+    for marker, replacement in zip(CONTROLS, DEFERRED_CONTROLS if defer else ("", "")):
+        html = html.replace(marker, replacement)
+    return html
 
 
 def _blocks(part: str) -> str:

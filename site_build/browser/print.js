@@ -52,6 +52,7 @@
   }
 
   function writeAll() {
+    window.widgetRuntime?.showControls(); // those the build deferred (runtime.js) stand in the page now
     for (const widget of document.querySelectorAll("[data-widget]")) {
       clear(widget);
       writeState(widget);

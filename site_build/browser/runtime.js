@@ -11,7 +11,8 @@
  * DOM contract: root [data-widget=name][data-state=static|loading|live|error]
  * with a unique id (the URL keys are <id>.<field>, so a page can hold one
  * widget twice); inputs are named form controls (a multi-choice is checkboxes
- * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle");
+ * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle"),
+ * far down a page in the page only once the widget is near (showControls);
  * outputs are [data-output=key], each with its provenance card as `data-card`;
  * [data-error-for=field] holds a field's error; [data-status] one status line;
  * [data-chart] holds the chart and its data-chart-spec attribute the name of
@@ -244,7 +245,7 @@
 
   function show(w, result, state) {
     w.dirty = false;
-    for (const slot of w.root.querySelectorAll("[data-error-for]")) slot.textContent = "";
+    for (const slot of within(w, "[data-error-for]")) slot.textContent = "";
     for (const control of w.form.elements) control.removeAttribute("aria-invalid");
     w.status.textContent = "";
     if (result.error) {
@@ -258,11 +259,11 @@
     showPinned(w, result.pinned);
     markPending(w);
     for (const [key, text] of Object.entries(result.outputs)) {
-      const el = w.root.querySelector(`[data-output="${CSS.escape(key)}"]`);
+      const el = within(w, `[data-output="${CSS.escape(key)}"]`)[0];
       if (el && !el.hasAttribute("data-live")) el.textContent = text;
     }
     // A pick whose value an output computes (an optimum for the current state) picks that value now.
-    for (const button of w.root.querySelectorAll("[data-pick-output]")) {
+    for (const button of within(w, "[data-pick-output]")) {
       const field = button.dataset.pick.split("=")[0];
       button.dataset.pick = `${field}=${result.outputs[button.dataset.pickOutput]}`;
     }
@@ -293,7 +294,7 @@
   function showError(w, error) {
     // The last good outputs stay, marked as such (widgets.css), so nothing reads NaN or passes a stale number as current.
     w.root.classList.add("widget--stale");
-    const slot = error.field && w.root.querySelector(`[data-error-for="${CSS.escape(error.field)}"]`);
+    const slot = error.field && within(w, `[data-error-for="${CSS.escape(error.field)}"]`)[0];
     if (slot) slot.textContent = error.message;
     else w.status.textContent = error.message;
     for (const control of w.form.elements) {
@@ -311,7 +312,7 @@
   // A unit reads singular after a value of one ("1 GPU"): the build wrote both of its forms
   // (estimators.units.unit_after) on each unit that has two.
   function showUnits(w) {
-    for (const unit of w.root.querySelectorAll("[data-unit-one]")) {
+    for (const unit of within(w, "[data-unit-one]")) {
       const input = unit.parentElement.querySelector("input");
       unit.textContent = Number(input.value.trim().replaceAll(",", "")) === 1 ? unit.dataset.unitOne : unit.dataset.unit;
     }
@@ -324,7 +325,7 @@
   const PLAY_STEP_MS = 2000;
 
   function showPicked(w, state) {
-    for (const el of w.root.querySelectorAll("[data-when], [data-pick]")) {
+    for (const el of within(w, "[data-when], [data-pick]")) {
       const [field, value] = (el.dataset.when || el.dataset.pick).split("=");
       const picked = (state[field] || "").split(MULTI_SEPARATOR).includes(value);
       el.classList.toggle("is-picked", picked);
@@ -335,7 +336,7 @@
   // The highlighted preset is the one whose every value the form holds, or none: read from the state
   // after every kind of move (a field, a preset, Play, a pick, a chart click, a link), never kept.
   function showPreset(w, state) {
-    for (const b of w.root.querySelectorAll("[data-preset]")) {
+    for (const b of within(w, "[data-preset]")) {
       const values = JSON.parse(b.dataset.preset);
       b.setAttribute("aria-pressed", String(Object.entries(values).every(([field, value]) => state[field] === value)));
     }
@@ -376,7 +377,7 @@
   // "Play", a toggle; or, under reduced motion, "Next", a plain button. Followed when the setting changes.
   function showPlayButtons(w) {
     if (REDUCED_MOTION.matches) stopPlay(w);
-    for (const button of w.root.querySelectorAll("[data-play]")) {
+    for (const button of within(w, "[data-play]")) {
       button.textContent = REDUCED_MOTION.matches ? "Next" : "Play";
       if (REDUCED_MOTION.matches) button.removeAttribute("aria-pressed");
       else button.setAttribute("aria-pressed", String(Boolean(w.playing)));
@@ -449,7 +450,8 @@
     return b;
   }
 
-  // Hidden until the runtime is live (setState): without Python no tool can answer.
+  // Hidden until the runtime is live (setState): without Python no tool can answer. Put in the page
+  // with the controls (showControls): they are form controls too.
   function makeTools(w) {
     const root = document.createElement("div");
     root.className = "widget__tools";
@@ -476,7 +478,6 @@
     tools.copied.rows = 3;
     tools.copied.setAttribute("aria-label", "Copied text");
     root.append(group, tools.status, tools.copied);
-    w.status.before(root);
     return tools;
   }
 
@@ -509,7 +510,7 @@
     showPinButton(w);
     w.tools.status.textContent = "";
     if (!w.pinned) {
-      for (const el of w.root.querySelectorAll("[data-pinned-for]")) el.remove();
+      for (const el of within(w, "[data-pinned-for]")) el.remove();
       writeUrl(w, readState(w));
       return;
     }
@@ -526,13 +527,13 @@
   function showPinned(w, pinned) {
     if (!pinned) return;
     if (pinned.error) {
-      for (const el of w.root.querySelectorAll("[data-pinned-for]")) el.remove();
+      for (const el of within(w, "[data-pinned-for]")) el.remove();
       const where = pinned.error.field ? `${labelOf(w, pinned.error.field)}: ` : "";
       w.tools.status.textContent = `The pinned state in this address cannot be compared. ${where}${pinned.error.message} Unpin to clear it.`;
       return;
     }
     w.tools.status.textContent = "";
-    for (const slot of w.root.querySelectorAll("[data-output]:not([data-live])")) {
+    for (const slot of within(w, "[data-output]:not([data-live])")) {
       const key = slot.dataset.output;
       if (!(key in pinned.outputs)) continue;
       let el = slot.nextElementSibling;
@@ -710,14 +711,50 @@
     });
   }
 
+  // --- deferred controls --------------------------------------------------------
+  // Far down a page the build leaves a widget's controls (its presets and form) as the text of a
+  // <noscript data-controls> (site_build/sections.py): made here into elements apart from the page,
+  // they hold the widget's state at once and go into the page, its tools with them, when the
+  // widget's block comes near the viewport (its content-visibility: auto stops skipping it), or
+  // before the page prints.
+  function deferredControls(root) {
+    const source = root.querySelector("noscript[data-controls]");
+    if (!source) return null;
+    const holder = document.createElement("div");
+    holder.innerHTML = source.textContent; // the build's own markup, as the parser would have made it
+    return { source, holder };
+  }
+
+  // Every element of the widget that matches `selector`, its controls included wherever they are.
+  function within(w, selector) {
+    const found = [...w.root.querySelectorAll(selector)];
+    return w.deferred ? [...found, ...w.deferred.holder.querySelectorAll(selector)] : found;
+  }
+
+  function showControls(w) {
+    if (w.tools.root.isConnected) return;
+    w.status.before(w.tools.root);
+    if (!w.deferred) return;
+    w.deferred.source.replaceWith(...w.deferred.holder.childNodes);
+    w.deferred = null;
+  }
+
+  document.addEventListener("contentvisibilityautostatechange", (event) => {
+    if (event.skipped) return;
+    for (const w of mounted) if (event.target.contains(w.root)) showControls(w);
+  }, true); // capturing: the event does not bubble
+  runtime.showControls = () => mounted.forEach(showControls); // print.js, before it writes each control's value
+
   // --- binding --------------------------------------------------------------
 
   function mount(root) {
     if (root.widget) return; // idempotent: state lives on the element
+    const deferred = deferredControls(root);
     const w = {
       root,
       name: root.dataset.widget,
-      form: root.querySelector("form"),
+      deferred,
+      form: (deferred ? deferred.holder : root).querySelector("form"),
       status: root.querySelector("[data-status]"),
       live: root.querySelector("[data-live]"),
       chart: root.querySelector("[data-chart]"),
@@ -774,6 +811,8 @@
       root.addEventListener(type, boot, { once: true, passive: true });
     }
     if (restoreFromUrl(w)) request(w);
+    // Near the viewport already (or in a browser that skips nothing): its block's event came and went.
+    if (!deferred || root.checkVisibility?.({ contentVisibilityAuto: true }) !== false) showControls(w);
     if (runtime.status === "error") showFailure(w);
     else if (runtime.progress && runtime.status === "loading") showProgress(w);
   }

@@ -1,11 +1,14 @@
 """Blocks far from the viewport skip style and layout (site.css: content-visibility; a block is
 the content between two headings, site_build/sections.py), and nothing a reader does notices: an
 anchor lands on its heading, find-in-page reaches a far block, printing draws every block; and
-the theme's table of contents, reading every heading's position, lays out no far block."""
+the theme's table of contents, reading every heading's position, lays out no far block, nor does
+the browser's form autofill, finding no form control in a skipped block."""
 
 import pytest
 
+import pyodide_widgets
 from harness.site import pages
+from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
 PAGE = "/training/"
 # Both far down the long article: the last h2 section, and one well before it.
@@ -104,3 +107,28 @@ def test_no_page_shifts_its_layout_while_it_loads_on_a_phone(browser, built_site
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert page.evaluate("window.__shifts") == [], path
         context.close()
+
+
+# Each mounted widget: whether its block is skipped now, and how many form controls stand in it.
+CONTROLS_OF_WIDGETS = """els => els.filter((el) => el.widget).map((el) => ({
+  id: el.id, skipped: !el.checkVisibility({contentVisibilityAuto: true}),
+  controls: el.querySelectorAll("input, select, textarea").length}))"""
+
+
+def test_a_far_widget_makes_its_controls_only_when_it_comes_near(page, site_url):
+    page.goto(f"{site_url}{PAGE}")
+    widgets = page.locator("[data-widget]")
+    page.wait_for_function("n => [...document.querySelectorAll('[data-widget]')].every((el) => el.widget)",
+                           arg=widgets.count())
+    seen = widgets.evaluate_all(CONTROLS_OF_WIDGETS)
+    assert any(not w["skipped"] and w["controls"] for w in seen), "a widget near the top has its controls"
+    far = [w for w in seen if w["skipped"]]
+    assert far and all(w["controls"] == 0 for w in far), seen
+    # The last one, once a reader reaches it, has its form, and it answers as CPython does.
+    last = f"#{far[-1]['id']}"
+    name = page.get_attribute(last, "data-widget")
+    field = next(f for f in pyodide_widgets.module(name).FIELDS if f.kind == "choice")
+    current = page.eval_on_selector(last, "el => window.widgetRuntime.stateOf(el)")[field.name]
+    set_field(page, last, field, next(value for value, _ in field.options if value != current))
+    wait_live(page, last)
+    wait_for_cpython_outputs(page, last)

@@ -30,3 +30,16 @@ def test_a_heading_inside_an_element_stays_in_its_block():
 def test_a_part_whose_tags_do_not_balance_stays_one_block():
     part = '<h2>A</h2></div><div><h3>In</h3><p>x</p>'
     assert sections.wrapped([part]) == f'<section class="page-section"><div>{part}</div></section>'
+
+
+def test_a_widgets_controls_wait_in_a_noscript_after_the_drawn_sections():
+    widget = '<div class="widget"><!--controls--><form><input name="n"></form><!--/controls--><p>out</p></div>'
+    parts = ["<h1>T</h1>" + widget, *[f"<h2>{i}</h2>{widget}" for i in range(sections.DRAWN_SECTIONS + 1)]]
+    html = sections.wrapped(parts)
+    deferred = '<div class="widget"><noscript data-controls><form><input name="n"></form></noscript><p>out</p></div>'
+    as_is = '<div class="widget"><form><input name="n"></form><p>out</p></div>'
+    # The introduction and the drawn sections keep them as they are; the next section defers them.
+    assert html.count(as_is) == 1 + sections.DRAWN_SECTIONS
+    assert html.count(deferred) == 1
+    assert html.index(deferred) > html.rindex(as_is)
+    assert "<!--" not in html
