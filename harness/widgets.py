@@ -76,9 +76,11 @@ def name_of(page, widget: str) -> str:
 def look_at(page, widget: str):
     """Scroll the widget into view, as a reader does before reading it: a section far from the
     viewport skips layout (content-visibility), and text that is not laid out is not rendered."""
-    page.locator(root(widget)).first.scroll_into_view_if_needed()
-    # Its section is laid out on the next frame it is near the viewport: wait for that frame.
-    page.wait_for_function("sel => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})",
+    # Its section is laid out on the next frame it is near the viewport: until then, scrolled to again
+    # each frame, the widget of the page as it is then (instant navigation may still be replacing it).
+    page.wait_for_function("""sel => { const el = document.querySelector(sel);
+                                       el?.scrollIntoView({block: "nearest"});
+                                       return el?.checkVisibility({contentVisibilityAuto: true}); }""",
                            arg=root(widget))
 
 

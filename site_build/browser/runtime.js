@@ -721,7 +721,9 @@
     const source = root.querySelector("noscript[data-controls]");
     if (!source) return null;
     const holder = document.createElement("div");
-    holder.innerHTML = source.textContent; // the build's own markup, as the parser would have made it
+    // The page's parser leaves it as text; instant navigation's DOMParser, which runs no script, as elements.
+    if (source.firstElementChild) holder.append(...source.childNodes);
+    else holder.innerHTML = source.textContent; // the build's own markup
     return { source, holder };
   }
 

@@ -22,6 +22,7 @@ def test_a_card_opens_on_focus_without_layout_shift_and_axe_is_clean(page, site_
     assert term.evaluate("el => el.tabIndex") == 0
     text = term.inner_text()
     paragraph = term.locator("xpath=..")
+    term.scroll_into_view_if_needed()  # where focus would scroll it: the widget was looked at below it
     before = paragraph.bounding_box()
     term.focus()
     tooltip = page.locator(".md-tooltip2--active")
