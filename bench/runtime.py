@@ -604,6 +604,7 @@ TIME_CHANGES = """async ({ index, field, values, chart, timeoutMs }) => {
   return times;
 }"""
 
+
 def bring_near(page, index: int):
     """Scroll the index-th widget into view, as a reader does before typing into it, and wait for its
     form: far down a page its controls are made only when it comes near (runtime.js, showControls)."""
