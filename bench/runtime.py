@@ -60,7 +60,7 @@ import pyodide_widgets
 from bench import build as build_bench
 from harness.browser import CHROMIUM, LIVE_TIMEOUT_MS, chromium
 from harness.site import ROOT, QuietHandler, mkdocs_build, pages, serving
-from harness.widgets import NO_SNAPSHOT_STORAGE, snapshot_saved
+from harness.widgets import NO_SNAPSHOT_STORAGE, look_at, snapshot_saved
 
 RESULTS = ROOT / "bench" / "results"
 LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"
@@ -606,10 +606,11 @@ TIME_CHANGES = """async ({ index, field, values, chart, timeoutMs }) => {
 
 
 def bring_near(page, index: int):
-    """Scroll the index-th widget into view, as a reader does before typing into it, and wait for its
-    form: far down a page its controls are made only when it comes near (runtime.js, showControls)."""
-    page.locator("[data-widget]").nth(index).scroll_into_view_if_needed()
-    page.wait_for_function("(i) => document.querySelectorAll('[data-widget]')[i].querySelector('form') !== null", arg=index)
+    """Look at the index-th widget, as a reader does before typing into it, and wait for its form: far
+    down a page its controls are made only when it comes near (runtime.js, showControls)."""
+    widget = "#" + page.evaluate("(i) => document.querySelectorAll('[data-widget]')[i].id", index)
+    look_at(page, widget)
+    page.wait_for_selector(f"{widget} form", state="attached")
 
 
 # The index-th widget's form controls, name -> value, and whether it has a chart Vega redraws.

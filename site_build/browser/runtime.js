@@ -729,7 +729,7 @@
 
   // Every element of the widget that matches `selector`, its controls included wherever they are.
   function within(w, selector) {
-    const found = [...w.root.querySelectorAll(selector)];
+    const found = w.root.querySelectorAll(selector);
     return w.deferred ? [...found, ...w.deferred.holder.querySelectorAll(selector)] : found;
   }
 

@@ -13,8 +13,8 @@ document$.subscribe(() => {
 // (site.css: content-visibility), at the size it had when last laid out; one above the target
 // that changed meanwhile (the theme wrapped its tables, the runtime mounted its widgets) takes
 // its real size as it comes near, and Chromium's scroll anchoring does not make up for that
-// change: the heading slides down the window. Until the reader scrolls, clicks or types, or SETTLE_MS have passed, the target is put
-// back whenever a block changes size.
+// change: the heading slides down the window. Until the reader scrolls, clicks or types, or
+// SETTLE_MS have passed, the target is put back whenever a block changes size.
 (() => {
   const SETTLE_MS = 10_000;
   const READER_MOVES = ["wheel", "touchstart", "keydown", "pointerdown"];

@@ -118,8 +118,7 @@ CONTROLS_OF_WIDGETS = """els => els.filter((el) => el.widget).map((el) => ({
 def test_a_far_widget_makes_its_controls_only_when_it_comes_near(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     widgets = page.locator("[data-widget]")
-    page.wait_for_function("n => [...document.querySelectorAll('[data-widget]')].every((el) => el.widget)",
-                           arg=widgets.count())
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget]')].every((el) => el.widget)")
     seen = widgets.evaluate_all(CONTROLS_OF_WIDGETS)
     assert any(not w["skipped"] and w["controls"] for w in seen), "a widget near the top has its controls"
     far = [w for w in seen if w["skipped"]]
