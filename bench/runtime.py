@@ -59,7 +59,7 @@ from playwright.sync_api import Error as PlaywrightError
 import pyodide_widgets
 from bench import build as build_bench
 from harness.browser import CHROMIUM, LIVE_TIMEOUT_MS, chromium
-from harness.site import ROOT, QuietHandler, mkdocs_build, pages, serving
+from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, pages, serving
 from harness.widgets import NO_SNAPSHOT_STORAGE, look_at, snapshot_saved
 
 RESULTS = ROOT / "bench" / "results"
@@ -264,6 +264,23 @@ def served_site(plan: Plan):
         without_storage.update(compressed)
         without_storage[worker] = gzipped(NO_SNAPSHOT_STORAGE.encode() + worker.read_bytes())
         yield Site(Path(folder), url, url_no_snapshot, widgets, alone)
+
+
+@contextlib.contextmanager
+def anchor_site():
+    """(url, its pages): the same pages built by mkdocs-material alone (bench.build's anchor: the
+    macros plugin and the project's hooks off), served as the site is: what the theme itself costs a
+    page, measured in the same run."""
+    compressed: dict[Path, bytes] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-anchor-") as folder:
+        project = copy_project(Path(folder) / "project")
+        site = Path(folder) / "site"
+        with serving(functools.partial(CdnHandler, compressed=compressed), site) as (_, url):
+            build_bench.timed_build(build_bench.anchor_config(project), site)
+            if not (site / "index.html").is_file():
+                raise MeasurementError("the anchor (mkdocs-material alone) built no home page")
+            compressed.update(compress_site(site))
+            yield url, set(pages(site))
 
 
 # --- the browser ----------------------------------------------------------------
@@ -473,17 +490,21 @@ def phone_load(browser, url: str, has_widgets: bool) -> list[list[float]]:
         context.close()
 
 
-def phone_row(path: str, loads: list[list[list[float]]]) -> Row:
-    """The longest main-thread task of any load on the throttled phone."""
+def phone_row(path: str, loads: list[list[list[float]]], theme_alone: list[list[list[float]]]) -> Row:
+    """The longest main-thread task of any load on the throttled phone, against the same page built
+    by the theme alone (`anchor_site`; none for a page only the project's hook writes)."""
     longest = [max((duration for _, duration in tasks), default=0) for tasks in loads]
     worst = loads[longest.index(max(longest))]
+    alone = [max((duration for _, duration in tasks), default=0) for tasks in theme_alone]
     return Row(
         figure=f"phone (390 px, CPU {PHONE_CPU_SLOWDOWN}× slower): longest task during load (worst of {len(loads)})",
         page=path,
         measured=f"{max(longest):.0f} ms",
+        anchor=f"theme alone {max(alone):.0f} ms" if alone else "",
+        ratio=f"{max(longest) / max(alone):.2f}×" if alone and max(alone) else "",
         target=f"≤ {PHONE_TASK_BUDGET_MS} ms",
         passed=max(longest) <= PHONE_TASK_BUDGET_MS,
-        values={"longest_ms": longest, "worst_tasks_ms": worst},
+        values={"longest_ms": longest, "worst_tasks_ms": worst, "theme_alone_longest_ms": alone},
         detail="worst load's tasks over 50 ms: " + (", ".join(f"{d:.0f} ms at {t / 1000:.1f} s" for t, d in worst) or "none")
         + f"; until live, then {SETTLE_MS / 1000:g} s",
     )
@@ -1005,7 +1026,7 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
     """
     load_before = os.getloadavg()
     rows = []
-    with served_site(plan) as site, chromium() as browser:
+    with served_site(plan) as site, anchor_site() as (anchor_url, anchor_pages), chromium() as browser:
         widget_pages = pages_with_widgets(site.widgets, plan)
         measured_pages = widget_pages if plan.max_widget_pages else pages_measured(site.widgets, plan)
         probes: dict[str, list[Probe]] = {}
@@ -1015,7 +1036,8 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
             rows.append(html_row(site.folder, path))
             rows.append(transfer_row(path, loads))
             rows.append(blocking_row(path, loads))
-            rows.append(phone_row(path, [phone_load(browser, site.url + path, bool(widgets)) for _ in range(plan.phone_loads)]))
+            theme_alone = [phone_load(browser, anchor_url + path, False) for _ in range(plan.phone_loads)] if path in anchor_pages else []
+            rows.append(phone_row(path, [phone_load(browser, site.url + path, bool(widgets)) for _ in range(plan.phone_loads)], theme_alone))
             if widgets:
                 rows.append(long_task_row(path, loads))
                 latency, probes[path], timed = latency_rows(browser, site.url + path, path, widgets, plan)

@@ -121,6 +121,13 @@ def wait_for_cpython_outputs(page, widget: str, timeout_ms: int = 10_000) -> dic
     return expected
 
 
+def address(page) -> str:
+    """The page's address once the widgets have written their state into it, as a reader copies it:
+    the runtime writes it when the page is idle, not with each change."""
+    page.wait_for_function("() => !window.widgetRuntime?.addressPending")
+    return page.url
+
+
 def type_into(page, widget: str, field: str, text: str):
     look_at(page, widget)
     page.fill(f'{root(widget)} [name="{field}"]', text)

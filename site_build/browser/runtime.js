@@ -49,14 +49,17 @@
   const STALL_MS = 30_000;
   // Screen readers hear the new outputs once the reader pauses, not on every step.
   const ANNOUNCE_AFTER_MS = 800;
-  // A browser without requestIdleCallback boots this long after load.
+  // A browser without requestIdleCallback does what waits for an idle moment (the boot after load,
+  // writing the address) this long after.
   const IDLE_FALLBACK_MS = 200;
+  // The longest the address may lag the form while the page is busy (a Play running, say).
+  const ADDRESS_WAIT_MS = 500;
 
   // The script has run: widgets.css's "not live yet" cue, for a runtime blocked or failed, stays away
   // even while widgets wait to be mounted.
   document.documentElement.dataset.widgetRuntime = "started";
 
-  const runtime = { status: "idle", boots: 0, worker: null, requests: new Map(), nextId: 1 };
+  const runtime = { status: "idle", boots: 0, worker: null, requests: new Map(), nextId: 1, addressPending: false };
   const mounted = new Set();
   window.widgetRuntime = runtime; // read by the tests and the benchmark
   runtime.stateOf = (root) => readState(root.widget); // the state a widget's form holds, as sent to Python
@@ -237,7 +240,7 @@
       runtime.worker.postMessage({ type: "update", id, widget: w.name, state, pinned: w.pinned });
     }
     markPending(w);
-    writeUrl(w, state);
+    writeUrlSoon(w);
     showPicked(w, state);
     showPreset(w, state);
     showUnits(w);
@@ -403,16 +406,38 @@
     return `${w.root.id}.pin.${field}`;
   }
 
-  function writeUrl(w, state) {
-    // Only what differs from the page's own state, so a shared link stays short.
-    const url = new URL(location.href);
-    for (const [field, value] of Object.entries(state)) {
-      if (value === w.defaults[field]) url.searchParams.delete(urlKey(w, field));
-      else url.searchParams.set(urlKey(w, field), value);
+  // The address is written once the page is idle, for every widget changed since, not with each
+  // change: history.replaceState costs milliseconds of this thread and more of the browser's, which
+  // on every keystroke came before the answer (over half of a simple widget's time to answer).
+  const unwritten = new Set();
+
+  function writeUrlSoon(w) {
+    if (!unwritten.size) {
+      const path = location.pathname;
+      const write = () => writeUrl(path);
+      if ("requestIdleCallback" in window) requestIdleCallback(write, { timeout: ADDRESS_WAIT_MS });
+      else setTimeout(write, IDLE_FALLBACK_MS);
     }
-    for (const key of [...url.searchParams.keys()]) if (key.startsWith(pinKey(w, ""))) url.searchParams.delete(key);
-    for (const [field, value] of Object.entries(w.pinned || {})) url.searchParams.set(pinKey(w, field), value);
-    history.replaceState(history.state, "", url);
+    unwritten.add(w);
+    runtime.addressPending = true; // read by the tests before they share the address a reader would copy
+  }
+
+  function writeUrl(path) {
+    const url = new URL(location.href);
+    // Instant navigation may have moved to another page meanwhile, whose address is not the widgets'.
+    const widgets = url.pathname === path ? [...unwritten].filter((w) => w.root.isConnected) : [];
+    unwritten.clear();
+    runtime.addressPending = false;
+    for (const w of widgets) {
+      // Only what differs from the page's own state, so a shared link stays short.
+      for (const [field, value] of Object.entries(readState(w))) {
+        if (value === w.defaults[field]) url.searchParams.delete(urlKey(w, field));
+        else url.searchParams.set(urlKey(w, field), value);
+      }
+      for (const key of [...url.searchParams.keys()]) if (key.startsWith(pinKey(w, ""))) url.searchParams.delete(key);
+      for (const [field, value] of Object.entries(w.pinned || {})) url.searchParams.set(pinKey(w, field), value);
+    }
+    if (widgets.length) history.replaceState(history.state, "", url);
   }
 
   function restoreFromUrl(w) {
@@ -511,7 +536,7 @@
     w.tools.status.textContent = "";
     if (!w.pinned) {
       for (const el of within(w, "[data-pinned-for]")) el.remove();
-      writeUrl(w, readState(w));
+      writeUrlSoon(w);
       return;
     }
     request(w);

@@ -9,7 +9,7 @@ serves the form and the URL alike.
 import pytest
 
 from .test_runtime import GARBAGE, widget_text
-from harness.widgets import form_state, look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import address, form_state, look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
 
@@ -48,7 +48,7 @@ def test_grouped_thousands_read_as_one_number_typed_and_from_a_link(browser, pag
     assert "1,000 ×" in typed["fleet"]
 
     linked = browser.new_context().new_page()
-    linked.goto(page.url)
+    linked.goto(address(page))
     assert form_state(linked, WIDGET)["gpus"] == text
     wait_live(linked, WIDGET)
     assert wait_for_cpython_outputs(linked, WIDGET) == typed

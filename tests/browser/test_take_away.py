@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import pyodide_widgets
-from harness.widgets import cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, wait_for_cpython_outputs, wait_live
+from harness.widgets import address, cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, wait_for_cpython_outputs, wait_live
 from pyodide_widgets import dispatch, take_away
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,10 +90,11 @@ def test_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(bro
     assert any(difference != "same" for difference, _ in shown.values())
 
     # The address holds both states: opened afresh, it shows the same comparison.
-    query = dict(parse_qsl(urlsplit(page.url).query))
+    link = address(page)
+    query = dict(parse_qsl(urlsplit(link).query))
     assert {key.rsplit(".", 1)[1]: value for key, value in query.items() if key.startswith(f"{name}.pin.")} == pinned
     shared = browser.new_context().new_page()
-    live_page(shared, page.url, name)
+    live_page(shared, link, name)
     assert form_state(shared, name) == live
     shared.wait_for_function("sel => document.querySelectorAll(sel).length > 0", arg=f"{root(name)} [data-pinned-for]")
     assert pinned_shown(shared, name) == shown
@@ -102,7 +103,7 @@ def test_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(bro
 
     tool(page, name, "pin")  # unpin
     assert page.locator(f"{root(name)} [data-pinned-for]").count() == 0
-    assert f"{name}.pin." not in page.url
+    assert f"{name}.pin." not in address(page)
     assert not page.log.page_errors and not page.log.console_errors
 
 
