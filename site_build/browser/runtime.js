@@ -19,9 +19,9 @@
  * its Vega spec's file under charts/, absent for a widget without a chart.
  *
  * The outputs on screen are for one state of the form (the page's own, at
- * first); whenever the form holds another, the widget is marked
- * .widget--pending until Python answers for it, so no number passes for the
- * answer to inputs it was not computed from. While Pyodide downloads, a
+ * first); whenever the form holds another and Python's answer does not come
+ * at a glance, the widget is marked .widget--pending until it does, so no
+ * number passes for the answer to inputs it was not computed from. While Pyodide downloads, a
  * progress bar counts the bytes; a boot that fails or stalls ends in one line
  * that says whether the network or the browser failed.
  *
@@ -187,6 +187,17 @@
     w.root.classList.toggle("widget--pending", JSON.stringify(readState(w)) !== JSON.stringify(w.shown));
   }
 
+  // Marked at once while no Python is there to answer; live, only if the answer is slower than a
+  // glance. A mark that came and went with every keystroke's answer flickered, and restyling the
+  // widget for it held that answer up.
+  const PENDING_AFTER_MS = 100;
+
+  function markPendingUnlessAnswered(w) {
+    clearTimeout(w.pendingTimer);
+    if (runtime.status === "live") w.pendingTimer = setTimeout(() => markPending(w), PENDING_AFTER_MS);
+    else markPending(w);
+  }
+
   // A multi-choice is a group of checkboxes sharing a name, read as "a,b,c"; a toggle one checkbox, "true" or "false".
   const MULTI_SEPARATOR = ",";
 
@@ -226,8 +237,8 @@
     return controls[0].value === value;
   }
 
-  // The state goes to the worker first: Python computes while this thread marks the form and
-  // writes the address (replaceState alone takes milliseconds), rather than after.
+  // The state goes to the worker first: Python computes while this thread shows what needs no
+  // answer (the picked option, the preset, the units).
   function request(w) {
     w.dirty = true;
     const state = readState(w);
@@ -239,7 +250,7 @@
       runtime.requests.set(id, { w, state });
       runtime.worker.postMessage({ type: "update", id, widget: w.name, state, pinned: w.pinned });
     }
-    markPending(w);
+    markPendingUnlessAnswered(w);
     writeUrlSoon(w);
     showPicked(w, state);
     showPreset(w, state);
