@@ -950,15 +950,22 @@ def failed_audits(report: dict, category: str) -> list[str]:
     ]
 
 
-def lighthouse_row(url: str, path: str, runs: int, results: Path) -> Row:
-    """Lighthouse's four category scores on a page: the run with the median performance of `runs`.
-
-    The chosen report is kept as lighthouse<page>.json in `results`.
-    """
+def median_report(url: str, runs: int) -> tuple[dict, list[dict]]:
+    """The report with the median performance of `runs` Lighthouse runs, and all of them, by performance."""
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as folder:
         reports = [lighthouse_report(url, Path(folder) / f"run{i}.json") for i in range(runs)]
     reports.sort(key=lambda r: r["categories"]["performance"]["score"])
-    report = reports[len(reports) // 2]
+    return reports[len(reports) // 2], reports
+
+
+def lighthouse_row(url: str, path: str, runs: int, results: Path, theme_alone_url: str | None) -> Row:
+    """Lighthouse's four category scores on a page: the run with the median performance of `runs`;
+    against the performance of the same page built by the theme alone (`anchor_site`), when it has one.
+
+    The chosen report is kept as lighthouse<page>.json in `results`.
+    """
+    report, reports = median_report(url, runs)
+    alone = round(median_report(theme_alone_url, runs)[0]["categories"]["performance"]["score"] * 100) if theme_alone_url else None
     (results / f"lighthouse{path.rstrip('/').replace('/', '-')}.json").write_text(json.dumps(report))
     names = ("performance", "accessibility", "best-practices", "seo")
     scores = {name: round(report["categories"][name]["score"] * 100) for name in names}
@@ -971,11 +978,13 @@ def lighthouse_row(url: str, path: str, runs: int, results: Path) -> Row:
         figure="Lighthouse mobile: perf / a11y / best practices / SEO",
         page=path,
         measured=" / ".join(str(scores[name]) for name in names),
+        anchor=f"theme alone {alone}" if alone is not None else "",
         target="≥ 97 / 100 / 100 / 100",
         passed=scores["performance"] >= 97 and all(scores[name] == 100 for name in names[1:]),
         values={
             "scores": scores,
             "performance_runs": [round(r["categories"]["performance"]["score"] * 100) for r in reports],
+            "theme_alone_performance": alone,
             "metrics": metrics,
             "failed_audits": failed,
             "lighthouse": report["lighthouseVersion"],
@@ -1046,7 +1055,8 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
                     if (alone := site.alone.get((path, index))) is not None:
                         rows.append(alone_row(browser, site.url + alone, path, widgets, probe, timed[index], plan))
             if plan.lighthouse_runs:
-                rows.append(lighthouse_row(site.url + path, path, plan.lighthouse_runs, results))
+                rows.append(lighthouse_row(site.url + path, path, plan.lighthouse_runs, results,
+                                           anchor_url + path if path in anchor_pages else None))
         if widget_pages:
             busiest = widget_pages[0]
             rows += boot_rows(browser, site, busiest, plan.boot_rounds)
