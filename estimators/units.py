@@ -15,6 +15,7 @@ a zero the rounding leaves says nothing the shorter text does not.
 """
 
 import decimal
+import functools
 import math
 from typing import NamedTuple
 
@@ -79,6 +80,13 @@ _TIME_UNITS = (("day", SECONDS_PER_DAY), ("h", SECONDS_PER_HOUR), ("min", SECOND
 # from a thousandth up to a million, and in scientific notation outside (a wall
 # of digits or of leading zeros reads worse than 1.23e7).
 PLAIN_RANGE = (1e-3, 1e6)
+
+
+# A widget's answer formats up to a few hundred figures, most of them the same from one state of its
+# form to the next (a change of one field leaves most parts of a bill as they were), and exact decimal
+# rounding is most of what a figure costs: each rounding formatter remembers its latest texts. Typed,
+# because True and 1 are equal keys, yet only one of them is a number to format.
+_remembered = functools.lru_cache(maxsize=1024, typed=True)
 
 
 def _finite(value: float) -> float:
@@ -157,21 +165,25 @@ def _prefixed(value: float, unit: str, rule: Prefixes, digits: int = 0) -> str:
     return f"{_sign(value)}{_digits(mantissa, digits)}{space}{prefixes[power]}{unit}"
 
 
+@_remembered
 def si(value: float, unit: str) -> str:
     """6.4816e18, "FLOP/s" -> "6.48 EFLOP/s"; 2e-3, "FLOP/s" -> "2 mFLOP/s"; bytes ("B", "B/s") from one up."""
     return _prefixed(value, unit, Prefixes.si(unit))
 
 
+@_remembered
 def bytes_(value: float, binary: bool = False) -> str:
     """Bytes with decimal prefixes (810 GB), or binary ones (GiB) when asked."""
     return _prefixed(value, "B", BINARY_BYTES if binary else BYTES)
 
 
+@_remembered
 def count(value: float) -> str:
     """405e9 -> "405B"; 26.62e6 -> "26.6M". No space, as model names write it."""
     return _prefixed(value, "", COUNT)
 
 
+@_remembered
 def apart(value: float, other: float, unit: str = "") -> str:
     """`value` with as many significant digits as it takes to read differently from `other`, the
     figure it is set beside, and never fewer than the policy's: 989.4e12 beside 989e12, "FLOP/s" ->
@@ -197,12 +209,14 @@ def integer(value: float) -> str:
     return f"{round(_finite(value)):,}"
 
 
+@_remembered
 def number(value: float) -> str:
     """A unitless figure: 18.43 -> "18.4"; 1875 -> "1,875"; 0.75 -> "0.75"."""
     magnitude = abs(_finite(value))
     return f"{_sign(value)}{_plain(magnitude, SIGNIFICANT['ratio'])}" if magnitude else "0"
 
 
+@_remembered
 def percent(fraction: float) -> str:
     """0.4 -> "40%"; 0.38234 -> "38.2%"."""
     magnitude = abs(_finite(fraction)) * 100
@@ -211,12 +225,14 @@ def percent(fraction: float) -> str:
     return f"{_sign(fraction)}{_plain(magnitude, SIGNIFICANT['percent'])}%" if magnitude else "0%"
 
 
+@_remembered
 def times(ratio: float) -> str:
     """A multiple: 93.75 -> "93.8×"."""
     magnitude = abs(_finite(ratio))
     return f"{_sign(ratio)}{_plain(magnitude, SIGNIFICANT['ratio'])}×" if magnitude else "0×"
 
 
+@_remembered
 def duration(seconds: float, largest: str = "") -> str:
     """Seconds in the largest of years, days, h, min, s, ms, µs, ns, ps that keeps
     the rounded figure >= 1: 59.99 -> "1 min"; 86400 -> "1 day"; 3.15e9 -> "99.8 years".
