@@ -21,9 +21,9 @@
  * The outputs on screen are for one state of the form (the page's own, at
  * first); whenever the form holds another and Python's answer does not come
  * at a glance, the widget is marked .widget--pending until it does, so no
- * number passes for the answer to inputs it was not computed from. While Pyodide downloads, a
- * progress bar counts the bytes; a boot that fails or stalls ends in one line
- * that says whether the network or the browser failed.
+ * number passes for the answer to inputs it was not computed from. While
+ * Pyodide downloads, a progress bar counts the bytes; a boot that fails or
+ * stalls ends in one line that says whether the network or the browser failed.
  *
  * Once live, each widget shows its tools ([data-tools], made here, so a page
  * without JavaScript shows none): pin the shown state, whose outputs then stay
