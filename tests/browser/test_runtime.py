@@ -100,7 +100,7 @@ def test_state_round_trips_through_the_url(browser, page, site_url):
     assert form_state(other, WIDGET) == form_state(page, WIDGET)
     wait_live(other, WIDGET)
     assert wait_for_cpython_outputs(other, WIDGET) == expected
-    other.context.close()
+    other.close()
 
 
 def test_url_values_are_validated_and_never_inserted_as_html(page, site_url):
@@ -150,7 +150,8 @@ def test_bad_input_is_named_beside_its_field_and_keeps_the_last_good_outputs(pag
 
 
 @pytest.mark.parametrize("blocked", ["**/assets/widgets/pyodide/**", "**/assets/widgets/worker.js", "**/*.whl*"])
-def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(page, site_url, blocked):
+def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(fresh_page, site_url, blocked):
+    page = fresh_page  # a snapshot a shared context kept would boot without some of the files blocked
     page.route(blocked, lambda route: route.abort())
     page.goto(f"{site_url}/training/")
     built = shown_outputs(page, WIDGET)

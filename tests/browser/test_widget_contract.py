@@ -117,7 +117,7 @@ def test_two_copies_keep_their_own_state_and_url(browser, page, contract_site, n
     assert form_state(shared, first) == form_state(page, first)
     assert wait_for_cpython_outputs(shared, first) == changed
     assert form_state(shared, second) == default_text_state(name)
-    shared.context.close()
+    shared.close()
     assert not page.log.page_errors and not page.log.console_errors
 
 
