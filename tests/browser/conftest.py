@@ -56,9 +56,15 @@ class PageLog:
 
 
 @pytest.fixture
-def page(browser):
+def page(browser, request):
+    """A page lent from the shared context. A test marked `without_python` (what a page shows whatever
+    its live calculator does: prose, cards, containment) gets one whose widgets never start Python:
+    the worker's script is refused, as a network that drops it would refuse it, where booting
+    Pyodide once the page is idle would only compete with the test for the processor."""
     page = browser.new_page()
     page.log = PageLog(page)
+    if request.node.get_closest_marker("without_python"):
+        page.route("**/assets/widgets/worker.js", lambda route: route.abort())
     yield page
     page.log.stop()
 
@@ -71,3 +77,4 @@ def fresh_page(chromium_browser):
     page.log = PageLog(page)
     yield page
     context.close()
+
