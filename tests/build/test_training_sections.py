@@ -22,6 +22,7 @@ import pytest
 import estimators
 from estimators import units
 from site_build import numbers
+from tests.contract.test_widget_wording import holds
 
 PAGE = "training"
 PRESETS = estimators.load_presets()
@@ -74,12 +75,13 @@ def prints(printed: list, value: float, text: str, *made_of: str) -> list:
     """The page's entries for `value`, printed as `text`, whose derivation goes through each of `made_of`:
     an estimator's call (`"tokens_per_param("`), a preset's field (`"«llama3-8b».tokens"`, the entry by its
     key), a field of a result (`".effective_share"`) or a literal argument (`'"hoffmann2022"'`).
-    Fails, listing what the page printed from those instead, when there is none."""
+    Fails, listing what the page printed through the first of `made_of` instead, when there is none."""
     derived = [e for e in printed if e.value is not None and all(_names(p, keyed(e.derivation)) for p in made_of)]
     found = [e for e in derived if e.text == text and math.isclose(e.value, value, rel_tol=1e-9)]
+    near = [e for e in printed if e.value is not None and _names(made_of[0], keyed(e.derivation))]
     assert found, (
-        f"the training page prints no {text!r} ({value!r}) made of {made_of}; made of those it prints: "
-        + "; ".join(f"{e.where} {e.text!r} ({e.value!r}) = {e.derivation}" for e in derived[:8])
+        f"the training page prints no {text!r} ({value!r}) made of {made_of}; through {made_of[0]!r} it prints: "
+        + "; ".join(f"{e.where} {e.text!r} ({e.value!r}) = {e.derivation}" for e in near[:6])
     )
     return found
 
@@ -89,17 +91,6 @@ def widget_output(printed: list, widget: str, key: str) -> numbers.Entry:
     found = [e for e in printed if re.fullmatch(rf'widget\("{widget}"[^)]*\)\.{key}', e.derivation)]
     assert found, f"the training page shows no output {key!r} of {widget}"
     return found[0]
-
-
-def shows(text: str, *figures: str) -> bool:
-    """Whether `text` holds each of `figures` whole (not inside a longer number), in that order."""
-    at = 0
-    for figure in figures:
-        found = re.compile(r"(?<![\w.,])" + re.escape(figure) + r"(?!\w|[.,]\d)").search(text, at)
-        if not found:
-            return False
-        at = found.end()
-    return True
 
 
 # --- where the page printed it: the built HTML's structure ------------------------------------------
@@ -351,7 +342,7 @@ def test_rounded_hoffmann_constants_are_a_row_of_their_own(printed, built):
         estimators.chinchilla_optimal(flops, "hoffmann2022-rounded")[0])
 
 
-def test_zero_papers_7_5b_example_where_zero_is_introduced(printed):
+def test_zero_papers_7_5b_example_is_its_120_gb(printed):
     # Rajbhandari et al. 2020, §3.1: 16Ψ for Ψ = 7.5B is 120 GB.
     example = PRESETS.example("zero-7-5b")
     state = estimators.model_state_bytes(example.params)
@@ -363,7 +354,7 @@ def test_zero_papers_7_5b_example_where_zero_is_introduced(printed):
 # --- Checkpoints and interruptions --------------------------------------------------------------
 
 
-def test_checkpoint_bytes_both_ways_labelled(printed, built):
+def test_checkpoint_bytes_three_ways_per_model_at_the_configurations_count(printed, built):
     resumable, with_gradients = estimators.checkpoint_bytes_per_param(), estimators.checkpoint_bytes_per_param(True)
     assert (resumable, with_gradients) == (14, 16)  # 2 + 4 + 4 + 4; + 2 of BF16 gradients
     minimum = estimators.resume_bytes_per_param()
@@ -402,7 +393,7 @@ def test_interruptions_one_every_3_hours(printed):
     prints(printed, planned, units.integer(planned), "«llama3-405b».interruptions", "«llama3-405b».unexpected")
 
 
-def test_mean_time_between_failures_counts_the_unexpected_interruptions(printed):
+def test_mean_time_between_failures_counts_the_unexpected_interruptions_and_sets_dalys_interval(printed):
     # Llama 3 paper §3.3.4: 419 of the 466 were unexpected; 47 were planned (no failure).
     assert FAILURES.interruptions - FAILURES.unexpected == 47
     mtbf = estimators.mtbf_seconds(FAILURES.unexpected, FAILURES.window_seconds)  # 4,665,600 s / 419
@@ -471,7 +462,7 @@ def test_storage_at_llama2_7bs_exact_count(printed, built):
     prints(printed, width, units.plain(width), "token_id_bytes(", "«llama2-7b».config.vocab")
 
 
-def test_fineweb_files_text_and_token_ids_each_named(printed):
+def test_fineweb_files_text_and_token_ids_each_from_its_own_inputs(printed):
     fineweb = PRESETS.dataset("fineweb")
     width = estimators.token_id_bytes(fineweb.vocab)  # GPT-2's 50,257 ids: 2 bytes
     uint32 = estimators.token_id_bytes(PRESETS.model("llama3-8b").config.vocab)  # 128,256 ids: 4 bytes
@@ -603,7 +594,7 @@ def test_tokens_per_param_widget_prints_llama3_8bs_multiple(printed):
         opt_n, opt_d = estimators.chinchilla_optimal(flops, fit)
         output = widget_output(printed, "tokens_per_param", fit)
         assert output.about.startswith("chinchilla_optimal@llama3-8b")
-        assert shows(output.text, units.count(opt_n), units.count(opt_d)), output.text
+        assert holds(output.text, units.count(opt_n), units.count(opt_d)), output.text
     ratio = widget_output(printed, "tokens_per_param", "ratio")
     assert ratio.about.startswith("tokens_per_param@llama3-8b") and ratio.text == units.number(d / n)
     shown = widget_output(printed, "tokens_per_param", "multiple")
@@ -620,7 +611,7 @@ def test_finetune_widget_prints_each_methods_bill_at_the_seeds_lora_setting(prin
     adapters = estimators.lora_decoder_params(config, LORA.rank, LORA.modules)
     assert units.count(adapters) == "16.8M"  # source article: 16.8M, d = 4096, r = 16, 4 modules, 32 layers
     trainable = widget_output(printed, "finetune_fit", "trainable")
-    assert trainable.about.startswith("lora_decoder_params@lora-7b") and shows(trainable.text, units.count(adapters))
+    assert trainable.about.startswith("lora_decoder_params@lora-7b") and holds(trainable.text, units.count(adapters))
 
 
 def test_storage_widget_starts_at_the_seeds_7b_figures(printed):
@@ -634,7 +625,7 @@ def test_storage_widget_starts_at_the_seeds_7b_figures(printed):
         output = widget_output(printed, "storage_scale", part)
         assert output.about.endswith("@seed-7b@seed-7b") and output.text == units.bytes_(getattr(s, part)), part
     note = widget_output(printed, "storage_scale", "dataset_note").text
-    assert shows(note, units.count(s.tokens), units.plain(seed.token_bytes)), note
+    assert holds(note, units.count(s.tokens), units.plain(seed.token_bytes)), note
 
 
 def test_the_later_stages_state_their_ranges_from_their_published_runs(printed):
@@ -702,7 +693,7 @@ def test_deepspeeds_zero2_count_is_2_plus_18_over_n_not_megatrons_18(printed):
     prints(printed, fp32.weights + shared, units.plain(fp32.weights + shared), *of, '"adam"', ".gradients")
 
 
-def test_the_closing_calls_its_gpu_hours_ideal_and_shows_metas_published_figure(printed, built):
+def test_the_closing_sets_the_ideal_gpu_hours_beside_metas_published_figure(printed, built):
     # Llama 3.1 model card: 30.84M H100-hours for the 405B model.
     ideal = estimators.run_preset_estimate("llama3-405b").gpu_hours
     estimate = 'run_preset_estimate("llama3-405b")'
@@ -716,7 +707,7 @@ def test_the_closing_calls_its_gpu_hours_ideal_and_shows_metas_published_figure(
         assert any(t == text and (value is None or math.isclose(v, value)) for t, v in closing.figures), text
 
 
-def test_mixtrals_12_9b_is_credited_to_mistral_ais_announcement_not_the_paper(printed):
+def test_mixtrals_12_9b_card_credits_mistral_ais_announcement(printed):
     # The paper (Jiang et al. 2024) prints 47B and 13B; 46.7B and 12.9B are the announcement's. The
     # figure's card names its input's source, which credits the announcement.
     model = PRESETS.model("mixtral-8x7b")
@@ -739,7 +730,7 @@ def test_gpt2s_sequence_counts_its_output_layer_beside_its_twelve_layers(printed
            "«gpt2-124m».config.vocab")
 
 
-def test_the_trainable_share_states_its_convention_beside_peft_s(printed):
+def test_the_trainable_share_prints_the_sites_convention_and_peft_s_apart(printed):
     # PEFT's print_trainable_parameters divides by all parameters, base and adapters: for Llama 2 7B
     # with r = 16 on q, k, v, o it prints 0.2484%; the site divides by the base, 0.249%.
     adapters = estimators.lora_trainable_params(LLAMA2_7B.config.d_model, LORA.rank, len(LORA.modules), LLAMA2_7B.config.layers)
@@ -751,7 +742,7 @@ def test_the_trainable_share_states_its_convention_beside_peft_s(printed):
     assert units.percent(ours) != units.percent(peft)  # the two conventions read apart
 
 
-def test_the_long_context_dp_group_is_said_to_be_replicas_times_context_parallel_gpus(printed, built):
+def test_the_long_context_dp_group_is_the_replicas_times_the_context_parallel_gpus(printed, built):
     # Llama 3 paper, table 4 and §3.3.2: the 128K stage is DP 8 × CP 16; the gradients' all-reduce
     # spans both, 128 GPUs, the group the traffic table prints.
     l128 = PRESETS.layout("llama3-405b-128k")
@@ -763,7 +754,7 @@ def test_the_long_context_dp_group_is_said_to_be_replicas_times_context_parallel
     prints(printed, dp.group_gpus, units.integer(dp.group_gpus), 'layout_preset_traffic("llama3-405b-128k")', ".group_gpus")
 
 
-def test_the_405b_pipeline_bill_is_called_an_upper_bound_with_what_would_make_it_fit(printed):
+def test_the_405b_pipeline_bill_overflows_the_card_and_full_recomputation_brings_it_inside(printed):
     # Llama 3 trained on 80 GiB H100s (§3.3); the paper does not publish its memory savings. The
     # selective-recomputation count exceeds the card; full recomputation brings it inside.
     s = PRESETS.setup("llama3-405b-3d")

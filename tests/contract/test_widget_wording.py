@@ -87,7 +87,7 @@ def test_a_batch_the_replicas_cannot_split_is_named_on_the_batch():
     assert accepts("parallel_cuts", cut="dp", gpus=str(replicas), global_batch=str(2 * step))
 
 
-def test_a_tiny_window_is_named_on_the_window_in_the_units_policys_words():
+def test_a_tiny_window_is_named_on_the_window_with_the_interval_as_a_duration_and_in_days():
     # Was: on the interval, "at most the window, 1.44e-297 minutes".
     interval = field("interruptions", "interval").scale * float(default_state("interruptions")["interval"])
     days = field("interruptions", "window")
