@@ -13,6 +13,7 @@ the comment says so and no published figure is asserted.
 """
 
 import dataclasses
+import functools
 import math
 import re
 from html.parser import HTMLParser
@@ -59,16 +60,22 @@ _LOOKUP = re.compile(
 )
 
 
+@functools.cache
 def keyed(derivation: str) -> str:
     """`tokens_per_param(run("llama3-8b").params, …)` as `tokens_per_param(«llama3-8b».params, …)`."""
     return _LOOKUP.sub(lambda m: f"«{m.group(1) or m.group(2)}»", derivation)
 
 
-def _names(part: str, derivation: str) -> bool:
-    """Whether `part` stands whole in `derivation`: `activation_bytes(` not inside `model_activation_bytes(`."""
+@functools.cache
+def _whole(part: str) -> re.Pattern:
+    """`part` standing whole: `activation_bytes(` not inside `model_activation_bytes(`."""
     start = r"(?<![\w.])" if re.match(r"\w", part[0]) else ""
     end = r"(?!\w)" if re.match(r"\w", part[-1]) else ""
-    return re.search(start + re.escape(part) + end, derivation) is not None
+    return re.compile(start + re.escape(part) + end)
+
+
+def _names(part: str, derivation: str) -> bool:
+    return _whole(part).search(keyed(derivation)) is not None
 
 
 def prints(printed: list, value: float, text: str, *made_of: str) -> list:
@@ -76,14 +83,15 @@ def prints(printed: list, value: float, text: str, *made_of: str) -> list:
     an estimator's call (`"tokens_per_param("`), a preset's field (`"«llama3-8b».tokens"`, the entry by its
     key), a field of a result (`".effective_share"`) or a literal argument (`'"hoffmann2022"'`).
     Fails, listing what the page printed through the first of `made_of` instead, when there is none."""
-    derived = [e for e in printed if e.value is not None and all(_names(p, keyed(e.derivation)) for p in made_of)]
-    found = [e for e in derived if e.text == text and math.isclose(e.value, value, rel_tol=1e-9)]
-    near = [e for e in printed if e.value is not None and _names(made_of[0], keyed(e.derivation))]
-    assert found, (
+    found = [e for e in printed if e.value is not None and e.text == text and math.isclose(e.value, value, rel_tol=1e-9)
+             and all(_names(p, e.derivation) for p in made_of)]
+    if found:
+        return found
+    near = [e for e in printed if e.value is not None and _names(made_of[0], e.derivation)]
+    raise AssertionError(
         f"the training page prints no {text!r} ({value!r}) made of {made_of}; through {made_of[0]!r} it prints: "
         + "; ".join(f"{e.where} {e.text!r} ({e.value!r}) = {e.derivation}" for e in near[:6])
     )
-    return found
 
 
 def widget_output(printed: list, widget: str, key: str) -> numbers.Entry:
