@@ -87,6 +87,13 @@ class StageRun:
     examples: int | None = quantity("training examples, where published", "count")
     artifact_bytes: float | None = quantity("what it hands on: BF16 weights, or a 16-bit adapter", "bytes",
                                             of=weights_bytes)
+    # Which of its figures the run's report gives ("seconds" or "gpu_hours"; the other is derived from
+    # it), or "" when both are this site's ideal estimate at the run's MFU; then the GPU-hours its
+    # publisher reports, if any, and that MFU, so that a reader is told which figure is whose.
+    reported: str = ""
+    gpu_hours_reported: float | None = quantity("GPU-hours its publisher reports, where its figures are estimated", "count",
+                                          default=None)
+    mfu: float | None = quantity("the MFU an estimated run is timed at", "percent", default=None)
 
 
 @dataclass(frozen=True)
@@ -120,12 +127,12 @@ def _artifact_bytes(presets, entry) -> float | None:
 def _stage_run(presets, entry) -> StageRun:
     """A run of the stages or stage_runs table: its time from whichever of seconds and GPU-hours it reports."""
     if entry.seconds is not None:
-        seconds, hours = entry.seconds, gpu_hours(entry.seconds, entry.gpus)
+        seconds, hours, reported = entry.seconds, gpu_hours(entry.seconds, entry.gpus), "seconds"
     else:
-        seconds, hours = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours
+        seconds, hours, reported = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours, "gpu_hours"
     # A stage names its run by its example; a run of stage_runs by its name.
     return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, hours, entry.tokens, entry.examples,
-                    _artifact_bytes(presets, entry))
+                    _artifact_bytes(presets, entry), reported)
 
 
 def _span(values: list) -> tuple:
@@ -148,7 +155,7 @@ def stage_span(key: str) -> StageSpan:
         run = presets.run(stage.run)
         e = run_preset_estimate(stage.run)
         runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, e.gpu_hours, run.tokens, None,
-                             weights_bytes(presets.model(run.model).params)))
+                             weights_bytes(presets.model(run.model).params), "", run.gpu_hours_reported, run.mfu))
     return StageSpan(
         tuple(runs),
         *_span([r.gpus for r in runs]), *_span([r.seconds for r in runs]), *_span([r.gpu_hours for r in runs]),

@@ -54,3 +54,23 @@ def test_a_stage_with_one_run_has_a_range_of_one_point():
     span = estimators.stage_span("rl")
     assert span.gpus_low == span.gpus_high == PRESETS.stage("rl").gpus
     assert span.seconds_low == span.seconds_high == PRESETS.stage("rl").seconds
+
+
+def test_the_pretraining_range_tells_the_estimated_run_from_the_published_ones():
+    # DeepSeek-V3's report gives its GPU-hours; the Llama 3 paper gives neither time nor GPU-hours of its
+    # 16,384-GPU run, so those are this site's ideal estimate, and the model card's 30.84M H100-hours
+    # are what Meta published: the widget says which is which.
+    from pyodide_widgets.widgets import stages
+
+    deepseek, llama = estimators.stage_span("pretraining").runs
+    estimate = estimators.run_preset_estimate("llama3-405b")
+    assert deepseek.reported == "gpu_hours" and deepseek.gpu_hours == PRESETS.stage("pretraining").gpu_hours
+    assert llama.reported == "" and llama.gpu_hours == estimate.gpu_hours
+    assert llama.gpu_hours_reported == PRESETS.run("llama3-405b").gpu_hours_reported
+    text = stages.update({"stage": "pretraining"})["outputs"]["pretraining_range"]
+    computed = text.split("computed here, not published:")[1]
+    for figure in (units.duration(estimate.seconds), units.count(estimate.gpu_hours), units.percent(estimate.mfu),
+                   units.count(llama.gpu_hours_reported)):
+        assert figure in computed
+    # A stage whose every run is published says nothing is computed.
+    assert "computed here" not in stages.update({"stage": "sft"})["outputs"]["sft_range"]
