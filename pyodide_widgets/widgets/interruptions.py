@@ -27,11 +27,15 @@ CURVE_FACTORS = (1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 1, 3 / 2, 2, 3, 4, 6,
 CADENCE_MINUTES = (5, 15, 30, 60, 120)
 
 FIELDS = (
-    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6,
+    # A hundredth of a minute (0.6 s) at least: a checkpoint comes at most once a training step, and
+    # no step of a large run is that short.
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, min=0.01, max=1e6,
            picks=CADENCE_MINUTES, pick_output=("optimal_minutes", "Daly's optimum")),
     whole("interruptions", "Interruptions", unit="in the window", max=1e5),  # one a minute for months: past any run
-    number("window", "Length of the window", unit="days", scale=DAY, max=1e4),  # decades: past any run
-    number("pause", "Pause per checkpoint", unit="seconds", max=1e6,
+    # From a hundredth of a day (14.4 min), shorter than any window failures are counted over, to decades.
+    number("window", "Length of the window", unit="days", scale=DAY, min=0.01, max=1e4),
+    # A millisecond at least: no save, however small its shard, pauses the GPUs for less.
+    number("pause", "Pause per checkpoint", unit="seconds", min=0.001, max=1e6,
            note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
 )
 

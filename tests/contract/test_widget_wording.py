@@ -41,7 +41,7 @@ def test_a_batch_the_replicas_cannot_split_is_named_on_the_batch():
 
 def test_a_tiny_window_is_named_on_the_window_in_the_units_policys_words():
     # Was: on the interval, "at most the window, 1.44e-297 minutes".
-    error = error_of("interruptions", window="1e-300")
+    error = error_of("interruptions", window="0.015")  # above the field's minimum, under the 30-minute interval
     assert error.argument == "window"
     assert error.allowed == f"at least the checkpoint interval, {units.duration(30 * 60)}: {units.number(30 / 1440)} days"
 
