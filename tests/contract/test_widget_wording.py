@@ -1,5 +1,7 @@
 """What a widget's labels and messages say: the quantity the prose names, in words a reader can act on."""
 
+import math
+
 import pytest
 
 import estimators
@@ -40,16 +42,24 @@ def test_a_batch_the_replicas_cannot_split_is_named_on_the_batch():
 
 
 def test_a_tiny_window_is_named_on_the_window_in_the_units_policys_words():
-    # Was: on the interval, "at most the window, 1.44e-297 minutes".
-    error = error_of("interruptions", window="0.015")  # above the field's minimum, under the 30-minute interval
+    # Was: on the interval, "at most the window, 1.44e-297 minutes". A hundredth of a day and a half with
+    # 419 interruptions and the 2.84 s pause: the window is named, with the least that keeps Daly's interval
+    # inside what the lost-work count holds for (a share of the mean time between interruptions, window / n).
+    error = error_of("interruptions", window="0.015")
     assert error.argument == "window"
-    assert error.allowed == f"at least the checkpoint interval, {units.duration(30 * 60)}: {units.number(30 / 1440)} days"
+    state = next(iter(pyodide_widgets.module("interruptions").presets().values()))["state"]
+    pause, n = float(state["pause"]), int(state["interruptions"])
+    days = pause / estimators.checkpoint.DALY_IN_RANGE_SHARE * n / 86400
+    step = 10 ** (math.floor(math.log10(days)) - 2)  # three digits, rounded up: typed back, it is accepted
+    assert error.allowed.startswith(f"at least {units.number(math.ceil(days / step) * step)} days with this pause")
 
 
-def test_an_interval_longer_than_the_window_is_named_on_the_interval():
-    error = error_of("interruptions", interval="100000")  # 69 days, the window is 54
+def test_an_interval_longer_than_the_time_between_interruptions_is_named_on_the_interval():
+    error = error_of("interruptions", interval="100000")  # 69 days; one of the 419 interruptions every 3.09 h
     assert error.argument == "interval"
-    assert error.allowed == f"at most the window, {units.duration(54 * 86400)}: {units.number(54 * 1440)} minutes"
+    mtbf = 54 * 86400 / 419
+    assert error.allowed == (f"at most the mean time between interruptions, {units.duration(mtbf)}: "
+                             f"{units.number(math.floor(mtbf / 60))} minutes")
 
 
 def test_a_fine_tune_that_fits_says_its_room_to_spare_in_the_cards_unit():
