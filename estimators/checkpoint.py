@@ -32,6 +32,10 @@ from .provenance import quantity
 from .validate import finite_result, flag, non_negative, non_negative_int, one_of, positive, positive_int
 
 SHIPPED_WEIGHT_BYTES = 2  # BF16 weights, what a release ships
+# Bytes a weight takes in a released checkpoint, by the precision its publisher released it in (a
+# model preset's released_precision). FP8 weights ship with a scale per 128×128 block, as DeepSeek-V3's
+# do: 4 bytes in 16,384 weights, left out.
+RELEASED_WEIGHT_BYTES = {"bf16": SHIPPED_WEIGHT_BYTES, "fp8": 1}
 # An interval at a bound of its range, computed back from a rounded or divided figure, lands a
 # rounding error outside it: Daly's optimum at δ ≥ 2M is M itself.
 _ROUNDING = 1e-12

@@ -92,10 +92,17 @@ def _data(span) -> str:
 
 
 def _bytes(span, stage) -> str:
+    """What the stage hands on: an adapter, or weights in the precision each model was released in."""
     if span.artifact_low is None:
         return "not counted: no run names the model it hands on"
-    what = "a 16-bit LoRA adapter" if stage.finetune is not None else "BF16 weights"
-    return f"{_between(span.artifact_low, span.artifact_high, units.bytes_)} of {what}"
+    amount = _between(span.artifact_low, span.artifact_high, units.bytes_)
+    if stage.finetune is not None:
+        return f"{amount} of a 16-bit LoRA adapter"
+    released = {run.artifact_model: run.artifact_precision.upper() for run in span.runs if run.artifact_bytes is not None}
+    if len(set(released.values())) == 1:
+        return f"{amount} of {next(iter(released.values()))} weights, as released"
+    each = ", ".join(f"{precision} for {model}" for model, precision in released.items())
+    return f"{amount} of weights as released: {each}"
 
 
 def update(state: dict) -> dict:

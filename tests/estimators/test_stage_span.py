@@ -33,10 +33,23 @@ def test_pretraining_spans_deepseek_v3_to_llama_3_405b():
     assert span.seconds_low == pytest.approx(2664e3 * 3600 / 2048)
     assert span.seconds_high == llama.seconds
     assert (span.tokens_low, span.tokens_high) == (14.8e12, 15.6e12)
-    # The artifacts: Llama 3 405B's BF16 weights (the seed's "405B -> ~810 GB" at the exact count) and
-    # DeepSeek-V3's, 2 bytes a parameter each.
-    assert units.bytes_(span.artifact_low) == "812 GB"
-    assert span.artifact_high == 2 * PRESETS.model("deepseek-v3").params
+    # The artifacts, each as its publisher released it: Llama 3 405B's BF16 weights (the seed's
+    # "405B -> ~810 GB" at the exact count), and DeepSeek-V3's FP8 weights, trained and shipped in FP8.
+    assert span.artifact_high == 2 * PRESETS.model("llama3-405b").params and units.bytes_(span.artifact_high) == "812 GB"
+    assert span.artifact_low == 1 * PRESETS.model("deepseek-v3").params
+
+
+def test_deepseek_v3s_stages_hand_on_its_weights_in_fp8_as_released():
+    # DeepSeek-V3 report §3.3: trained in FP8; its released checkpoint stores FP8 weights (about 0.69 TB
+    # with the multi-token-prediction module). Its stages say which precision their bytes are in.
+    from pyodide_widgets.widgets import stages
+
+    ds = PRESETS.model("deepseek-v3")
+    assert ds.released_precision == "fp8" and PRESETS.model("llama3-405b").released_precision == "bf16"
+    out = stages.update({"stage": "rl"})["outputs"]
+    assert out["rl_bytes"] == f"{units.bytes_(ds.params)} of FP8 weights, as released"
+    assert out["pretraining_bytes"] == (f"{units.bytes_(ds.params)} to {units.bytes_(2 * PRESETS.model('llama3-405b').params)} "
+                                        "of weights as released: FP8 for DeepSeek-V3, BF16 for Llama 3 405B")
 
 
 @pytest.mark.parametrize("key", list(PRESETS.stages))
