@@ -54,9 +54,11 @@ FIELDS = (
     choice("gpu", "GPU", {key: _gpu_label(g) for key, g in _GPUS.items()}),
     whole("gpus", "GPUs", unit="GPUs", max=1e6),  # a million: past any fleet built
     whole("scale_up_gpus", "GPUs per scale-up domain", unit="GPUs", max=1e5),
-    number("scale_up_bandwidth", "Scale-up bandwidth per GPU", unit="GB/s each way", scale=GIGA, max=1e5),
-    number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, max=1e5),
-    number("matmul_efficiency", "Matmul efficiency", unit="% of peak", scale=PER_CENT, max=100,
+    # A tenth of a GB/s at least, about one 1 Gb/s Ethernet port: slower than any network GPUs are built into.
+    number("scale_up_bandwidth", "Scale-up bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
+    number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
+    # A thousandth of peak at least: below it the GPUs are idle, not multiplying.
+    number("matmul_efficiency", "Matmul efficiency", unit="% of peak", scale=PER_CENT, min=0.1, max=100,
            note="the best matrix multiply measured on the GPU, over its peak"),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
     whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),

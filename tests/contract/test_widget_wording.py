@@ -6,6 +6,7 @@ prints, which field an error names and the limit it gives (a value at that limit
 it refused), and the unit each figure is written in.
 """
 
+import math
 import re
 
 import pytest
@@ -87,25 +88,30 @@ def test_a_batch_the_replicas_cannot_split_is_named_on_the_batch():
     assert accepts("parallel_cuts", cut="dp", gpus=str(replicas), global_batch=str(2 * step))
 
 
-def test_a_tiny_window_is_named_on_the_window_with_the_interval_as_a_duration_and_in_days():
-    # Was: on the interval, "at most the window, 1.44e-297 minutes".
-    interval = field("interruptions", "interval").scale * float(default_state("interruptions")["interval"])
+def test_a_tiny_window_is_named_on_the_window_with_the_least_that_keeps_dalys_interval_in_range():
+    # Was: on the interval, "at most the window, 1.44e-297 minutes". A hundredth of a day and a half with
+    # 419 interruptions and the 2.84 s pause: the window is named, with the least that keeps Daly's interval
+    # inside what the lost-work count holds for (a share of the mean time between interruptions, window / n).
+    state = default_state("interruptions")
     days = field("interruptions", "window")
-    error = error_of("interruptions", window="1e-300")
-    assert error.argument == "window" and error.value == "1e-300"
-    # The limit, the checkpoint interval, as the units policy writes a duration, then in the window's unit.
-    assert holds(error.allowed, units.duration(interval), f"{units.number(interval / days.scale)} {days.unit}"), error.allowed
-    assert accepts("interruptions", window=repr(interval / days.scale))
+    pause, n = float(state["pause"]), int(state["interruptions"])
+    least = pause / estimators.checkpoint.DALY_IN_RANGE_SHARE * n / days.scale
+    step = 10 ** (math.floor(math.log10(least)) - 2)  # three digits, rounded up: typed back, it is accepted
+    least = math.ceil(least / step) * step
+    error = error_of("interruptions", window="0.015")
+    assert error.argument == "window" and error.value == "0.015"
+    assert holds(error.allowed, f"{units.number(least)} {days.unit}"), error.allowed
 
 
-def test_an_interval_longer_than_the_window_is_named_on_the_interval():
-    window = field("interruptions", "window").scale * float(default_state("interruptions")["window"])
+def test_an_interval_longer_than_the_time_between_interruptions_is_named_on_the_interval():
+    state = default_state("interruptions")
     minutes = field("interruptions", "interval")
-    past = window / minutes.scale * 69 / 54  # 69 days against the window's 54
-    error = error_of("interruptions", interval=repr(past))
+    mtbf = field("interruptions", "window").scale * float(state["window"]) / int(state["interruptions"])
+    error = error_of("interruptions", interval="100000")  # 69 days; one interruption every few hours
     assert error.argument == "interval"
-    assert holds(error.allowed, units.duration(window), f"{units.number(window / minutes.scale)} {minutes.unit}"), error.allowed
-    assert accepts("interruptions", interval=repr(window / minutes.scale))
+    below = math.floor(mtbf / minutes.scale)
+    assert holds(error.allowed, units.duration(mtbf), f"{units.number(below)} {minutes.unit}"), error.allowed
+    assert accepts("interruptions", interval=repr(below))
 
 
 def test_a_fine_tune_that_fits_says_its_room_to_spare_in_the_cards_unit():
