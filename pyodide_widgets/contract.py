@@ -9,9 +9,9 @@ the message beside that field, in the field's own units and with the labels
 the reader sees.
 """
 
+import dataclasses
 import math
 import re
-import dataclasses
 from dataclasses import dataclass
 
 from estimators import units, validate
@@ -217,9 +217,33 @@ _READERS = {"number": _read_number, "whole": _read_number, "choice": _read_choic
             "toggle": _read_toggle}
 
 
+class UndeclaredField(LookupError):
+    """A widget's own code names a field its FIELDS do not declare (one renamed in FIELDS and not
+    where the module reads it): a mistake in the widget, for the build to name, not bad input."""
+
+    def __init__(self, name: str, where: str, fields, unnamed=()):
+        declared = [f.name for f in fields]
+        # The field it was renamed to, when `where` leaves exactly one declared field unnamed.
+        renamed = f"if it is now {unnamed[0]!r}, " if len(unnamed) == 1 else ""
+        super().__init__(f"{where} names the field {name!r}, which FIELDS does not declare (it declares "
+                         f"{', '.join(declared)}): {renamed}rename it in {where} too, or declare {name!r} in FIELDS again")
+        self.field, self.where = name, where
+
+
+class _State(dict):
+    """The values `read` returns: reading a field FIELDS does not declare says so."""
+
+    def __init__(self, fields):
+        super().__init__()
+        self.fields = fields
+
+    def __missing__(self, name):
+        raise UndeclaredField(name, "update()", self.fields)
+
+
 def read(fields, state: dict) -> dict:
     """{field name: validated value in SI units} for a raw state; the first bad field raises."""
-    values = {}
+    values = _State(fields)
     for field in fields:
         if field.name not in state:
             raise EstimatorError(field.name, None, "a value (the field is missing)")
@@ -304,6 +328,8 @@ def preset(fields, label: str, values: dict) -> dict:
 
     def held(name, value):
         raw = value.value if isinstance(value, Supplied) else value
+        if name not in by_name:
+            raise UndeclaredField(name, "presets()", fields, [f for f in by_name if f not in values])
         field = by_name[name]
         return form_text(field, raw) if field.kind in ("choice", "number") else raw
 
