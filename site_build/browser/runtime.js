@@ -81,9 +81,10 @@
     runtime.worker.onmessage = (event) => onMessage(event.data);
     runtime.worker.onerror = (event) => {
       event.preventDefault();
-      // The worker reports its own failures; this is its script failing to run at all. A script that
-      // ran and threw (a browser without module workers) has a message; one never delivered has none.
-      fail(event.message ? { cause: "browser" } : { cause: "network", file: "worker.js (or the Pyodide loader it imports)" });
+      // The worker reports its own failures, Pyodide's loader's among them; this is its script failing to
+      // run at all. A script that ran and threw (a browser without module workers) has a message; one
+      // never delivered has none.
+      fail(event.message ? { cause: "browser" } : { cause: "network", file: "worker.js" });
     };
     stillAlive();
     runtime.worker.postMessage({ type: "init", indexURL: PYODIDE_URL, wheel: WHEEL_URL, sizes: DOWNLOAD_SIZES });
