@@ -793,7 +793,7 @@
       root,
       name: root.dataset.widget,
       deferred,
-      form: (deferred ? deferred.holder : root).querySelector("form"),
+      form: (deferred ? deferred.holder : root).querySelector(".widget__inputs"), // a <fieldset>: its controls are its .elements
       status: root.querySelector("[data-status]"),
       live: root.querySelector("[data-live]"),
       chart: root.querySelector("[data-chart]"),
@@ -824,7 +824,6 @@
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 
-    w.form.addEventListener("submit", (event) => event.preventDefault()); // Enter in a field recomputes, never reloads
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
       delete w.invalidFromUrl[event.target.name];
