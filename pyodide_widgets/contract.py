@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from estimators import units, validate
 from estimators.errors import EstimatorError
-from estimators.presets import address_of
+from estimators.presets import address_of, load_presets
 
 KINDS = ("number", "whole", "choice", "multi", "toggle")
 # How a multi-choice travels in a form, a URL or a preset's JSON: "q,k,v,o".
@@ -278,6 +278,24 @@ class Supplied:
     origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`
     sources: tuple  # ((address, source), ...) of the presets.toml entries it comes from
     recompute: object = dataclasses.field(compare=False, repr=False)  # () -> the value again, for the contract tests
+    estimated: bool = False  # an estimator's result rather than an entry's own value
+
+    @property
+    def shown(self) -> str:
+        """Where it comes from as a reader reads it (a card's line): the entries by their names, never
+        their keys; "computed from" them for an estimate."""
+        names = " and ".join(dict.fromkeys(entry_shown(address) for address, _ in self.sources))
+        return (f"computed from {names}" if names else "an estimate") if self.estimated else names
+
+
+def entry_shown(address: str) -> str:
+    """A presets.toml entry as a reader reads it, by its name and its table's title on Methods &
+    sources: "Llama 3 405B pretraining (Training runs)" for `runs.llama3-405b`."""
+    table, key = address.split(".", 1)
+    presets = load_presets()
+    declared = presets.declared[table]
+    # A joined table's entries (moe_models') are held by the table it joins.
+    return f"{getattr(presets, declared.joins or table)[key].name} ({declared.title})"
 
 
 def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
@@ -316,7 +334,7 @@ def from_estimate(estimator, *args, attribute: str = "", scale: float = 1.0, ent
     # Named by what it reads: the entries, or (with none) the arguments themselves.
     shown = ", ".join(addresses) if addresses else ", ".join(map(repr, args))
     call = f"{estimator.__name__}({shown})" + (f".{attribute}" if attribute else "")
-    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value)
+    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value, estimated=True)
 
 
 def preset(fields, label: str, values: dict) -> dict:
