@@ -54,7 +54,7 @@ def pending_label(page) -> str:
         ("python_stdlib.zip", "python_stdlib.zip"),
         ("pyodide-lock.json", "pyodide-lock.json"),
         ("pyodide.asm.mjs", "pyodide.asm.mjs"),
-        ("pyodide.mjs", "worker.js"),
+        ("pyodide.mjs", "pyodide.mjs"),
         ("worker.js", "worker.js"),
         (".whl", ".whl"),
     ],

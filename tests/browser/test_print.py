@@ -25,8 +25,8 @@ def printed(page, widget: str) -> dict:
     multi-choice, the labels left visible; and which of its controls are still drawn."""
     return page.eval_on_selector(root(widget), """el => {
       const shown = {}, drawn = [];
-      for (const c of el.querySelectorAll("form input, form select, button")) if (c.checkVisibility()) drawn.push(c.name || c.textContent);
-      for (const c of el.querySelectorAll("form select, form input:not([type=checkbox]), form input[data-kind=toggle]")) {
+      for (const c of el.querySelectorAll(".widget__inputs :is(input, select), button")) if (c.checkVisibility()) drawn.push(c.name || c.textContent);
+      for (const c of el.querySelectorAll(".widget__inputs :is(select, input:not([type=checkbox]), input[data-kind=toggle])")) {
         const text = c.dataset.kind === "toggle" ? c.closest("label").querySelector(".widget__printed")
                                                  : c.nextElementSibling;
         shown[c.name] = text && text.classList.contains("widget__printed") && text.checkVisibility() ? text.textContent : null;
