@@ -1,0 +1,623 @@
+"""One training step's time, term by term, on the slowest GPU of a layout: what a measured run's throughput comes from.
+
+A step of a layout (TP × CP × PP × DP, EP drawn from DP) is the busiest
+pipeline stage's time for its micro-batches, stretched by the pipeline's
+bubble, plus what no computation hides. Each term is a small function below,
+its formula and source in its docstring:
+
+- matrix multiplies timed from their shapes after the cuts (gemm_seconds):
+  the best measured rate of the GPU, lowered by wave quantisation of output
+  tiles over the GPU's streaming multiprocessors and by a pipeline-fill term
+  in the inner dimension, never faster than the bytes over memory bandwidth;
+- attention as FlashAttention computes it (flash_attention_seconds), or, for
+  runs that predate it, as batched matrix multiplies plus a softmax that reads
+  and writes the s × s scores (unfused_attention_seconds);
+- memory-bound kernels (norms, activation functions, residual adds, rotary,
+  the loss over the vocabulary) as bytes over the GPU's memory bandwidth
+  (memory_bound_seconds);
+- the optimizer step, which reads and writes the training state once
+  (optimizer_seconds);
+- collectives with an α–β model per algorithm (collective_seconds);
+- overlap as frameworks do it (data_parallel_seconds, fsdp_seconds,
+  expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
+  schedules (pipeline_bubble_share).
+
+Fitted constants (FITTED) were fitted on the runs the validation table marks
+`fit = true`; the tests report the error on the others.
+"""
+
+import math
+from dataclasses import dataclass
+
+from .errors import EstimatorError
+from .model_size import DecoderConfig
+from .moe import MoeConfig
+from .provenance import quantity
+from .validate import finite_result, fraction, non_negative, non_negative_int, one_of, positive, positive_int
+
+BYTES_BF16 = 2  # activations, weights and most gradients in mixed precision
+MATMUL_FLOPS_PER_MAC = 2  # a multiply and an add
+BACKWARD_GEMMS = 2  # each forward GEMM has a data-gradient and a weight-gradient GEMM of the same FLOPs
+FLASH_BACKWARD_RATIO = 2.5  # FlashAttention-2's backward runs 5 of the forward's 2 matmuls again (Dao 2023, §3.2)
+CAUSAL_SHARE = 1 / 2  # a causal mask leaves half the s × s scores to compute
+# Output tiles a GEMM library picks among (cuBLAS and CUTLASS kernels on Ampere and Hopper), both orientations.
+TILES = ((256, 128), (128, 256), (128, 128), (128, 64), (64, 128), (64, 64))
+ADAM_BYTES_PER_PARAM = 30  # read FP32 weight, m, v and gradient (16), write weight, m, v (12), write the BF16 copy (2)
+BACKWARD_BYTES_RATIO = 2  # a memory-bound kernel's backward reads its input and the gradient and writes a gradient
+# Elements a token's forward pass reads and writes in one block's memory-bound kernels (bf16), Megatron-LM's fused kernels:
+# two norms (read d, write d), two residual adds fused with dropout (read 2d, write d, mask d/2).
+SEQUENCE_KERNEL_ELEMENTS = 2 * 2 + 2 * 3.5
+LOSS_PASSES = 4  # cross-entropy reads the logits, writes probabilities, reads them back and writes their gradient
+UNFUSED_SOFTMAX_BYTES_PER_SCORE = 16  # scale-mask-softmax and dropout, forward (7 B) and backward (9 B) per score
+SCHEDULES = ("1f1b", "interleaved", "dualpipe")
+ATTENTION_KERNELS = ("flash", "unfused")
+# none; selective: the attention core (Korthikanti et al. 2022 §5); ops: every other matmul and every elementwise op
+# (torchtitan's per-operator policy, torchtitan/distributed/activation_checkpoint.py); full: the whole forward.
+RECOMPUTE_MODES = ("none", "selective", "ops", "full")
+
+# Constants fitted to measured runs (those the validation table marks fit = true); reasons beside each.
+FITTED = {
+    # The inner-dimension length at which a GEMM reaches half its large-K rate: the main loop's fill and drain.
+    "gemm_fill_k": 96.0,
+    # Share of a link's bandwidth a collective's bus reaches (NCCL's busbw over the link's rate).
+    "bus_efficiency": 0.60,
+    # Share of HBM bandwidth a memory-bound kernel reaches.
+    "memory_efficiency": 0.60,
+    # Fixed seconds a kernel costs however little it does (launch and tail): a floor under each kernel.
+    "kernel_floor_seconds": 6e-6,
+    # Operand reuse at which a tile reaches half its rate: a tile of m × n reuses each loaded value m·n/(m + n) times.
+    "tile_reuse_half": 32.0,
+}
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """What the step model needs of a GPU and its links."""
+
+    peak_flops: float = quantity("dense peak at the GEMMs' precision", "si", unit="FLOP/s")
+    attention_peak_flops: float = quantity("dense BF16 peak, the precision attention runs in", "si", unit="FLOP/s")
+    matmul_share: float = quantity("best measured matrix-multiply rate / peak", "percent")
+    attention_share: float = quantity("FlashAttention's forward and backward rate / BF16 peak", "percent")
+    hbm_bytes_per_s: float = quantity("memory bandwidth", "si", unit="B/s")
+    sms: int = quantity("streaming multiprocessors", "integer")
+    memory_bytes: float = quantity("memory per GPU", "bytes", binary=True)
+    scale_up_gpus: int = quantity("GPUs per scale-up domain", "integer")
+    scale_up_bytes_per_s: float = quantity("scale-up bandwidth per GPU, one direction", "si", unit="B/s")
+    scale_out_bytes_per_s: float = quantity("scale-out bandwidth per GPU, one direction", "si", unit="B/s")
+    scale_up_latency_seconds: float = quantity("one message's latency inside a scale-up domain", "duration")
+    scale_out_latency_seconds: float = quantity("one message's latency across the network", "duration")
+
+    def __post_init__(self):
+        for name in ("peak_flops", "attention_peak_flops", "hbm_bytes_per_s", "memory_bytes", "scale_up_bytes_per_s",
+                     "scale_out_bytes_per_s", "scale_up_latency_seconds", "scale_out_latency_seconds"):
+            positive(name, getattr(self, name))
+        fraction("matmul_share", self.matmul_share)
+        fraction("attention_share", self.attention_share)
+        positive_int("sms", self.sms)
+        positive_int("scale_up_gpus", self.scale_up_gpus)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A decoder's shape as the step model reads it (dense or mixture-of-experts)."""
+
+    layers: int
+    d: int
+    heads: int
+    kv_heads: int
+    qk_head: int  # width of one head's query and key
+    v_head: int  # width of one head's value
+    ffn: int  # dense blocks' MLP width
+    gated: bool  # SwiGLU (three matrices) rather than GeLU (two)
+    vocab: int
+    params: float  # every parameter stored
+    moe_layers: int = 0
+    experts: int = 0
+    top_k: int = 0
+    expert_ffn: int = 0
+    shared_experts: int = 0
+    q_rank: int = 0  # MLA's query bottleneck (0: plain attention)
+    kv_rank: int = 0  # MLA's key/value bottleneck
+    rope_head: int = 0  # MLA's rotary part of a query/key head
+    expert_params: float = 0.0  # the routed experts' parameters, held over ep GPUs
+
+
+def shape_of(config) -> Shape:
+    """The step model's view of a DecoderConfig or MoeConfig."""
+    if isinstance(config, DecoderConfig):
+        from .model_size import decoder_params
+        h = config.d_model // config.heads
+        return Shape(config.layers, config.d_model, config.heads, config.kv_heads, h, h, config.ffn_dim,
+                     config.mlp == "swiglu", config.vocab, decoder_params(config).total)
+    if isinstance(config, MoeConfig):
+        from .model_size import mlp_params
+        from .moe import moe_params
+        c = config
+        moe_layers = c.layers - c.dense_layers
+        routed = moe_layers * c.routed_experts * mlp_params(c.d_model, c.expert_ffn_dim)
+        if c.mla:
+            qk, v, rope = c.mla.qk_nope_head_dim + c.mla.qk_rope_head_dim, c.mla.v_head_dim, c.mla.qk_rope_head_dim
+            q_rank, kv_rank = c.mla.q_lora_rank, c.mla.kv_lora_rank
+        else:
+            qk = v = c.head_dim or c.d_model // c.heads
+            q_rank = kv_rank = rope = 0
+        return Shape(c.layers, c.d_model, c.heads, c.kv_heads, qk, v, c.dense_ffn_dim, True, c.vocab,
+                     moe_params(c).total, moe_layers, c.routed_experts, c.top_k, c.expert_ffn_dim, c.shared_experts,
+                     q_rank, kv_rank, rope, routed)
+    raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a run is laid out and what its framework overlaps: the choices a step's time depends on."""
+
+    tp: int = 1
+    cp: int = 1
+    pp: int = 1
+    dp: int = 1
+    ep: int = 1
+    zero_stage: int = 1  # 0 all-reduce; 1–2 reduce-scatter + all-gather; 3 weights gathered for every micro-batch (FSDP)
+    micro_batch: int = 1  # sequences per micro-batch
+    chunks: int = 1  # v, model chunks per pipeline stage (interleaved schedule)
+    schedule: str = "1f1b"
+    recompute: str = "none"
+    sequence_parallel: bool = True  # norms and dropouts split over the TP GPUs (Korthikanti et al. 2022)
+    attention: str = "flash"
+    dp_overlap: bool = True  # gradient reduction bucketed behind the backward pass
+    tp_overlap: float = 0.0  # share of tensor-parallel traffic hidden behind GEMMs (async TP, MegaScale)
+    ep_overlap: bool = False  # expert all-to-alls hidden behind another micro-batch's compute (DualPipe)
+    nodes_per_token: int = 0  # node-limited routing: a token reaches at most this many nodes (0: no limit)
+    dispatch_bytes: float = BYTES_BF16  # bytes per value of the expert dispatch (1 in FP8)
+    grad_bytes: float = BYTES_BF16  # bytes per gradient value reduced over data-parallel GPUs
+    comm_sms: int = 0  # streaming multiprocessors kept for communication kernels, lost to compute
+
+    def __post_init__(self):
+        for name in ("tp", "cp", "pp", "dp", "ep", "micro_batch", "chunks"):
+            positive_int(name, getattr(self, name))
+        one_of("schedule", self.schedule, SCHEDULES)
+        one_of("recompute", self.recompute, RECOMPUTE_MODES)
+        one_of("attention", self.attention, ATTENTION_KERNELS)
+        one_of("zero_stage", self.zero_stage, (0, 1, 2, 3))
+        if not 0 <= non_negative("tp_overlap", self.tp_overlap) <= 1:
+            raise EstimatorError("tp_overlap", self.tp_overlap, "a share from 0 to 1")
+        non_negative_int("nodes_per_token", self.nodes_per_token)
+        non_negative_int("comm_sms", self.comm_sms)
+        positive("dispatch_bytes", self.dispatch_bytes)
+        positive("grad_bytes", self.grad_bytes)
+        if self.dp % self.ep:
+            raise EstimatorError("ep", self.ep, f"a divisor of the data-parallel degree ({self.dp})")
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.cp * self.pp * self.dp
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+@dataclass(frozen=True)
+class GemmTime:
+    """One matrix multiply of M × K by K × N on one GPU."""
+
+    flops: float = quantity("2·M·N·K", "sci")
+    efficiency: float = quantity("achieved rate / peak", "percent")
+    seconds: float = quantity("max(FLOPs / (peak × efficiency), bytes / bandwidth, the kernel floor)", "duration")
+
+
+def _tile_rate(tile: tuple) -> float:
+    """A tile's rate relative to the largest: r(I)/r(I_max), r(I) = I/(I + I_half), I = m·n/(m + n) its operand reuse."""
+    def rate(m, n):
+        reuse = m * n / (m + n)
+        return reuse / (reuse + FITTED["tile_reuse_half"])
+    return rate(*tile) / rate(*TILES[0])
+
+
+def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: int = 1) -> GemmTime:
+    """t = max(2MNK / (peak × e), 2(MK + KN + MN) / bandwidth, t_floor), e = e_max × max over tiles (r × wave) × K/(K + K_fill).
+
+    e_max is the GPU's best measured matmul rate / peak (mamf-finder); for each
+    output tile a library offers (256 × 128 down to 64 × 64), wave = M·N·batch /
+    (⌈tiles / SMs⌉ · SMs · tile area), the share of the waves of tiles that does
+    work (NVIDIA's "Matrix Multiplication Background" guide: tile and wave
+    quantisation), r the tile's rate from its operand reuse; K/(K + K_fill) the
+    main loop's fill and drain. Memory: the roofline's bytes over bandwidth.
+    `batch` GEMMs of one shape run as one batched or grouped kernel.
+    """
+    if min(m, n, k) <= 0:
+        return GemmTime(0.0, 0.0, 0.0)
+    units = sms or gpu.sms
+    best = 0.0
+    for tm, tn in TILES:
+        tiles = math.ceil(m / tm) * math.ceil(n / tn) * batch
+        wave = (m * n * batch) / (math.ceil(tiles / units) * units * tm * tn)
+        best = max(best, _tile_rate((tm, tn)) * min(1.0, wave))
+    efficiency = gpu.matmul_share * best * k / (k + FITTED["gemm_fill_k"]) * units / gpu.sms
+    flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
+    memory = BYTES_BF16 * (m * k + k * n + m * n) * batch / gpu.hbm_bytes_per_s
+    seconds = max(flops / (gpu.peak_flops * efficiency), memory, FITTED["kernel_floor_seconds"])
+    return GemmTime(flops, flops / (seconds * gpu.peak_flops), seconds)
+
+
+def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int = 1) -> tuple:
+    """(forward seconds, backward seconds, FLOPs of all three) of a GEMM with its two gradient GEMMs:
+    dX = dY·Wᵀ (M × K, inner N) and dW = Xᵀ·dY (K × N, inner M)."""
+    forward = gemm_seconds(m, n, k, gpu, sms, batch)
+    backward = gemm_seconds(m, k, n, gpu, sms, batch).seconds + gemm_seconds(k, n, m, gpu, sms, batch).seconds
+    quantise = fp8_quantise_seconds(m, n, k, gpu, batch)
+    return forward.seconds + quantise / 2, backward + quantise / 2, (1 + BACKWARD_GEMMS) * forward.flops
+
+
+def fp8_quantise_seconds(m: float, n: float, k: float, gpu: Gpu, batch: int = 1) -> float:
+    """GEMMs run in FP8 quantise their activation inputs online (DeepSeek-V3 §3.3.2): X for the forward, Xᵀ for the weight
+    gradient, dY and dYᵀ for the two gradients, each read in BF16 and written in FP8, 3 bytes an element:
+    3 × 2(MK + MN) bytes over memory bandwidth; 0 when the GEMMs run in BF16."""
+    if gpu.peak_flops == gpu.attention_peak_flops:
+        return 0.0
+    elements = 2 * (m * k + m * n) * batch
+    return (BYTES_BF16 + 1) * elements / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+
+
+@dataclass(frozen=True)
+class KernelTime:
+    """The arithmetic of one part of a block (its matrix multiplies, or its attention core) for one micro-batch on one GPU."""
+
+    forward_seconds: float = quantity("the forward pass", "duration")
+    backward_seconds: float = quantity("the backward pass: data and weight gradients", "duration")
+    flops: float = quantity("forward and backward", "sci")
+
+
+def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
+    """(M, N, K, count) of one block's GEMMs on one GPU, tokens = b·s/cp rows."""
+    t, s = setup.tp, shape
+    if s.q_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head
+        attention = [(tokens, s.q_rank + s.kv_rank + s.rope_head, s.d, 1),
+                     (tokens, s.heads * s.qk_head / t, s.q_rank, 1),
+                     (tokens, s.heads * (s.qk_head - s.rope_head + s.v_head) / t, s.kv_rank, 1),
+                     (tokens, s.d, s.heads * s.v_head / t, 1)]
+    else:
+        attention = [(tokens, (s.heads * s.qk_head + s.kv_heads * (s.qk_head + s.v_head)) / t, s.d, 1),
+                     (tokens, s.d, s.heads * s.v_head / t, 1)]
+    up = 2 if s.gated else 1
+    if not moe:
+        return attention + [(tokens, up * s.ffn / t, s.d, 1), (tokens, s.d, s.ffn / t, 1)]
+    # Routed tokens arrive evenly at the ep GPUs; each holds E/ep experts (GShard §2.2).
+    local_experts = max(1, s.experts // setup.ep)
+    per_expert = tokens * s.top_k / t * setup.ep / s.experts
+    ffn = [(tokens, s.experts, s.d, 1),  # the router
+           (per_expert, up * s.expert_ffn, s.d, local_experts), (per_expert, s.d, s.expert_ffn, local_experts)]
+    if s.shared_experts:
+        width = s.shared_experts * s.expert_ffn / t
+        ffn += [(tokens, up * width, s.d, 1), (tokens, s.d, width, 1)]
+    return attention + ffn
+
+
+def layer_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> KernelTime:
+    """Σ over a block's GEMMs (QKV or MLA's projections, output, MLP or router and experts) of gemm_seconds, forward
+    and backward, with M = b·s/cp tokens and the TP-split width (Megatron-LM's column and row splits, Shoeybi et al. 2019)."""
+    sms = gpu.sms - setup.comm_sms
+    forward = backward = flops = 0.0
+    for m, n, k, count in _gemm_list(shape, setup, tokens, moe):
+        f, b, c = _training_gemm(m, n, k, gpu, sms, count)
+        forward, backward, flops = forward + f, backward + b, flops + c
+    return KernelTime(forward, backward, flops)
+
+
+def head_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> KernelTime:
+    """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward (gemm_seconds)."""
+    f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, gpu, gpu.sms - setup.comm_sms)
+    return KernelTime(f, b, c)
+
+
+def flash_attention_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> KernelTime:
+    """F = b·s²·H·(d_qk + d_v)/(cp·tp) forward (causal: half of 2·s²·H·(d_qk + d_v)), 2.5 F backward, at FlashAttention's
+    measured share of the BF16 peak (Dao 2023, "FlashAttention-2"; Shah et al. 2024, "FlashAttention-3"); no s × s
+    activations kept. CP's causal load is balanced as Llama 3 does (§3.3.2), each GPU a 1/cp share."""
+    forward = (MATMUL_FLOPS_PER_MAC * CAUSAL_SHARE * setup.micro_batch * seq_len ** 2 * shape.heads
+               * (shape.qk_head + shape.v_head) / (setup.cp * setup.tp))
+    rate = gpu.attention_peak_flops * gpu.attention_share * (gpu.sms - setup.comm_sms) / gpu.sms
+    return KernelTime(forward / rate, FLASH_BACKWARD_RATIO * forward / rate, (1 + FLASH_BACKWARD_RATIO) * forward)
+
+
+def unfused_attention_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> KernelTime:
+    """QKᵀ and P·V as batched GEMMs over b·H/tp heads (s × s × d_qk, s × d_v × s, every score computed), and the
+    fused scale-mask-softmax with dropout reading and writing the s × s scores: 16 bytes a score forward and backward,
+    over memory bandwidth (Megatron-LM before FlashAttention; Korthikanti et al. 2022 §4.1 counts the same tensors)."""
+    s, heads = seq_len // setup.cp, setup.micro_batch * shape.heads // setup.tp
+    f1, b1, c1 = _training_gemm(s, seq_len, shape.qk_head, gpu, gpu.sms, heads)
+    f2, b2, c2 = _training_gemm(s, shape.v_head, seq_len, gpu, gpu.sms, heads)
+    softmax = UNFUSED_SOFTMAX_BYTES_PER_SCORE * s * seq_len * heads / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    forward_share = 7 / UNFUSED_SOFTMAX_BYTES_PER_SCORE
+    return KernelTime(f1 + f2 + softmax * forward_share, b1 + b2 + softmax * (1 - forward_share), c1 + c2)
+
+
+@dataclass(frozen=True)
+class MemoryBoundTime:
+    """Kernels whose time is the bytes they move: norms, residual adds, activations, rotary, dropout."""
+
+    forward_seconds: float = quantity("forward bytes / (bandwidth × efficiency)", "duration")
+    backward_seconds: float = quantity("backward: twice the forward's bytes", "duration")
+
+
+def memory_bound_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> MemoryBoundTime:
+    """bytes = 2 × [11·d·T/t_sp (norms, residual adds with dropout) + T·F_act/t (the MLP's activation: read 3F write F
+    for SwiGLU, 2F for GeLU) + 2·T·(H + G)·d_h/t (rotary on q and k)], t_sp = tp with sequence parallelism, else 1;
+    seconds = bytes / (HBM bandwidth × efficiency); the backward moves twice the forward's bytes."""
+    s, t = shape, setup.tp
+    sp = t if setup.sequence_parallel else 1
+    width = (s.top_k + s.shared_experts) * s.expert_ffn if moe else s.ffn
+    activation = (3 if s.gated else 2) * width / (1 if moe else t)
+    rotary = 2 * (s.heads + (s.heads if s.q_rank else s.kv_heads)) * (s.rope_head or s.qk_head) / t
+    elements = tokens * (SEQUENCE_KERNEL_ELEMENTS * s.d / sp + activation + rotary)
+    forward = BYTES_BF16 * elements / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    return MemoryBoundTime(forward, BACKWARD_BYTES_RATIO * forward)
+
+
+def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Cross-entropy over the vocabulary: 4 passes over T × V/tp logits of 2 bytes, over memory bandwidth."""
+    return (LOSS_PASSES * BYTES_BF16 * tokens * shape.vocab / setup.tp
+            / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"]))
+
+
+def optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+    """Adam's step reads and writes the training state once: 30 bytes per parameter held (FP32 weight, m, v, gradient
+    read; weight, m, v written; the BF16 copy written) over memory bandwidth."""
+    return ADAM_BYTES_PER_PARAM * non_negative("params_per_gpu", params_per_gpu) / (
+        gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+
+
+# ---------------------------------------------------------------- communication
+
+COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "p2p")
+
+
+@dataclass(frozen=True)
+class CollectiveTime:
+    """One collective among n GPUs: its fastest algorithm and its time."""
+
+    algorithm: str
+    seconds: float = quantity("α–β: latency × steps + bytes on the wire / achieved bandwidth", "duration")
+
+
+def collective_seconds(kind: str, total_bytes: float, gpus: int, bytes_per_s: float, latency_seconds: float) -> CollectiveTime:
+    """α–β model (Hockney 1994; Thakur et al. 2005): ring all-reduce 2(n−1)·α + 2(n−1)/n·V/β, tree all-reduce
+    2⌈log₂n⌉·α + 2V/β (NCCL picks the faster), all-gather, reduce-scatter and all-to-all (n−1)·α + (n−1)/n·V/β,
+    point-to-point α + V/β; V the whole buffer, β the link's per-GPU bandwidth × the bus efficiency nccl-tests reach."""
+    kind = one_of("kind", kind, COLLECTIVES)
+    n, v = positive_int("gpus", gpus), non_negative("total_bytes", total_bytes)
+    beta = positive("bytes_per_s", bytes_per_s) * FITTED["bus_efficiency"]
+    alpha = non_negative("latency_seconds", latency_seconds)
+    if kind == "p2p":
+        return CollectiveTime("p2p", alpha + v / beta)
+    if n == 1 or v == 0:
+        return CollectiveTime("none", 0.0)
+    if kind == "all_reduce":
+        ring = 2 * (n - 1) * alpha + 2 * (n - 1) / n * v / beta
+        tree = 2 * math.ceil(math.log2(n)) * alpha + 2 * v / beta
+        return CollectiveTime("ring", ring) if ring <= tree else CollectiveTime("tree", tree)
+    return CollectiveTime("ring" if kind != "all_to_all" else "pairwise", (n - 1) * alpha + (n - 1) / n * v / beta)
+
+
+def _link(span_gpus: int, gpu: Gpu) -> tuple:
+    """(bandwidth, latency) of a group spanning this many neighbouring GPUs: scale-up inside one domain."""
+    if span_gpus <= gpu.scale_up_gpus:
+        return gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds
+    return gpu.scale_out_bytes_per_s, gpu.scale_out_latency_seconds
+
+
+def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Per block and micro-batch, forward and backward: 2 all-gathers + 2 reduce-scatters each way of T·d values with
+    sequence parallelism, else 2 all-reduces each way (Megatron-LM §3; Korthikanti et al. 2022 §4.2.2), on the scale-up link."""
+    if setup.tp == 1:
+        return 0.0
+    bw, lat = _link(setup.tp, gpu)
+    v = BYTES_BF16 * tokens * shape.d
+    if setup.sequence_parallel:
+        one = (collective_seconds("all_gather", v, setup.tp, bw, lat).seconds
+               + collective_seconds("reduce_scatter", v, setup.tp, bw, lat).seconds)
+    else:
+        one = collective_seconds("all_reduce", v, setup.tp, bw, lat).seconds
+    return 2 * 2 * one  # two per block (attention, MLP), forward and backward
+
+
+def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> float:
+    """Per block and micro-batch: all-gather the keys and values of the whole sequence, 2·b·s·G·d_h/tp values, forward;
+    reduce-scatter their gradients backward (Llama 3 §3.3.2), on the link the tp·cp span reaches."""
+    if setup.cp == 1:
+        return 0.0
+    bw, lat = _link(setup.tp * setup.cp, gpu)
+    kv_heads = shape.heads if shape.q_rank else shape.kv_heads
+    v = BYTES_BF16 * 2 * setup.micro_batch * seq_len * kv_heads * shape.qk_head / setup.tp
+    return (collective_seconds("all_gather", v, setup.cp, bw, lat).seconds
+            + collective_seconds("reduce_scatter", v, setup.cp, bw, lat).seconds)
+
+
+def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Per micro-batch and chunk: a stage's T·d/t_sp activations forward and their gradient back, point to point on the
+    link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
+    if setup.pp == 1:
+        return 0.0
+    bw, lat = _link(setup.tp * setup.cp * setup.pp, gpu)
+    v = BYTES_BF16 * tokens * shape.d / (setup.tp if setup.sequence_parallel else 1)
+    return 2 * collective_seconds("p2p", v, 2, bw, lat).seconds
+
+
+def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Per MoE block and micro-batch: dispatch and combine forward and backward (GShard §2.2). Each GPU sends T/tp tokens'
+    d-vectors: to k experts spread over ep GPUs, (ep − 1)/ep of them leaving it; with node-limited routing (DeepSeek-V3
+    §3.2.2) one copy per target node over the network, at most M nodes, then NVLink forwarding; dispatch at its precision."""
+    if setup.ep == 1 or not shape.moe_layers:
+        return 0.0
+    local = tokens / setup.tp
+    per_value = setup.dispatch_bytes + 3 * BYTES_BF16  # forward dispatch, forward combine, backward both in BF16
+    span = setup.tp * setup.cp * setup.ep  # EP draws neighbouring data-parallel replicas
+    if span <= gpu.scale_up_gpus:
+        v = local * shape.top_k * shape.d * per_value
+        return collective_seconds("all_to_all", v, setup.ep, gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds).seconds
+    nodes = max(1, span // gpu.scale_up_gpus)
+    copies = min(shape.top_k, setup.nodes_per_token or shape.top_k, nodes)
+    network = local * copies * (nodes - 1) / nodes * shape.d * per_value
+    forward = local * shape.top_k * shape.d * per_value  # inside the node, every copy to its expert's GPU
+    return (network / (gpu.scale_out_bytes_per_s * FITTED["bus_efficiency"]) + nodes * gpu.scale_out_latency_seconds
+            + forward / (gpu.scale_up_bytes_per_s * FITTED["bus_efficiency"]))
+
+
+@dataclass(frozen=True)
+class DataParallelTime:
+    """The data-parallel cut's traffic per step and the part of it no computation hides."""
+
+    seconds: float = quantity("gradient reduction and weight gathering, per step", "duration")
+    exposed_seconds: float = quantity("what the backward pass (or, under FSDP, the compute) does not hide", "duration")
+
+
+def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setup, gpu: Gpu, window_seconds: float,
+                          compute_seconds: float, layers: float) -> DataParallelTime:
+    """ZeRO 0: all-reduce the gradients; 1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a
+    step, the reduction hidden behind the last micro-batch's backward (`window_seconds`) when the framework buckets it
+    and the gather behind the next forward; 3 (FSDP): all-gather the weights forward and backward and reduce-scatter the
+    gradients for each micro-batch, prefetched a layer ahead behind its compute: exposed = what exceeds the compute,
+    plus the first layer's gather, which nothing precedes."""
+    n = setup.dp * setup.cp
+    if n == 1:
+        return DataParallelTime(0.0, 0.0)
+    bw, lat = _link(setup.tp * setup.cp * setup.pp * setup.dp, gpu)
+
+    def reduce_and_gather(params, gpus):
+        if not params or gpus == 1:
+            return 0.0, 0.0
+        if setup.zero_stage == 0:
+            return collective_seconds("all_reduce", setup.grad_bytes * params, gpus, bw, lat).seconds, 0.0
+        return (collective_seconds("reduce_scatter", setup.grad_bytes * params, gpus, bw, lat).seconds,
+                collective_seconds("all_gather", BYTES_BF16 * params, gpus, bw, lat).seconds)
+
+    g1, w1 = reduce_and_gather(dense_params, n)
+    g2, w2 = reduce_and_gather(expert_params, max(1, n // setup.ep))
+    grads, weights = g1 + g2, w1 + w2
+    if setup.zero_stage == 3:
+        total = grads + 2 * weights
+        return DataParallelTime(total, max(0.0, total - compute_seconds) + weights / max(1.0, layers))
+    if not setup.dp_overlap:
+        return DataParallelTime(grads + weights, grads + weights)
+    forward_window = window_seconds / BACKWARD_GEMMS  # the next step's first forward, half a backward
+    return DataParallelTime(grads + weights, max(0.0, grads - window_seconds) + max(0.0, weights - forward_window))
+
+
+def pipeline_bubble_share(pp: int, micro_batches: int, chunks: int = 1, schedule: str = "1f1b") -> float:
+    """The share of the step the pipeline idles: x/(1 + x), x = (p − 1)/(v·m) for 1F1B (v = 1) and the interleaved
+    schedule (Narayanan et al. 2021, §2.2, where x is the bubble over the ideal time); DualPipe's (p/2 − 1)·(F&B + B − 3W)
+    over m·(F + B) is x = (p/2 − 1)·2/(3m) with B = 2F and W = F (DeepSeek-V3 §3.2.1, table 2)."""
+    p, m, v = positive_int("pp", pp), positive_int("micro_batches", micro_batches), positive_int("chunks", chunks)
+    if one_of("schedule", schedule, SCHEDULES) == "dualpipe":
+        x = max(0.0, p / 2 - 1) * 2 / (3 * m)
+    else:
+        x = (p - 1) / (v * m)
+    return x / (1 + x)
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """One step of a layout, term by term, on its busiest GPU (the last pipeline stage, which holds the output layer)."""
+
+    micro_batches: int = quantity("m, micro-batches per data-parallel replica", "integer")
+    gemm_seconds: float = quantity("the matrix multiplies at their shapes' rates", "duration")
+    attention_seconds: float = quantity("the attention core (FlashAttention, or unfused GEMMs and softmax)", "duration")
+    memory_bound_seconds: float = quantity("norms, activations, residual adds, rotary and the loss over bandwidth", "duration")
+    recompute_seconds: float = quantity("the forward work recomputed in the backward pass", "duration")
+    tp_seconds: float = quantity("tensor-parallel collectives not hidden", "duration")
+    cp_seconds: float = quantity("context-parallel gathers", "duration")
+    ep_seconds: float = quantity("expert all-to-alls not hidden", "duration")
+    pp_seconds: float = quantity("pipeline sends", "duration")
+    busy_seconds: float = quantity("m micro-batches on the busiest stage: the terms above added", "duration")
+    bubble_share: float = quantity("the pipeline's idle share of the step, x/(1 + x)", "percent")
+    bubble_seconds: float = quantity("busy × x, the pipeline's fill and drain", "duration")
+    dp_seconds: float = quantity("data-parallel traffic per step", "duration")
+    dp_exposed_seconds: float = quantity("the part of it no computation hides", "duration")
+    optimizer_seconds: float = quantity("the optimizer step", "duration")
+    step_seconds: float = quantity("busy + bubble + exposed data-parallel time + optimizer", "duration")
+    model_flops: float = quantity("the step's model FLOPs: its GEMMs and causal attention, no recomputation", "sci")
+    mfu: float = quantity("model FLOPs / (step × GPUs × BF16 peak)", "percent")
+    tokens_per_second: float = quantity("tokens of a step / step time", "si", unit="tokens/s")
+
+
+def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
+    """step = busy × (1 + x) + exposed DP + optimizer, busy = m × the last stage's micro-batch (its L/p blocks' GEMMs,
+    attention, memory-bound kernels, recomputation, exposed TP, CP, EP and pipeline sends, and the output layer with its
+    loss), x = pipeline_bubble_share's x; MFU = model FLOPs / (step × GPUs × BF16 peak) (PaLM, appendix B)."""
+    s = positive_int("seq_len", seq_len)
+    batch = positive_int("global_batch", global_batch)
+    if s % setup.cp:
+        raise EstimatorError("cp", setup.cp, f"a divisor of the sequence length ({s})")
+    if batch % (setup.dp * setup.micro_batch):
+        raise EstimatorError("global_batch", batch, f"a multiple of dp × micro-batch ({setup.dp * setup.micro_batch})")
+    if setup.pp > shape.layers:
+        raise EstimatorError("pp", setup.pp, f"at most the model's {shape.layers} layers")
+    m = batch // (setup.dp * setup.micro_batch)
+    tokens = setup.micro_batch * s / setup.cp
+    dense_layers = (shape.layers - shape.moe_layers) / setup.pp
+    moe_layers = shape.moe_layers / setup.pp
+    blocks = dense_layers + moe_layers
+
+    def per_kind(moe):
+        g = layer_gemms(shape, setup, tokens, gpu, moe)
+        mem = memory_bound_seconds(shape, setup, tokens, gpu, moe)
+        return g, mem
+
+    attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, s, gpu)
+    head = head_gemms(shape, setup, tokens, gpu)
+    kinds = [(dense_layers, *per_kind(False))] + ([(moe_layers, *per_kind(True))] if moe_layers else [])
+    gemm = sum(n * (g.forward_seconds + g.backward_seconds) for n, g, _ in kinds) + head.forward_seconds + head.backward_seconds
+    gemm_forward = sum(n * g.forward_seconds for n, g, _ in kinds)
+    memory = sum(n * (mem.forward_seconds + mem.backward_seconds) for n, _, mem in kinds) + loss_seconds(shape, setup, tokens, gpu)
+    memory_forward = sum(n * mem.forward_seconds for n, _, mem in kinds)
+    attn = blocks * (attention.forward_seconds + attention.backward_seconds)
+    tp = blocks * tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap)
+    recompute = 0.0
+    if setup.recompute == "selective":
+        recompute = blocks * attention.forward_seconds
+    elif setup.recompute == "ops":
+        recompute = gemm_forward / 2 + memory_forward
+    elif setup.recompute == "full":
+        recompute = blocks * attention.forward_seconds + gemm_forward + memory_forward + tp / 4  # the forward's 2 of 8
+    cp = blocks * context_parallel_seconds(shape, setup, s, gpu)
+    compute = gemm + memory + attn + recompute
+    ep = moe_layers * expert_all_to_all_seconds(shape, setup, tokens, gpu)
+    if setup.ep_overlap:
+        ep = max(0.0, ep - compute)
+    pp = pipeline_send_seconds(shape, setup, tokens, gpu) * setup.chunks
+    micro = compute + tp + cp + ep + pp
+    busy = m * micro
+    share = pipeline_bubble_share(setup.pp, m, setup.chunks if setup.schedule == "interleaved" else 1, setup.schedule)
+    bubble = busy * share / (1 - share)
+    dense_params = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
+    expert_params = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+    backward = sum(n * g.backward_seconds for n, g, _ in kinds) + attn * FLASH_BACKWARD_RATIO / (1 + FLASH_BACKWARD_RATIO)
+    dp = data_parallel_seconds(dense_params, expert_params, setup, gpu, backward, micro, blocks)
+    dp_exposed = dp.exposed_seconds * (m if setup.zero_stage == 3 else 1)
+    dp_total = dp.seconds * (m if setup.zero_stage == 3 else 1)
+    shards = setup.dp * setup.cp if setup.zero_stage >= 1 else 1
+    held = dense_params / shards + expert_params / max(1, shards // setup.ep)
+    optimizer = optimizer_seconds(held, gpu)
+    step = busy + bubble + dp_exposed + optimizer
+    per_gpu_flops = sum(n * g.flops for n, g, _ in kinds) + blocks * attention.flops
+    # Every GPU of a stage does the same share; the output layer's FLOPs counted once per micro-batch of each replica.
+    model_flops = (per_gpu_flops * setup.pp * setup.tp * setup.cp + head.flops * setup.tp * setup.cp) * m * setup.dp
+    tokens_step = batch * s
+    return StepTime(m, m * gemm, m * attn, m * memory, m * recompute, m * tp, m * cp, m * ep, m * pp, busy, share, bubble,
+                    dp_total, dp_exposed, optimizer, finite_result("step_seconds", step), model_flops,
+                    model_flops / (step * setup.gpus * gpu.attention_peak_flops), tokens_step / step)
+
+
+def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
+    """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
+    share (a matmul_rates preset of the chip), bandwidth, SMs, FlashAttention's share and each link's α and β."""
+    from .presets import load_presets
+    presets = load_presets()
+    g = presets.gpu(gpu)
+    rates = [r for r in presets.matmul_rates.values() if r.gpu == gpu and r.precision == "bf16"]
+    rate = presets.matmul_rate(g.matmul_rate) if g.matmul_rate else (rates[0] if rates else None)
+    if rate is None or g.hbm_bytes_per_s is None or g.streaming_multiprocessors is None or g.attention_share is None:
+        raise EstimatorError("gpu", gpu, "a GPU with a measured BF16 matmul rate, memory bandwidth, SMs and attention share")
+    up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
+    bf16 = g.peak_flops["bf16"]
+    return Gpu(g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], bf16, rate.matmul_flops / bf16,
+               g.attention_share, g.hbm_bytes_per_s, g.streaming_multiprocessors, g.memory_bytes, g.nvlink_domain_gpus or 1,
+               up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s, up.latency_seconds, out.latency_seconds)
