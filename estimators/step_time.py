@@ -28,6 +28,7 @@ Fitted constants (FITTED) were fitted on the runs the validation table marks
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 from .errors import EstimatorError
 from .model_size import DecoderConfig
@@ -538,72 +539,147 @@ class StepTime:
     tokens_per_second: float = quantity("tokens of a step / step time", "si", unit="tokens/s")
 
 
-def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
-    """step = busy × (1 + x) + exposed DP + optimizer, busy = m × the last stage's micro-batch (its L/p blocks' GEMMs,
-    attention, memory-bound kernels, recomputation, exposed TP, CP, EP and pipeline sends, and the output layer with its
-    loss), x = pipeline_bubble_share's x; MFU = model FLOPs / (step × GPUs × BF16 peak) (PaLM, appendix B)."""
+@dataclass(frozen=True)
+class _Block:
+    """One micro-batch's terms on one GPU, per block (averaged over the model's dense and MoE blocks) and for the
+    output layer: what every pipeline depth, data-parallel degree, ZeRO stage and recomputation of a layout shares."""
+
+    compute: float  # GEMMs, attention and memory-bound kernels, forward and backward
+    forward_gemm: float
+    forward_memory: float
+    forward_attention: float
+    backward: float  # the backward pass's GEMMs and attention: the window data-parallel reduction hides behind
+    tp: float
+    cp: float
+    ep: float  # per block: the MoE blocks' all-to-alls spread over every block
+    flops: float
+    head: float  # the output layer and its loss
+    head_flops: float
+
+
+@cache  # one per (model, GPU, tp, cp, ep, micro-batch, sequence): shared by every other choice of a plan
+def _block(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> _Block:
+    tokens = setup.micro_batch * seq_len / setup.cp
+    moe_share = shape.moe_layers / shape.layers
+    kinds = [(1 - moe_share, False)] + ([(moe_share, True)] if shape.moe_layers else [])
+    gemms = [(w, layer_gemms(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
+    memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
+    attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
+    head = head_gemms(shape, setup, tokens, gpu)
+    compute = (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
+               + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
+               + attention.forward_seconds + attention.backward_seconds)
+    return _Block(compute, sum(w * g.forward_seconds for w, g in gemms), sum(w * m.forward_seconds for w, m in memory),
+                  attention.forward_seconds, sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds,
+                  tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
+                  context_parallel_seconds(shape, setup, seq_len, gpu),
+                  moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
+                  sum(w * g.flops for w, g in gemms) + attention.flops,
+                  head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu), head.flops)
+
+
+def _shared(setup: Setup) -> Setup:
+    """The setup with only what a block's terms depend on: the key _block is cached by."""
+    return Setup(tp=setup.tp, cp=setup.cp, dp=setup.ep, ep=setup.ep, micro_batch=setup.micro_batch,
+                 sequence_parallel=setup.sequence_parallel, attention=setup.attention, tp_overlap=setup.tp_overlap,
+                 nodes_per_token=setup.nodes_per_token, dispatch_bytes=setup.dispatch_bytes, comm_sms=setup.comm_sms)
+
+
+def stage_blocks(layers: int, pp: int) -> tuple:
+    """(blocks of the fullest stage, blocks of each end stage): k = ⌈L/p⌉ a middle stage, the first and last sharing the
+    rest, (L − (p − 2)·k)/2 each (Megatron-LM's --decoder-first/last-pipeline-num-layers; Llama 3 §3.3.2 gives its end
+    stages one block fewer for the embedding and the output layer they also hold)."""
+    if pp == 1:
+        return layers, layers
+    k = -(-layers // pp)
+    return k, (layers - (pp - 2) * k) / 2
+
+
+def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tuple:
     s = positive_int("seq_len", seq_len)
     batch = positive_int("global_batch", global_batch)
     if s % setup.cp:
         raise EstimatorError("cp", setup.cp, f"a divisor of the sequence length ({s})")
     if batch % (setup.dp * setup.micro_batch):
         raise EstimatorError("global_batch", batch, f"a multiple of dp × micro-batch ({setup.dp * setup.micro_batch})")
-    if setup.pp > shape.layers:
-        raise EstimatorError("pp", setup.pp, f"at most the model's {shape.layers} layers")
-    m = batch // (setup.dp * setup.micro_batch)
-    tokens = setup.micro_batch * s / setup.cp
-    dense_layers = (shape.layers - shape.moe_layers) / setup.pp
-    moe_layers = shape.moe_layers / setup.pp
-    blocks = dense_layers + moe_layers
+    if setup.pp > shape.layers or (setup.pp > 2 and (setup.pp - 2) * -(-shape.layers // setup.pp) > shape.layers):
+        raise EstimatorError("pp", setup.pp, f"a pipeline of whole stages of the model's {shape.layers} layers")
+    return s, batch, batch // (setup.dp * setup.micro_batch)
 
-    def per_kind(moe):
-        g = layer_gemms(shape, setup, tokens, gpu, moe)
-        mem = memory_bound_seconds(shape, setup, tokens, gpu, moe)
-        return g, mem
 
-    attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, s, gpu)
-    head = head_gemms(shape, setup, tokens, gpu)
-    kinds = [(dense_layers, *per_kind(False))] + ([(moe_layers, *per_kind(True))] if moe_layers else [])
-    gemm = sum(n * (g.forward_seconds + g.backward_seconds) for n, g, _ in kinds) + head.forward_seconds + head.backward_seconds
-    gemm_forward = sum(n * g.forward_seconds for n, g, _ in kinds)
-    memory = sum(n * (mem.forward_seconds + mem.backward_seconds) for n, _, mem in kinds) + loss_seconds(shape, setup, tokens, gpu)
-    memory_forward = sum(n * mem.forward_seconds for n, _, mem in kinds)
-    attn = blocks * (attention.forward_seconds + attention.backward_seconds)
-    tp = blocks * tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap)
-    recompute = 0.0
-    if setup.recompute == "selective":
-        recompute = blocks * attention.forward_seconds
-    elif setup.recompute == "ops":
-        recompute = gemm_forward / 2 + memory_forward
-    elif setup.recompute == "full":
-        recompute = blocks * attention.forward_seconds + gemm_forward + memory_forward + tp / 4  # the forward's 2 of 8
-    cp = blocks * context_parallel_seconds(shape, setup, s, gpu)
-    compute = gemm + memory + attn + recompute
-    ep = moe_layers * expert_all_to_all_seconds(shape, setup, tokens, gpu)
+def _fullest_stage(shape: Shape, setup: Setup, block: _Block) -> tuple:
+    """(blocks, output-layer seconds) of the stage a micro-batch waits longest on: a middle stage's ⌈L/p⌉ blocks, or the
+    last stage's blocks and the output layer with its loss (all of them, and the output layer, at p = 1)."""
+    full, end = stage_blocks(shape.layers, setup.pp)
+    if setup.pp == 1:
+        return full, block.head
+    per_block = block.compute + block.tp + block.cp
+    return (full, 0.0) if full * per_block >= end * per_block + block.head else (end, block.head)
+
+
+def _recompute_seconds(block: _Block, recompute: str, blocks: float) -> float:
+    """What the backward pass recomputes per micro-batch: the attention core (selective), every other GEMM and every
+    memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
+    return blocks * {"none": 0.0, "selective": block.forward_attention,
+                     "ops": block.forward_gemm / 2 + block.forward_memory,
+                     "full": block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4}[recompute]
+
+
+def _optimizer(shape: Shape, setup: Setup, gpu: Gpu) -> tuple:
+    """(dense, expert parameters a GPU holds, optimizer seconds under its ZeRO stage)."""
+    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
+    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+    shards = setup.dp * setup.cp if setup.zero_stage >= 1 else 1
+    return dense, expert, optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
+
+
+def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
+    """step = busy × (1 + x) + exposed DP + optimizer, busy = m × the fullest stage's micro-batch (its ⌈L/p⌉ blocks'
+    GEMMs, attention, memory-bound kernels and recomputation, exposed TP, CP and EP, v chunks' pipeline sends; or the last
+    stage's blocks with the output layer and its loss, if longer), x = pipeline_bubble_share's x; MFU = model FLOPs /
+    (step × GPUs × BF16 peak) (PaLM, appendix B)."""
+    s, batch, m = _checked(shape, setup, seq_len, global_batch)
+    block = _block(shape, _shared(setup), gpu, s)
+    blocks, head = _fullest_stage(shape, setup, block)
+    recompute = _recompute_seconds(block, setup.recompute, blocks)
+    compute = blocks * block.compute + head + recompute
+    ep = blocks * block.ep
     if setup.ep_overlap:
         ep = max(0.0, ep - compute)
-    pp = pipeline_send_seconds(shape, setup, tokens, gpu) * setup.chunks
+    tp, cp = blocks * block.tp, blocks * block.cp
+    pp = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu) * setup.chunks
     micro = compute + tp + cp + ep + pp
     busy = m * micro
     share = pipeline_bubble_share(setup.pp, m, setup.chunks if setup.schedule == "interleaved" else 1, setup.schedule)
     bubble = busy * share / (1 - share)
-    dense_params = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
-    expert_params = shape.expert_params / (setup.tp * setup.pp * setup.ep)
-    backward = sum(n * g.backward_seconds for n, g, _ in kinds) + attn * FLASH_BACKWARD_RATIO / (1 + FLASH_BACKWARD_RATIO)
-    dp = data_parallel_seconds(dense_params, expert_params, setup, gpu, backward, micro, blocks)
-    dp_exposed = dp.exposed_seconds * (m if setup.zero_stage == 3 else 1)
-    dp_total = dp.seconds * (m if setup.zero_stage == 3 else 1)
-    shards = setup.dp * setup.cp if setup.zero_stage >= 1 else 1
-    held = dense_params / shards + expert_params / max(1, shards // setup.ep)
-    optimizer = optimizer_seconds(held, gpu)
-    step = busy + bubble + dp_exposed + optimizer
-    per_gpu_flops = sum(n * g.flops for n, g, _ in kinds) + blocks * attention.flops
-    # Every GPU of a stage does the same share; the output layer's FLOPs counted once per micro-batch of each replica.
-    model_flops = (per_gpu_flops * setup.pp * setup.tp * setup.cp + head.flops * setup.tp * setup.cp) * m * setup.dp
-    tokens_step = batch * s
-    return StepTime(m, m * gemm, m * attn, m * memory, m * recompute, m * tp, m * cp, m * ep, m * pp, busy, share, bubble,
-                    dp_total, dp_exposed, optimizer, finite_result("step_seconds", step), model_flops,
-                    model_flops / (step * setup.gpus * gpu.attention_peak_flops), tokens_step / step)
+    dense, expert, optimizer = _optimizer(shape, setup, gpu)
+    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, micro, blocks)
+    per_step = m if setup.zero_stage == 3 else 1
+    step = finite_result("step_seconds", busy + bubble + dp.exposed_seconds * per_step + optimizer)
+    model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
+    gemm_attention = blocks * (block.forward_gemm + block.backward) + head
+    memory = compute - recompute - gemm_attention
+    attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
+    return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * recompute, m * tp,
+                    m * cp, m * ep, m * pp, busy, share, bubble, dp.seconds * per_step, dp.exposed_seconds * per_step,
+                    optimizer, step, model_flops, model_flops / (step * setup.gpus * gpu.attention_peak_flops),
+                    batch * s / step)
+
+
+def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int) -> float:
+    """A floor under step_seconds for every recomputation, ZeRO stage and chunk count up to `most_chunks` of a layout:
+    the same terms with nothing recomputed, one chunk's sends, the bubble of the most chunks, no exposed data-parallel
+    time and the optimizer of a fully sharded state (each term the least any choice gives it)."""
+    s, batch, m = _checked(shape, setup, seq_len, global_batch)
+    block = _block(shape, _shared(setup), gpu, s)
+    blocks, head = _fullest_stage(shape, setup, block)
+    compute = blocks * block.compute + head
+    ep = max(0.0, blocks * block.ep - compute) if setup.ep_overlap else blocks * block.ep
+    micro = compute + blocks * (block.tp + block.cp) + ep + pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu)
+    share = pipeline_bubble_share(setup.pp, m, most_chunks if setup.schedule == "interleaved" else 1, setup.schedule)
+    _, _, optimizer = _optimizer(shape, Setup(tp=setup.tp, cp=setup.cp, pp=setup.pp, dp=setup.dp, ep=setup.ep,
+                                              zero_stage=3), gpu)
+    return m * micro / (1 - share) + optimizer
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
