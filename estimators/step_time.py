@@ -28,7 +28,7 @@ Fitted constants (FITTED) were fitted on the runs the validation table marks
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .errors import EstimatorError
 from .model_size import DecoderConfig
@@ -121,6 +121,7 @@ class Shape:
     kv_rank: int = 0  # MLA's key/value bottleneck
     rope_head: int = 0  # MLA's rotary part of a query/key head
     expert_params: float = 0.0  # the routed experts' parameters, held over ep GPUs
+    dropout: bool = False  # trains with dropout (GPT-2, Megatron's GPT): masks kept for the backward pass
 
 
 def shape_of(config) -> Shape:
@@ -129,7 +130,7 @@ def shape_of(config) -> Shape:
         from .model_size import decoder_params
         h = config.d_model // config.heads
         return Shape(config.layers, config.d_model, config.heads, config.kv_heads, h, h, config.ffn_dim,
-                     config.mlp == "swiglu", config.vocab, decoder_params(config).total)
+                     config.mlp == "swiglu", config.vocab, decoder_params(config).total, dropout=config.dropout)
     if isinstance(config, MoeConfig):
         from .model_size import mlp_params
         from .moe import moe_params
@@ -173,8 +174,18 @@ class Setup:
     comm_sms: int = 0  # streaming multiprocessors kept for communication kernels, lost to compute
 
     def __post_init__(self):
+        degrees = (self.tp, self.cp, self.pp, self.dp, self.ep, self.micro_batch, self.chunks)
+        if all(type(n) is int and n >= 1 for n in degrees) and self.schedule in SCHEDULES and \
+                self.recompute in RECOMPUTE_MODES and self.attention in ATTENTION_KERNELS and \
+                type(self.zero_stage) is int and 0 <= self.zero_stage <= 3 and 0 <= self.tp_overlap <= 1 and \
+                type(self.nodes_per_token) is int and self.nodes_per_token >= 0 and type(self.comm_sms) is int and \
+                self.comm_sms >= 0 and self.dispatch_bytes > 0 and self.grad_bytes > 0 and not self.dp % self.ep and \
+                (self.chunks == 1 or self.schedule == "interleaved"):
+            return  # the common case, checked at once: a planner builds one for every layout it times
         for name in ("tp", "cp", "pp", "dp", "ep", "micro_batch", "chunks"):
             positive_int(name, getattr(self, name))
+        if self.chunks > 1 and self.schedule != "interleaved":
+            raise EstimatorError("chunks", self.chunks, "1, or the interleaved schedule")
         one_of("schedule", self.schedule, SCHEDULES)
         one_of("recompute", self.recompute, RECOMPUTE_MODES)
         one_of("attention", self.attention, ATTENTION_KERNELS)
@@ -205,12 +216,16 @@ class GemmTime:
     seconds: float = quantity("max(FLOPs / (peak × efficiency), bytes / bandwidth, the kernel floor)", "duration")
 
 
-def _tile_rate(tile: tuple) -> float:
-    """A tile's rate relative to the largest: r(I)/r(I_max), r(I) = I/(I + I_half), I = m·n/(m + n) its operand reuse."""
+def tile_rates() -> tuple:
+    """(m, n, r) of each output tile, r = ρ(I)/ρ(I_max) its rate relative to the largest, ρ(I) = I/(I + I_half),
+    I = m·n/(m + n) the times the tile reuses each value it loads."""
     def rate(m, n):
         reuse = m * n / (m + n)
         return reuse / (reuse + FITTED["tile_reuse_half"])
-    return rate(*tile) / rate(*TILES[0])
+    return tuple((m, n, rate(m, n) / rate(*TILES[0])) for m, n in TILES)
+
+
+_TILE_RATES = tile_rates()
 
 
 def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: int = 1) -> GemmTime:
@@ -226,17 +241,21 @@ def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: in
     """
     if min(m, n, k) <= 0:
         return GemmTime(0.0, 0.0, 0.0)
-    units = sms or gpu.sms
+    return GemmTime(*_gemm(m, n, k, sms or gpu.sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s))
+
+
+@lru_cache(maxsize=4096)  # a plan times the same few shapes for every layout that shares a tensor-parallel degree
+def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s) -> tuple:
     best = 0.0
-    for tm, tn in TILES:
-        tiles = math.ceil(m / tm) * math.ceil(n / tn) * batch
-        wave = (m * n * batch) / (math.ceil(tiles / units) * units * tm * tn)
-        best = max(best, _tile_rate((tm, tn)) * min(1.0, wave))
-    efficiency = gpu.matmul_share * best * k / (k + FITTED["gemm_fill_k"]) * units / gpu.sms
+    for tm, tn, rate in _TILE_RATES:
+        tiles = -(-m // tm) * -(-n // tn) * batch
+        wave = (m * n * batch) / (-(-tiles // units) * units * tm * tn)
+        best = max(best, rate * (wave if wave < 1 else 1.0))
+    efficiency = matmul_share * best * k / (k + FITTED["gemm_fill_k"]) * units / sms
     flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
-    memory = BYTES_BF16 * (m * k + k * n + m * n) * batch / gpu.hbm_bytes_per_s
-    seconds = max(flops / (gpu.peak_flops * efficiency), memory, FITTED["kernel_floor_seconds"])
-    return GemmTime(flops, flops / (seconds * gpu.peak_flops), seconds)
+    memory = BYTES_BF16 * (m * k + k * n + m * n) * batch / hbm_bytes_per_s
+    seconds = max(flops / (peak_flops * efficiency), memory, FITTED["kernel_floor_seconds"])
+    return flops, flops / (seconds * peak_flops), seconds
 
 
 def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int = 1) -> tuple:
@@ -362,8 +381,48 @@ def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
 def optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     """Adam's step reads and writes the training state once: 30 bytes per parameter held (FP32 weight, m, v, gradient
     read; weight, m, v written; the BF16 copy written) over memory bandwidth."""
-    return ADAM_BYTES_PER_PARAM * non_negative("params_per_gpu", params_per_gpu) / (
-        gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    return _optimizer_seconds(non_negative("params_per_gpu", params_per_gpu), gpu)
+
+
+def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+    return ADAM_BYTES_PER_PARAM * params_per_gpu / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+
+
+# Bytes a token keeps per element of its block's tensors (BF16), as Megatron-Core's fused kernels keep them.
+FUSED_SWIGLU_BYTES_PER_F = 6  # the first matrix's gate and up outputs (2 × 2) and the down matrix's input (2): SiLU redone
+GELU_BYTES_PER_F = 4  # the GeLU's input and the down matrix's input
+FLASH_STATS_BYTES_PER_HEAD = 4  # FlashAttention's FP32 log-sum-exp, one per head and token
+FULL_RECOMPUTE_BYTES_PER_D = 2  # the block's BF16 input, all full recomputation keeps
+
+
+@dataclass(frozen=True)
+class BlockActivations:
+    """What one block keeps for its backward pass, per micro-batch on one GPU, under each recomputation."""
+
+    none_bytes: float = quantity("every tensor the backward reads: no recomputation", "bytes")
+    selective_bytes: float = quantity("the same: FlashAttention keeps no s × s scores for selective recomputation to drop", "bytes")
+    full_bytes: float = quantity("the block's input alone", "bytes")
+
+
+def block_activation_bytes(shape: Shape, setup: Setup, tokens: float, moe: bool = False) -> BlockActivations:
+    """Per token, BF16: two norm inputs and the two projections' inputs (4 × 2d, split by tp under sequence parallelism),
+    Q, K, V and the attention output (2·(H·d_qk + G·(d_qk + d_v) + H·d_v)/tp) with FlashAttention's log-sum-exp (no s × s
+    scores, Dao 2022), the MLP's fused SwiGLU (6 bytes per F: gate and up, the down matrix's input) or GeLU (4) over tp,
+    an MoE block's for each of its k routed and S shared experts, and dropout masks (1 byte per d, two) when it trains with
+    dropout; full recomputation keeps the block's input alone (Korthikanti et al. 2022 §4, recounted for these kernels)."""
+    s, t = shape, setup.tp
+    sp = t if setup.sequence_parallel else 1
+    kv_heads = s.heads if s.q_rank else s.kv_heads
+    attention = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
+    attention += FLASH_STATS_BYTES_PER_HEAD * s.heads / t + 2 * (s.q_rank + s.kv_rank) / t
+    per_f = FUSED_SWIGLU_BYTES_PER_F if s.gated else GELU_BYTES_PER_F
+    if moe:
+        mlp = (s.top_k + s.shared_experts) * (2 * s.d + per_f * s.expert_ffn) / t
+    else:
+        mlp = per_f * s.ffn / t
+    unsplit = (4 * 2 + (2 if s.dropout else 0)) * s.d / sp
+    none = tokens * (unsplit + attention + mlp)
+    return BlockActivations(none, none, tokens * FULL_RECOMPUTE_BYTES_PER_D * s.d / sp)
 
 
 # ---------------------------------------------------------------- communication
@@ -383,19 +442,24 @@ def collective_seconds(kind: str, total_bytes: float, gpus: int, bytes_per_s: fl
     """α–β model (Hockney 1994; Thakur et al. 2005): ring all-reduce 2(n−1)·α + 2(n−1)/n·V/β, tree all-reduce
     2⌈log₂n⌉·α + 2V/β (NCCL picks the faster), all-gather, reduce-scatter and all-to-all (n−1)·α + (n−1)/n·V/β,
     point-to-point α + V/β; V the whole buffer, β the link's per-GPU bandwidth × the bus efficiency nccl-tests reach."""
-    kind = one_of("kind", kind, COLLECTIVES)
+    one_of("kind", kind, COLLECTIVES)
     n, v = positive_int("gpus", gpus), non_negative("total_bytes", total_bytes)
-    beta = positive("bytes_per_s", bytes_per_s) * FITTED["bus_efficiency"]
-    alpha = non_negative("latency_seconds", latency_seconds)
+    positive("bytes_per_s", bytes_per_s)
+    return CollectiveTime(*_collective(kind, v, n, bytes_per_s, non_negative("latency_seconds", latency_seconds)))
+
+
+def _collective(kind: str, v: float, n: int, bytes_per_s: float, alpha: float) -> tuple:
+    """(algorithm, seconds) of collective_seconds, its arguments already checked."""
+    beta = bytes_per_s * FITTED["bus_efficiency"]
     if kind == "p2p":
-        return CollectiveTime("p2p", alpha + v / beta)
+        return "p2p", alpha + v / beta
     if n == 1 or v == 0:
-        return CollectiveTime("none", 0.0)
+        return "none", 0.0
     if kind == "all_reduce":
         ring = 2 * (n - 1) * alpha + 2 * (n - 1) / n * v / beta
         tree = 2 * math.ceil(math.log2(n)) * alpha + 2 * v / beta
-        return CollectiveTime("ring", ring) if ring <= tree else CollectiveTime("tree", tree)
-    return CollectiveTime("ring" if kind != "all_to_all" else "pairwise", (n - 1) * alpha + (n - 1) / n * v / beta)
+        return ("ring", ring) if ring <= tree else ("tree", tree)
+    return "ring" if kind != "all_to_all" else "pairwise", (n - 1) * alpha + (n - 1) / n * v / beta
 
 
 def _link(span_gpus: int, gpu: Gpu) -> tuple:
@@ -413,10 +477,10 @@ def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu)
     bw, lat = _link(setup.tp, gpu)
     v = BYTES_BF16 * tokens * shape.d
     if setup.sequence_parallel:
-        one = (collective_seconds("all_gather", v, setup.tp, bw, lat).seconds
-               + collective_seconds("reduce_scatter", v, setup.tp, bw, lat).seconds)
+        one = (_collective("all_gather", v, setup.tp, bw, lat)[1]
+               + _collective("reduce_scatter", v, setup.tp, bw, lat)[1])
     else:
-        one = collective_seconds("all_reduce", v, setup.tp, bw, lat).seconds
+        one = _collective("all_reduce", v, setup.tp, bw, lat)[1]
     return 2 * 2 * one  # two per block (attention, MLP), forward and backward
 
 
@@ -428,8 +492,8 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
     bw, lat = _link(setup.tp * setup.cp, gpu)
     kv_heads = shape.heads if shape.q_rank else shape.kv_heads
     v = BYTES_BF16 * 2 * setup.micro_batch * seq_len * kv_heads * shape.qk_head / setup.tp
-    return (collective_seconds("all_gather", v, setup.cp, bw, lat).seconds
-            + collective_seconds("reduce_scatter", v, setup.cp, bw, lat).seconds)
+    return (_collective("all_gather", v, setup.cp, bw, lat)[1]
+            + _collective("reduce_scatter", v, setup.cp, bw, lat)[1])
 
 
 def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
@@ -439,7 +503,7 @@ def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -
         return 0.0
     bw, lat = _link(setup.tp * setup.cp * setup.pp, gpu)
     v = BYTES_BF16 * tokens * shape.d / (setup.tp if setup.sequence_parallel else 1)
-    return 2 * collective_seconds("p2p", v, 2, bw, lat).seconds
+    return 2 * _collective("p2p", v, 2, bw, lat)[1]
 
 
 def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
@@ -453,7 +517,7 @@ def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gp
     span = setup.tp * setup.cp * setup.ep  # EP draws neighbouring data-parallel replicas
     if span <= gpu.scale_up_gpus:
         v = local * shape.top_k * shape.d * per_value
-        return collective_seconds("all_to_all", v, setup.ep, gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds).seconds
+        return _collective("all_to_all", v, setup.ep, gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds)[1]
     nodes = max(1, span // gpu.scale_up_gpus)
     copies = min(shape.top_k, setup.nodes_per_token or shape.top_k, nodes)
     network = local * copies * (nodes - 1) / nodes * shape.d * per_value
@@ -477,22 +541,8 @@ def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setu
     and the gather behind the next forward; 3 (FSDP): all-gather the weights forward and backward and reduce-scatter the
     gradients for each micro-batch, prefetched a layer ahead behind its compute: exposed = what exceeds the compute,
     plus the first layer's gather, which nothing precedes."""
-    n = setup.dp * setup.cp
-    if n == 1:
-        return DataParallelTime(0.0, 0.0)
-    bw, lat = _link(setup.tp * setup.cp * setup.pp * setup.dp, gpu)
-
-    def reduce_and_gather(params, gpus):
-        if not params or gpus == 1:
-            return 0.0, 0.0
-        if setup.zero_stage == 0:
-            return collective_seconds("all_reduce", setup.grad_bytes * params, gpus, bw, lat).seconds, 0.0
-        return (collective_seconds("reduce_scatter", setup.grad_bytes * params, gpus, bw, lat).seconds,
-                collective_seconds("all_gather", BYTES_BF16 * params, gpus, bw, lat).seconds)
-
-    g1, w1 = reduce_and_gather(dense_params, n)
-    g2, w2 = reduce_and_gather(expert_params, max(1, n // setup.ep))
-    grads, weights = g1 + g2, w1 + w2
+    grads, weights = _reduce_and_gather(dense_params, expert_params, setup.tp, setup.cp, setup.pp, setup.dp, setup.ep,
+                                        setup.zero_stage, setup.grad_bytes, gpu)
     if setup.zero_stage == 3:
         total = grads + 2 * weights
         return DataParallelTime(total, max(0.0, total - compute_seconds) + weights / max(1.0, layers))
@@ -502,15 +552,36 @@ def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setu
     return DataParallelTime(grads + weights, max(0.0, grads - window_seconds) + max(0.0, weights - forward_window))
 
 
+@cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
+def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu) -> tuple:
+    """(gradient reduction, weight gathering) seconds of the data-parallel cut over dp·cp GPUs, experts over dp·cp/ep."""
+    n = dp * cp
+    bw, lat = _link(tp * cp * pp * dp, gpu)
+
+    def one(params, gpus):
+        if not params or gpus == 1:
+            return 0.0, 0.0
+        if zero_stage == 0:
+            return _collective("all_reduce", grad_bytes * params, gpus, bw, lat)[1], 0.0
+        return (_collective("reduce_scatter", grad_bytes * params, gpus, bw, lat)[1],
+                _collective("all_gather", BYTES_BF16 * params, gpus, bw, lat)[1])
+
+    g1, w1 = one(dense_params, n)
+    g2, w2 = one(expert_params, max(1, n // ep))
+    return g1 + g2, w1 + w2
+
+
 def pipeline_bubble_share(pp: int, micro_batches: int, chunks: int = 1, schedule: str = "1f1b") -> float:
     """The share of the step the pipeline idles: x/(1 + x), x = (p − 1)/(v·m) for 1F1B (v = 1) and the interleaved
     schedule (Narayanan et al. 2021, §2.2, where x is the bubble over the ideal time); DualPipe's (p/2 − 1)·(F&B + B − 3W)
     over m·(F + B) is x = (p/2 − 1)·2/(3m) with B = 2F and W = F (DeepSeek-V3 §3.2.1, table 2)."""
     p, m, v = positive_int("pp", pp), positive_int("micro_batches", micro_batches), positive_int("chunks", chunks)
-    if one_of("schedule", schedule, SCHEDULES) == "dualpipe":
-        x = max(0.0, p / 2 - 1) * 2 / (3 * m)
-    else:
-        x = (p - 1) / (v * m)
+    return _bubble_share(p, m, v, one_of("schedule", schedule, SCHEDULES))
+
+
+def _bubble_share(p: int, m: int, v: int, schedule: str) -> float:
+    """pipeline_bubble_share, its arguments already checked."""
+    x = max(0.0, p / 2 - 1) * 2 / (3 * m) if schedule == "dualpipe" else (p - 1) / (v * m)
     return x / (1 + x)
 
 
@@ -540,9 +611,10 @@ class StepTime:
 
 
 @dataclass(frozen=True)
-class _Block:
+class BlockTerms:
     """One micro-batch's terms on one GPU, per block (averaged over the model's dense and MoE blocks) and for the
-    output layer: what every pipeline depth, data-parallel degree, ZeRO stage and recomputation of a layout shares."""
+    output layer, in seconds: what every pipeline depth, data-parallel degree, ZeRO stage and recomputation of a
+    layout shares."""
 
     compute: float  # GEMMs, attention and memory-bound kernels, forward and backward
     forward_gemm: float
@@ -557,8 +629,19 @@ class _Block:
     head_flops: float
 
 
+def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerms:
+    """A block's GEMMs (layer_gemms), attention, memory-bound kernels, TP, CP and EP collectives and the output layer
+    for one micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
+    return _block_of(shape, gpu, seq_len, setup.tp, setup.cp, setup.ep, setup.micro_batch, setup.sequence_parallel,
+                     setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms)
+
+
 @cache  # one per (model, GPU, tp, cp, ep, micro-batch, sequence): shared by every other choice of a plan
-def _block(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> _Block:
+def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, sequence_parallel, attention, tp_overlap,
+              nodes_per_token, dispatch_bytes, comm_sms) -> BlockTerms:
+    setup = Setup(tp=tp, cp=cp, dp=ep, ep=ep, micro_batch=micro_batch, sequence_parallel=sequence_parallel,
+                  attention=attention, tp_overlap=tp_overlap, nodes_per_token=nodes_per_token,
+                  dispatch_bytes=dispatch_bytes, comm_sms=comm_sms)
     tokens = setup.micro_batch * seq_len / setup.cp
     moe_share = shape.moe_layers / shape.layers
     kinds = [(1 - moe_share, False)] + ([(moe_share, True)] if shape.moe_layers else [])
@@ -569,20 +652,13 @@ def _block(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> _Block:
     compute = (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
                + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
                + attention.forward_seconds + attention.backward_seconds)
-    return _Block(compute, sum(w * g.forward_seconds for w, g in gemms), sum(w * m.forward_seconds for w, m in memory),
+    return BlockTerms(compute, sum(w * g.forward_seconds for w, g in gemms), sum(w * m.forward_seconds for w, m in memory),
                   attention.forward_seconds, sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds,
                   tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
                   context_parallel_seconds(shape, setup, seq_len, gpu),
                   moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
                   sum(w * g.flops for w, g in gemms) + attention.flops,
                   head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu), head.flops)
-
-
-def _shared(setup: Setup) -> Setup:
-    """The setup with only what a block's terms depend on: the key _block is cached by."""
-    return Setup(tp=setup.tp, cp=setup.cp, dp=setup.ep, ep=setup.ep, micro_batch=setup.micro_batch,
-                 sequence_parallel=setup.sequence_parallel, attention=setup.attention, tp_overlap=setup.tp_overlap,
-                 nodes_per_token=setup.nodes_per_token, dispatch_bytes=setup.dispatch_bytes, comm_sms=setup.comm_sms)
 
 
 def stage_blocks(layers: int, pp: int) -> tuple:
@@ -596,8 +672,8 @@ def stage_blocks(layers: int, pp: int) -> tuple:
 
 
 def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tuple:
-    s = positive_int("seq_len", seq_len)
-    batch = positive_int("global_batch", global_batch)
+    s = seq_len if type(seq_len) is int and seq_len > 0 else positive_int("seq_len", seq_len)
+    batch = global_batch if type(global_batch) is int and global_batch > 0 else positive_int("global_batch", global_batch)
     if s % setup.cp:
         raise EstimatorError("cp", setup.cp, f"a divisor of the sequence length ({s})")
     if batch % (setup.dp * setup.micro_batch):
@@ -607,7 +683,7 @@ def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tup
     return s, batch, batch // (setup.dp * setup.micro_batch)
 
 
-def _fullest_stage(shape: Shape, setup: Setup, block: _Block) -> tuple:
+def _fullest_stage(shape: Shape, setup: Setup, block: BlockTerms) -> tuple:
     """(blocks, output-layer seconds) of the stage a micro-batch waits longest on: a middle stage's ⌈L/p⌉ blocks, or the
     last stage's blocks and the output layer with its loss (all of them, and the output layer, at p = 1)."""
     full, end = stage_blocks(shape.layers, setup.pp)
@@ -617,7 +693,7 @@ def _fullest_stage(shape: Shape, setup: Setup, block: _Block) -> tuple:
     return (full, 0.0) if full * per_block >= end * per_block + block.head else (end, block.head)
 
 
-def _recompute_seconds(block: _Block, recompute: str, blocks: float) -> float:
+def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
     """What the backward pass recomputes per micro-batch: the attention core (selective), every other GEMM and every
     memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
     return blocks * {"none": 0.0, "selective": block.forward_attention,
@@ -630,7 +706,7 @@ def _optimizer(shape: Shape, setup: Setup, gpu: Gpu) -> tuple:
     dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
     expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
     shards = setup.dp * setup.cp if setup.zero_stage >= 1 else 1
-    return dense, expert, optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
+    return dense, expert, _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
 
 
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
@@ -638,8 +714,14 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
     GEMMs, attention, memory-bound kernels and recomputation, exposed TP, CP and EP, v chunks' pipeline sends; or the last
     stage's blocks with the output layer and its loss, if longer), x = pipeline_bubble_share's x; MFU = model FLOPs /
     (step × GPUs × BF16 peak) (PaLM, appendix B)."""
-    s, batch, m = _checked(shape, setup, seq_len, global_batch)
-    block = _block(shape, _shared(setup), gpu, s)
+    s, batch, _ = _checked(shape, setup, seq_len, global_batch)
+    return step_from_terms(shape, setup, gpu, s, batch, block_terms(shape, setup, gpu, s))
+
+
+def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
+    """step_seconds from a block's terms (block_terms of the same model, GPU, sequence, tp, cp, ep and micro-batch),
+    for a layout already checked: what a search over ZeRO stages, recomputation and chunks asks again and again."""
+    s, m = seq_len, global_batch // (setup.dp * setup.micro_batch)
     blocks, head = _fullest_stage(shape, setup, block)
     recompute = _recompute_seconds(block, setup.recompute, blocks)
     compute = blocks * block.compute + head + recompute
@@ -650,7 +732,7 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
     pp = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu) * setup.chunks
     micro = compute + tp + cp + ep + pp
     busy = m * micro
-    share = pipeline_bubble_share(setup.pp, m, setup.chunks if setup.schedule == "interleaved" else 1, setup.schedule)
+    share = _bubble_share(setup.pp, m, setup.chunks, setup.schedule)
     bubble = busy * share / (1 - share)
     dense, expert, optimizer = _optimizer(shape, setup, gpu)
     dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, micro, blocks)
@@ -663,23 +745,34 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
     return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * recompute, m * tp,
                     m * cp, m * ep, m * pp, busy, share, bubble, dp.seconds * per_step, dp.exposed_seconds * per_step,
                     optimizer, step, model_flops, model_flops / (step * setup.gpus * gpu.attention_peak_flops),
-                    batch * s / step)
+                    global_batch * s / step)
 
 
-def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int) -> float:
-    """A floor under step_seconds for every recomputation, ZeRO stage and chunk count up to `most_chunks` of a layout:
-    the same terms with nothing recomputed, one chunk's sends, the bubble of the most chunks, no exposed data-parallel
-    time and the optimizer of a fully sharded state (each term the least any choice gives it)."""
-    s, batch, m = _checked(shape, setup, seq_len, global_batch)
-    block = _block(shape, _shared(setup), gpu, s)
+def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
+                       block: "BlockTerms | None" = None) -> float:
+    """A floor under step_seconds for every choice of a layout with a ZeRO stage of at least setup.zero_stage, a chunk
+    count up to `most_chunks` and a recomputation at least setup.recompute's: the same terms with setup.recompute's
+    recomputation, one chunk's sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no
+    exposed data-parallel time unless every choice is ZeRO-3, whose gathers are then set against the longest
+    micro-batch any choice has (full recomputation, the most chunks' sends): each term the least any choice gives it."""
+    s, _, m = _checked(shape, setup, seq_len, global_batch)
+    block = block or block_terms(shape, setup, gpu, s)
     blocks, head = _fullest_stage(shape, setup, block)
-    compute = blocks * block.compute + head
+    compute = blocks * block.compute + head + _recompute_seconds(block, setup.recompute, blocks)
     ep = max(0.0, blocks * block.ep - compute) if setup.ep_overlap else blocks * block.ep
-    micro = compute + blocks * (block.tp + block.cp) + ep + pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu)
-    share = pipeline_bubble_share(setup.pp, m, most_chunks if setup.schedule == "interleaved" else 1, setup.schedule)
-    _, _, optimizer = _optimizer(shape, Setup(tp=setup.tp, cp=setup.cp, pp=setup.pp, dp=setup.dp, ep=setup.ep,
-                                              zero_stage=3), gpu)
-    return m * micro / (1 - share) + optimizer
+    send = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu)
+    micro = compute + blocks * (block.tp + block.cp) + ep + send
+    share = _bubble_share(setup.pp, m, most_chunks if setup.schedule == "interleaved" else 1, setup.schedule)
+    shards = setup.dp * setup.cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
+    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
+    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+    floor = m * micro / (1 - share) + _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
+    if setup.zero_stage < 3:
+        return floor
+    longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
+               + send * (most_chunks - 1) + (blocks * block.ep if setup.ep_overlap else 0.0))
+    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, longest, blocks)
+    return floor + m * dp.exposed_seconds
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
