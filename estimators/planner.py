@@ -371,7 +371,8 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
 
 def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str = "none",
                 chunks: int = 1, micro_batch: int = MICRO_BATCH):
-    """The step model's time for one layout and choice on a cluster: step_time.step_seconds on planned_setup."""
+    """The step time of one layout and choice on a cluster, busy × (1 + x) + exposed DP + optimizer, on the framework
+    the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass)."""
     s, sequences = _batch(seq_len, global_batch_tokens)
     return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.step_gpu(), s,
                         sequences)

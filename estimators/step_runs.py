@@ -23,6 +23,7 @@ SECONDS_PER_HOUR = 3600
 TOKENS_PER_TRILLION = 1e12
 # How each source counts the FLOPs its TFLOP/s figure divides: per step of B sequences of s tokens.
 FLOP_COUNTINGS = ("megatron_hardware", "six_n_causal")
+CLOSE_BAND = 0.15  # a prediction within ±15% of its measurement counts as close (the validation's target band)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,9 @@ def step_flops(counting: str, config, seq_len: int, global_batch: int) -> float:
 
 
 def measured_tokens_per_second_per_gpu(run: MeasuredRun) -> float:
-    """The run's measured throughput in tokens per second per GPU, from the figure its source gives."""
+    """Measured tokens per second per GPU: tokens per step / (step × GPUs), the step read from the figure the source
+    gives (its TFLOP/s per GPU through its own FLOP count, a step time, tokens per second, or GPU-hours per trillion
+    tokens)."""
     got, gpus, tokens = run.measured, run.setup.gpus, run.global_batch * run.seq_len
     if "tokens_per_second_per_gpu" in got:
         return got["tokens_per_second_per_gpu"]
@@ -83,7 +86,8 @@ class RunPrediction:
 
 
 def predict_run(key: str) -> RunPrediction:
-    """The step model's throughput for a published run (step_time.step_seconds on its layout) over the measured one."""
+    """predicted / measured throughput of a published run: the step model's tokens per second per GPU on the run's own
+    layout, model, GPUs and links, over the figure its source measured."""
     run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
     gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
     step = step_seconds(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
@@ -97,21 +101,22 @@ class ValidationSummary:
     """How well the step model predicts a set of measured runs."""
 
     runs: int = quantity("runs compared", "integer")
+    band: float = quantity("the band a prediction counts as close within, ±", "percent")
     geometric_mean: float = quantity("geometric mean of predicted / measured", "times")
-    within_15: float = quantity("share of runs within ±15%", "percent")
+    within_band: float = quantity("share of runs whose prediction lies within the band", "percent")
     worst: float = quantity("the largest |ratio − 1|", "percent")
     mean_abs_error: float = quantity("mean |ratio − 1|", "percent")
 
 
 def validation_summary(fit: "bool | None" = None) -> ValidationSummary:
-    """Over the measured runs (those fitted on, fit = True; the hold-out, False; all, None): the geometric mean of
-    predicted / measured, the share within ±15%, the worst and the mean |ratio − 1|."""
+    """Over the published runs (those the constants were fitted on, the others, or all): the geometric mean of predicted
+    / measured throughput, the share of runs within ±15%, the worst and the mean |ratio − 1|."""
     ratios = [predict_run(k).ratio for k, r in measured_runs().items() if fit is None or r.fit == fit]
     if not ratios:
         raise EstimatorError("fit", fit, "a selection holding at least one run")
     errors = [abs(r - 1) for r in ratios]
-    return ValidationSummary(len(ratios), math.exp(sum(math.log(r) for r in ratios) / len(ratios)),
-                             sum(e <= 0.15 for e in errors) / len(ratios), max(errors), sum(errors) / len(errors))
+    return ValidationSummary(len(ratios), CLOSE_BAND, math.exp(sum(math.log(r) for r in ratios) / len(ratios)),
+                             sum(e <= CLOSE_BAND for e in errors) / len(ratios), max(errors), sum(errors) / len(errors))
 
 
 def _setup(where: str, raw: dict) -> Setup:
@@ -152,5 +157,6 @@ def _build(data: dict) -> dict:
 
 @cache
 def measured_runs() -> dict:
-    """{key: MeasuredRun} of step_runs.toml, each checked as it is read."""
+    """The published runs the step model is checked against, each with its source, layout and measured figure, every
+    value checked as it is read."""
     return data_file.load(__package__, "step_runs.toml", _build)

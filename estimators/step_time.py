@@ -630,8 +630,8 @@ class BlockTerms:
 
 
 def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerms:
-    """A block's GEMMs (layer_gemms), attention, memory-bound kernels, TP, CP and EP collectives and the output layer
-    for one micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
+    """A block's GEMMs, attention, memory-bound kernels, TP, CP and EP collectives and the output layer for one
+    micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
     return _block_of(shape, gpu, seq_len, setup.tp, setup.cp, setup.ep, setup.micro_batch, setup.sequence_parallel,
                      setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms)
 
@@ -712,15 +712,15 @@ def _optimizer(shape: Shape, setup: Setup, gpu: Gpu) -> tuple:
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
     """step = busy × (1 + x) + exposed DP + optimizer, busy = m × the fullest stage's micro-batch (its ⌈L/p⌉ blocks'
     GEMMs, attention, memory-bound kernels and recomputation, exposed TP, CP and EP, v chunks' pipeline sends; or the last
-    stage's blocks with the output layer and its loss, if longer), x = pipeline_bubble_share's x; MFU = model FLOPs /
-    (step × GPUs × BF16 peak) (PaLM, appendix B)."""
+    stage's blocks with the output layer and its loss, if longer), x = (p − 1)/(v·m) the bubble over the busy time
+    (DualPipe's smaller); MFU = model FLOPs / (step × GPUs × BF16 peak) (PaLM, appendix B)."""
     s, batch, _ = _checked(shape, setup, seq_len, global_batch)
     return step_from_terms(shape, setup, gpu, s, batch, block_terms(shape, setup, gpu, s))
 
 
 def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
-    """step_seconds from a block's terms (block_terms of the same model, GPU, sequence, tp, cp, ep and micro-batch),
-    for a layout already checked: what a search over ZeRO stages, recomputation and chunks asks again and again."""
+    """The step time from one block's terms, for a layout already checked: busy × (1 + x) + exposed DP + optimizer, as
+    the step is counted, what a search over ZeRO stages, recomputation and chunks asks again and again."""
     s, m = seq_len, global_batch // (setup.dp * setup.micro_batch)
     blocks, head = _fullest_stage(shape, setup, block)
     recompute = _recompute_seconds(block, setup.recompute, blocks)
