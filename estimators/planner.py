@@ -601,7 +601,7 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
 
 
 def layout_preset_cluster(key: str) -> Cluster:
-    """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the matmul ceiling measured for them."""
+    """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the best matmul rate measured for them."""
     presets = load_presets()
     lay = presets.layout(key)
     rates = [k for k, r in presets.matmul_rates.items() if r.gpu == lay.gpu and r.precision == "bf16"]

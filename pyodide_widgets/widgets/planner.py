@@ -115,7 +115,7 @@ def _model_values(model) -> dict:
 
 
 def _cluster_values(lay) -> dict:
-    """A published layout's cluster and batch: its GPU, their count and links, the matmul ceiling measured for it."""
+    """A published layout's cluster and batch: its GPU, their count and links, the best matmul rate measured for it."""
     g = _PRESETS.gpu(lay.gpu)
     return {
         "gpu": from_entry(g), "gpus": from_estimate(estimators.layout_preset_cluster, address_key(lay), attribute="gpus",
