@@ -175,7 +175,8 @@ class Setup:
 
     def __post_init__(self):
         degrees = (self.tp, self.cp, self.pp, self.dp, self.ep, self.micro_batch, self.chunks)
-        if all(type(n) is int and n >= 1 for n in degrees) and self.schedule in SCHEDULES and \
+        if type(self.tp) is type(self.cp) is type(self.pp) is type(self.dp) is type(self.ep) is \
+                type(self.micro_batch) is type(self.chunks) is int and min(degrees) >= 1 and self.schedule in SCHEDULES and \
                 self.recompute in RECOMPUTE_MODES and self.attention in ATTENTION_KERNELS and \
                 type(self.zero_stage) is int and 0 <= self.zero_stage <= 3 and 0 <= self.tp_overlap <= 1 and \
                 type(self.nodes_per_token) is int and self.nodes_per_token >= 0 and type(self.comm_sms) is int and \
@@ -260,11 +261,14 @@ def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s)
 
 def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int = 1) -> tuple:
     """(forward seconds, backward seconds, FLOPs of all three) of a GEMM with its two gradient GEMMs:
-    dX = dY·Wᵀ (M × K, inner N) and dW = Xᵀ·dY (K × N, inner M)."""
-    forward = gemm_seconds(m, n, k, gpu, sms, batch)
-    backward = gemm_seconds(m, k, n, gpu, sms, batch).seconds + gemm_seconds(k, n, m, gpu, sms, batch).seconds
+    dX = dY·Wᵀ (M × K, inner N) and dW = Xᵀ·dY (K × N, inner M), each timed as gemm_seconds times it."""
+    flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
+    if min(m, n, k) <= 0:
+        return 0.0, 0.0, 0.0
+    rates = (sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s)
+    backward = _gemm(m, k, n, *rates)[2] + _gemm(k, n, m, *rates)[2]
     quantise = fp8_quantise_seconds(m, n, k, gpu, batch)
-    return forward.seconds + quantise / 2, backward + quantise / 2, (1 + BACKWARD_GEMMS) * forward.flops
+    return _gemm(m, n, k, *rates)[2] + quantise / 2, backward + quantise / 2, (1 + BACKWARD_GEMMS) * flops
 
 
 def fp8_quantise_seconds(m: float, n: float, k: float, gpu: Gpu, batch: int = 1) -> float:
