@@ -650,6 +650,33 @@ def layout_preset_standing(key: str) -> Standing:
     return Standing(own, len(faster) + 1, len(fitting))
 
 
+@dataclass(frozen=True)
+class RunStanding:
+    """A published run's own layout beside the planner's best on the same cluster and batch."""
+
+    own: LayoutPlan  # the run's degrees at their fastest fitting choice
+    best: LayoutPlan
+    ratio: float = quantity("the published layout's predicted step / the planner's best step", "times")
+
+
+def measured_run_standing(key: str) -> RunStanding:
+    """A published run's layout, timed by the planner on its own cluster and batch, over the planner's best there:
+    own step / best step (both on the framework the planner assumes)."""
+    from .step_runs import measured_runs
+    presets = load_presets()
+    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    g = presets.gpu(run.gpu)
+    rate = g.matmul_rate or next(k for k, r in presets.matmul_rates.items() if r.gpu == run.gpu and r.precision == "bf16")
+    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, rate)
+    s, tokens = run.seq_len, run.global_batch * run.seq_len
+    su = run.setup
+    own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, su.ep), cluster, s, tokens)
+    if own is None:
+        raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
+    best = plan_layouts(run.config, cluster, s, tokens, best=1).best[0]
+    return RunStanding(own, best, own.step_seconds / best.step_seconds)
+
+
 def step_tokens(sequences: int, seq_len: int) -> int:
     """B·s: the tokens of a step of B sequences of s tokens."""
     return positive_int("sequences", sequences) * positive_int("seq_len", seq_len)
