@@ -486,24 +486,19 @@ class _Search:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
         _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        return self.states(layout)[-1] + min(base for r, base in bases if r in SEARCHED) <= self.limit
+        return self.state(layout, ZERO_STAGES[-1]) + min(base for r, base in bases if r in SEARCHED) <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
         room = self.limit - activation_bytes
-        return next((stage for stage, state in zip(ZERO_STAGES, self.states(layout)) if state <= room), None)
+        return next((stage for stage in ZERO_STAGES if self.state(layout, stage) <= room), None)
 
     def state(self, layout, stage: int) -> float:
-        """_state at a ZeRO stage (states)."""
-        return self.states(layout)[ZERO_STAGES.index(stage)]
-
-    def states(self, layout) -> tuple:
-        """_state at each ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one tuple per (tp, pp, ep)."""
-        key = ("state", layout.tp, layout.pp, layout.ep)
+        """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
+        key = ("state", layout.tp, layout.pp, layout.ep, stage)
         if key not in self.shared:
-            self.shared[key] = tuple(_state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp,
-                                                                           layout.ep, stage), self.optimizer)
-                                     for stage in ZERO_STAGES)
+            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+                                      self.optimizer)
         return self.shared[key]
 
     def choices(self, layout) -> list:
@@ -548,7 +543,7 @@ class _Search:
         recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with (memory is
         known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        room = self.limit - self.states(layout)[-1]
+        room = self.limit - self.state(layout, ZERO_STAGES[-1])
         fitting = [(r, base) for r, base in bases if r in SEARCHED and base <= room]
         cheapest = fitting[0][0]  # SEARCHED runs from the least arithmetic to the most
         most = max(v for _, base in fitting for v in options if base * _interleaving(layout.pp, v) <= room)
