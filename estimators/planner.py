@@ -71,7 +71,8 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout, layout_traffic
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import Gpu, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks, step_floor_seconds, step_from_terms, step_seconds
+from .step_time import (Gpu, Setup, block_activation_bytes, block_terms, choice_steps, shape_of, stage_blocks,
+                        step_floor_seconds, step_seconds)
 from .validate import fraction, one_of, positive, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -514,7 +515,7 @@ class _Search:
         options, bases = self.pieces(tp, cp, pp)
         block = self.block(layout)
         found = []
-        lighter = {}  # chunks: the ZeRO stage a cheaper recomputation fits with
+        lighter, picked = {}, []  # chunks: the ZeRO stage a cheaper recomputation fits with
         for recompute, base in bases:
             if recompute not in SEARCHED:
                 continue
@@ -524,11 +525,11 @@ class _Search:
                 if stage is None or lighter.get(chunks) == stage:
                     continue
                 lighter.setdefault(chunks, stage)
-                degrees = (tp, cp, pp, dp, ep, stage)
-                setup = planned_setup(Layout(*degrees), recompute, chunks)
-                step = step_from_terms(self.shape, setup, self.gpu, self.s, self.sequences, block).step_seconds
-                found.append((step * FLOOR_MARGIN, degrees, recompute, chunks, self.state(layout, stage), base))
-        return found
+                picked.append((stage, recompute, chunks, base))
+        steps = choice_steps(self.shape, planned_setup(layout), self.gpu, self.s, self.sequences, block,
+                             tuple(choice[:3] for choice in picked))
+        return [(step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base)
+                for step, (stage, recompute, chunks, base) in zip(steps, picked)]
 
     def block(self, layout) -> object:
         """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
