@@ -71,7 +71,8 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout, layout_traffic
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import Gpu, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks, step_floor_seconds, step_from_terms, step_seconds
+from .step_time import (Gpu, Setup, block_activation_bytes, block_terms, choice_steps, shape_of, stage_blocks,
+                        step_floor_seconds, step_seconds)
 from .validate import fraction, one_of, positive, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -486,24 +487,19 @@ class _Search:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
         _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        return self.states(layout)[-1] + min(base for r, base in bases if r in SEARCHED) <= self.limit
+        return self.state(layout, ZERO_STAGES[-1]) + min(base for r, base in bases if r in SEARCHED) <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
         room = self.limit - activation_bytes
-        return next((stage for stage, state in zip(ZERO_STAGES, self.states(layout)) if state <= room), None)
+        return next((stage for stage in ZERO_STAGES if self.state(layout, stage) <= room), None)
 
     def state(self, layout, stage: int) -> float:
-        """_state at a ZeRO stage (states)."""
-        return self.states(layout)[ZERO_STAGES.index(stage)]
-
-    def states(self, layout) -> tuple:
-        """_state at each ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one tuple per (tp, pp, ep)."""
-        key = ("state", layout.tp, layout.pp, layout.ep)
+        """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
+        key = ("state", layout.tp, layout.pp, layout.ep, stage)
         if key not in self.shared:
-            self.shared[key] = tuple(_state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp,
-                                                                           layout.ep, stage), self.optimizer)
-                                     for stage in ZERO_STAGES)
+            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+                                      self.optimizer)
         return self.shared[key]
 
     def choices(self, layout) -> list:
@@ -519,7 +515,7 @@ class _Search:
         options, bases = self.pieces(tp, cp, pp)
         block = self.block(layout)
         found = []
-        lighter = {}  # chunks: the ZeRO stage a cheaper recomputation fits with
+        lighter, picked = {}, []  # chunks: the ZeRO stage a cheaper recomputation fits with
         for recompute, base in bases:
             if recompute not in SEARCHED:
                 continue
@@ -529,11 +525,11 @@ class _Search:
                 if stage is None or lighter.get(chunks) == stage:
                     continue
                 lighter.setdefault(chunks, stage)
-                degrees = (tp, cp, pp, dp, ep, stage)
-                setup = planned_setup(Layout(*degrees), recompute, chunks)
-                step = step_from_terms(self.shape, setup, self.gpu, self.s, self.sequences, block).step_seconds
-                found.append((step * FLOOR_MARGIN, degrees, recompute, chunks, self.state(layout, stage), base))
-        return found
+                picked.append((stage, recompute, chunks, base))
+        steps = choice_steps(self.shape, planned_setup(layout), self.gpu, self.s, self.sequences, block,
+                             tuple(choice[:3] for choice in picked))
+        return [(step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base)
+                for step, (stage, recompute, chunks, base) in zip(steps, picked)]
 
     def block(self, layout) -> object:
         """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
@@ -548,7 +544,7 @@ class _Search:
         recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with (memory is
         known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        room = self.limit - self.states(layout)[-1]
+        room = self.limit - self.state(layout, ZERO_STAGES[-1])
         fitting = [(r, base) for r, base in bases if r in SEARCHED and base <= room]
         cheapest = fitting[0][0]  # SEARCHED runs from the least arithmetic to the most
         most = max(v for _, base in fitting for v in options if base * _interleaving(layout.pp, v) <= room)

@@ -549,13 +549,20 @@ def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setu
     plus the first layer's gather, which nothing precedes."""
     grads, weights = _reduce_and_gather(dense_params, expert_params, setup.tp, setup.cp, setup.pp, setup.dp, setup.ep,
                                         setup.zero_stage, setup.grad_bytes, gpu)
-    if setup.zero_stage == 3:
+    return DataParallelTime(*_exposed(grads, weights, setup.zero_stage, setup.dp_overlap, window_seconds, compute_seconds,
+                                      layers))
+
+
+def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, window: float, compute: float,
+             layers: float) -> tuple:
+    """(traffic, exposed) seconds of data_parallel_seconds from its collectives' times."""
+    if zero_stage == 3:
         total = grads + 2 * weights
-        return DataParallelTime(total, max(0.0, total - compute_seconds) + weights / max(1.0, layers))
-    if not setup.dp_overlap:
-        return DataParallelTime(grads + weights, grads + weights)
-    forward_window = window_seconds / BACKWARD_GEMMS  # the next step's first forward, half a backward
-    return DataParallelTime(grads + weights, max(0.0, grads - window_seconds) + max(0.0, weights - forward_window))
+        return total, max(0.0, total - compute) + weights / max(1.0, layers)
+    if not overlap:
+        return grads + weights, grads + weights
+    forward_window = window / BACKWARD_GEMMS  # the next step's first forward, half a backward
+    return grads + weights, max(0.0, grads - window) + max(0.0, weights - forward_window)
 
 
 @cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
@@ -707,14 +714,6 @@ def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> floa
                      "full": block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4}[recompute]
 
 
-def _optimizer(shape: Shape, setup: Setup, gpu: Gpu) -> tuple:
-    """(dense, expert parameters a GPU holds, optimizer seconds under its ZeRO stage)."""
-    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
-    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
-    shards = setup.dp * setup.cp if setup.zero_stage >= 1 else 1
-    return dense, expert, _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
-
-
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
     """step = busy × (1 + x) + exposed DP + optimizer, busy = m × the fullest stage's micro-batch (its ⌈L/p⌉ blocks'
     GEMMs, attention, memory-bound kernels and recomputation, exposed TP, CP and EP, v chunks' pipeline sends; or the last
@@ -727,31 +726,74 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
 def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
     """The step time from one block's terms, for a layout already checked: busy × (1 + x) + exposed DP + optimizer, as
     the step is counted, what a search over ZeRO stages, recomputation and chunks asks again and again."""
-    s, m = seq_len, global_batch // (setup.dp * setup.micro_batch)
-    blocks, head = _fullest_stage(shape, setup, block)
-    recompute = _recompute_seconds(block, setup.recompute, blocks)
-    compute = blocks * block.compute + head + recompute
-    ep = blocks * block.ep
-    if setup.ep_overlap:
-        ep = max(0.0, ep - compute)
-    tp, cp = blocks * block.tp, blocks * block.cp
-    pp = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu) * setup.chunks
-    micro = compute + tp + cp + ep + pp
-    busy = m * micro
-    share = _bubble_share(setup.pp, m, setup.chunks, setup.schedule)
-    bubble = busy * share / (1 - share)
-    dense, expert, optimizer = _optimizer(shape, setup, gpu)
-    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, micro, blocks)
-    per_step = m if setup.zero_stage == 3 else 1
-    step = finite_result("step_seconds", busy + bubble + dp.exposed_seconds * per_step + optimizer)
+    layout = _LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
+    c = layout.choice(setup.zero_stage, setup.recompute, setup.chunks)
+    m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
     gemm_attention = blocks * (block.forward_gemm + block.backward) + head
-    memory = compute - recompute - gemm_attention
+    memory = c.compute - c.recompute - gemm_attention
     attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
-    return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * recompute, m * tp,
-                    m * cp, m * ep, m * pp, busy, share, bubble, dp.seconds * per_step, dp.exposed_seconds * per_step,
-                    optimizer, step, model_flops, model_flops / (step * setup.gpus * gpu.attention_peak_flops),
-                    global_batch * s / step)
+    return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * c.recompute,
+                    m * layout.tp, m * layout.cp, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
+                    c.dp_exposed, c.optimizer, c.step, model_flops,
+                    model_flops / (c.step * setup.gpus * gpu.attention_peak_flops), global_batch * seq_len / c.step)
+
+
+def choice_steps(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms,
+                 choices: tuple) -> tuple:
+    """step_from_terms's step for each (ZeRO stage, recomputation, chunks) of one layout, what the layout's choices
+    share counted once."""
+    layout = _LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
+    return tuple(layout.choice(*choice).step for choice in choices)
+
+
+@dataclass(frozen=True)
+class _Choice:
+    recompute: float
+    compute: float
+    ep: float
+    pp: float
+    busy: float
+    share: float
+    bubble: float
+    dp_seconds: float
+    dp_exposed: float
+    optimizer: float
+    step: float
+
+
+class _LayoutTerms:
+    """What every choice of one layout shares: its fullest stage, sends, parameters and data-parallel collectives."""
+
+    def __init__(self, shape, setup, gpu, seq_len, global_batch, block):
+        self.shape, self.setup, self.gpu, self.block = shape, setup, gpu, block
+        self.m = global_batch // (setup.dp * setup.micro_batch)
+        self.blocks, self.head = _fullest_stage(shape, setup, block)
+        self.tp, self.cp = self.blocks * block.tp, self.blocks * block.cp
+        self.send = pipeline_send_seconds(shape, setup, setup.micro_batch * seq_len / setup.cp, gpu)
+        self.dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
+        self.expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+
+    def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
+        su, block, m, blocks = self.setup, self.block, self.m, self.blocks
+        recompute = _recompute_seconds(block, recompute_mode, blocks)
+        compute = blocks * block.compute + self.head + recompute
+        ep = blocks * block.ep
+        if su.ep_overlap:
+            ep = max(0.0, ep - compute)
+        pp = self.send * chunks
+        micro = compute + self.tp + self.cp + ep + pp
+        busy = m * micro
+        share = _bubble_share(su.pp, m, chunks, su.schedule)
+        bubble = busy * share / (1 - share)
+        shards = su.dp * su.cp if zero_stage >= 1 else 1
+        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // su.ep), self.gpu)
+        grads, weights = _reduce_and_gather(self.dense, self.expert, su.tp, su.cp, su.pp, su.dp, su.ep, zero_stage,
+                                            su.grad_bytes, self.gpu)
+        dp, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
+        per_step = m if zero_stage == 3 else 1
+        step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
+        return _Choice(recompute, compute, ep, pp, busy, share, bubble, dp * per_step, exposed * per_step, optimizer, step)
 
 
 def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
