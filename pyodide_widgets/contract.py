@@ -9,14 +9,14 @@ the message beside that field, in the field's own units and with the labels
 the reader sees.
 """
 
+import dataclasses
 import math
 import re
-import dataclasses
 from dataclasses import dataclass
 
 from estimators import units, validate
 from estimators.errors import EstimatorError
-from estimators.presets import address_of
+from estimators.presets import address_of, load_presets
 
 KINDS = ("number", "whole", "choice", "multi", "toggle")
 # How a multi-choice travels in a form, a URL or a preset's JSON: "q,k,v,o".
@@ -227,9 +227,33 @@ _READERS = {"number": _read_number, "whole": _read_number, "choice": _read_choic
             "toggle": _read_toggle}
 
 
+class UndeclaredField(LookupError):
+    """A widget's own code names a field its FIELDS do not declare (one renamed in FIELDS and not
+    where the module reads it): a mistake in the widget, for the build to name, not bad input."""
+
+    def __init__(self, name: str, where: str, fields, unnamed=()):
+        declared = [f.name for f in fields]
+        # The field it was renamed to, when `where` leaves exactly one declared field unnamed.
+        renamed = f"if it is now {unnamed[0]!r}, " if len(unnamed) == 1 else ""
+        super().__init__(f"{where} names the field {name!r}, which FIELDS does not declare (it declares "
+                         f"{', '.join(declared)}): {renamed}rename it in {where} too, or declare {name!r} in FIELDS again")
+        self.field, self.where = name, where
+
+
+class _State(dict):
+    """The values `read` returns: reading a field FIELDS does not declare says so."""
+
+    def __init__(self, fields):
+        super().__init__()
+        self.fields = fields
+
+    def __missing__(self, name):
+        raise UndeclaredField(name, "update()", self.fields)
+
+
 def read(fields, state: dict) -> dict:
     """{field name: validated value in SI units} for a raw state; the first bad field raises."""
-    values = {}
+    values = _State(fields)
     for field in fields:
         if field.name not in state:
             raise EstimatorError(field.name, None, "a value (the field is missing)")
@@ -264,6 +288,24 @@ class Supplied:
     origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`
     sources: tuple  # ((address, source), ...) of the presets.toml entries it comes from
     recompute: object = dataclasses.field(compare=False, repr=False)  # () -> the value again, for the contract tests
+    estimated: bool = False  # an estimator's result rather than an entry's own value
+
+    @property
+    def shown(self) -> str:
+        """Where it comes from as a reader reads it (a card's line): the entries by their names, never
+        their keys; "computed from" them for an estimate."""
+        names = " and ".join(dict.fromkeys(entry_shown(address) for address, _ in self.sources))
+        return (f"computed from {names}" if names else "an estimate") if self.estimated else names
+
+
+def entry_shown(address: str) -> str:
+    """A presets.toml entry as a reader reads it, by its name and its table's title on Methods &
+    sources: "Llama 3 405B pretraining (Training runs)" for `runs.llama3-405b`."""
+    table, key = address.split(".", 1)
+    presets = load_presets()
+    declared = presets.declared[table]
+    # A joined table's entries (moe_models') are held by the table it joins.
+    return f"{getattr(presets, declared.joins or table)[key].name} ({declared.title})"
 
 
 def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
@@ -302,7 +344,7 @@ def from_estimate(estimator, *args, attribute: str = "", scale: float = 1.0, ent
     # Named by what it reads: the entries, or (with none) the arguments themselves.
     shown = ", ".join(addresses) if addresses else ", ".join(map(repr, args))
     call = f"{estimator.__name__}({shown})" + (f".{attribute}" if attribute else "")
-    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value)
+    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value, estimated=True)
 
 
 def preset(fields, label: str, values: dict) -> dict:
@@ -314,6 +356,8 @@ def preset(fields, label: str, values: dict) -> dict:
 
     def held(name, value):
         raw = value.value if isinstance(value, Supplied) else value
+        if name not in by_name:
+            raise UndeclaredField(name, "presets()", fields, [f for f in by_name if f not in values])
         field = by_name[name]
         return form_text(field, raw) if field.kind in ("choice", "number") else raw
 

@@ -27,7 +27,7 @@ from functools import cache
 from estimators import units
 from estimators.provenance import formula_of
 
-from .contract import form_text, read
+from .contract import entry_shown, form_text, read
 
 YOURS = "your input"
 PICKED = object()  # an option a preset picks that no presets.toml entry supplies
@@ -76,7 +76,7 @@ def parts(widget, state: dict) -> tuple[dict, dict]:
             if name not in lines:
                 lines[name], cited_by[name] = _field_line(fields[name], values[name], _supplier(ranked, values, name))
             cited.update(cited_by[name])
-        sources = tuple(f"{address}: {source}" for address, source in cited.items()) + ((output.source,) if output.source else ())
+        sources = tuple(f"{entry_shown(address)}: {source}" for address, source in cited.items()) + ((output.source,) if output.source else ())
         result[output.key] = Card(formula, tuple(output.uses), sources)
         if output.detail:
             result[output.detail] = result[output.key]
@@ -101,7 +101,7 @@ def _field_line(field, value, supplied) -> tuple:
         return line, {}
     if supplied is None:
         return f"{line} — {YOURS}", {}
-    return f"{line} — {supplied.origin}", supplied.sources
+    return f"{line} — {supplied.shown}", supplied.sources
 
 
 def shown(field, value) -> str:

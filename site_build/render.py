@@ -25,10 +25,12 @@ import pyodide_widgets
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from estimators import units
-from pyodide_widgets.contract import form_text, output_keys, parse_number
+from pyodide_widgets.contract import UndeclaredField, form_text, output_keys, parse_number
 from site_build import lean, prefetch
 from site_build.cache import cached, key_path, kept, tree_hash, versions
 
+# The repository, for naming a widget module in a build error.
+ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
 # The build cache's folder of charts' Vega specs, each named by its content.
@@ -208,12 +210,16 @@ def render(name: str, preset: str | None = None, element_id: str | None = None) 
 
 def _render(name: str, preset: str | None, element_id: str | None) -> str:
     widget = pyodide_widgets.module(name)
-    states = widget.presets()
-    preset = preset or next(iter(states))
-    if preset not in states:
-        raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
-    state = states[preset]["state"]
-    result = widget.update(state)
+    try:
+        states = widget.presets()
+        preset = preset or next(iter(states))
+        if preset not in states:
+            raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
+        state = states[preset]["state"]
+        result = widget.update(state)
+    except UndeclaredField as error:
+        module = Path(widget.__file__).resolve().relative_to(ROOT)
+        raise WidgetError(f"widget {name!r} ({module}): {error}") from None
     check_outputs(name, result["outputs"])
     chart = getattr(widget, "CHART", None)
     spec = chart_spec(chart, result["data"]) if chart else None

@@ -52,7 +52,7 @@ def test_grouped_thousands_read_as_one_number_typed_and_from_a_link(browser, pag
     assert form_state(linked, WIDGET)["gpus"] == text
     wait_live(linked, WIDGET)
     assert wait_for_cpython_outputs(linked, WIDGET) == typed
-    linked.context.close()
+    linked.close()
 
 
 def test_an_extreme_valid_value_is_answered_beside_its_field_in_its_units(page, site_url):

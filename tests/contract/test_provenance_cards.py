@@ -127,13 +127,13 @@ def test_a_presets_cards_state_each_formula_as_declared_and_each_value_with_what
                              if used in p["supplied"] and shown(fields[used], p["state"][used]) == value]
                 if suppliers:
                     [origin] = [l.split(" — ", 1)[1] for l in card if l.startswith(f"{fields[used].label}: {value} — ")]
-                    supplied = next(s for s in suppliers if s.origin == origin)
+                    supplied = next(s for s in suppliers if s.shown == origin)
                     cited.update(supplied.sources)
                 else:
                     assert f"{fields[used].label}: {value}" in card
             sources = [l for l in card[1:] if not any(l.startswith(f"{f.label}: ") for f in widget.FIELDS)]
             named = [l for l in sources if l != output.source]
-            assert named == [f"{address}: {source}" for address, source in cited.items()], (key, card)
+            assert named == [f"{contract.entry_shown(address)}: {source}" for address, source in cited.items()], (key, card)
             if output.source:
                 assert card[-1] == output.source
 
@@ -298,3 +298,13 @@ def test_a_count_of_one_reads_in_the_singular_on_its_card(name):
         first = field.unit.split()[0]
         if first.isalpha() and first.endswith("s") and not first.endswith("ss"):
             assert one.split()[1] == first[:-1], one
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_a_card_names_each_entry_by_its_name_never_by_its_key(name):
+    """Readers read words: a card says "Llama 3 405B pretraining (Training runs)", not `runs.llama3-405b.params`."""
+    widget = pyodide_widgets.module(name)
+    addresses = {address_of(e) for table in PRESETS.tables for e in getattr(PRESETS, table).values()}
+    for preset in widget.presets().values():
+        for card in provenance.cards(widget, preset["state"]).values():
+            assert not [a for a in addresses if a in card], card
