@@ -4,7 +4,10 @@ Each interruption sends the run back to its last checkpoint, on average half
 an interval of work (estimators.lost_work_seconds); each checkpoint pauses the
 GPUs while it is saved. The interval that balances the two is Young's and
 Daly's (estimators.optimal_checkpoint_interval), from the pause and the mean
-time between interruptions (estimators.mtbf_seconds).
+time between interruptions (estimators.mtbf_seconds). Half an interval per
+interruption holds for intervals up to that mean time, and while the saves and
+the lost work fit in the window (estimators.checkpoint_interval_range); a state
+outside it is refused, named on the field the reader set, with its limit.
 """
 
 import math
