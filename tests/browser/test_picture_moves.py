@@ -12,6 +12,7 @@ import pytest
 
 import estimators
 import pyodide_widgets
+from figures.storage_scale import PART_COLOURS
 from harness.widgets import (WIDTHS, assert_fits, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
                              type_into, wait_for_cpython_outputs, wait_live)
 
@@ -183,6 +184,55 @@ def wait_for_size_under(page, share: float):
     under = 10 ** (math.log10(lo) + share * (math.log10(hi) - math.log10(lo))) / pyodide_widgets.module("storage_scale").FIELDS[0].scale
     page.wait_for_function("([v, sel]) => Math.abs(parseFloat(document.querySelector(sel).value) / v - 1) < 0.03",
                            arg=[under, f'{root("storage_scale")} [name="params"]'])
+
+
+# How much of each series is on top somewhere: sampled along each line (a path the width of the plot)
+# a few pixels either side, or round each ring of your run, the share of samples where the topmost
+# element is that mark. A mark is known by its colour (the page's SVG says a line's label once, on
+# its dots).
+ON_TOP = """([sel, parts, rings]) => {
+  const shares = {};
+  for (const mark of document.querySelectorAll(`${sel} [data-chart] svg path`)) {
+    const style = getComputedStyle(mark), part = parts[style.stroke];
+    const unfilled = ["none", "transparent", "rgba(0, 0, 0, 0)"].includes(style.fill);
+    if (!part || !unfilled || (mark.getAttribute("aria-roledescription") === "point") !== rings) continue;
+    const m = mark.getScreenCTM(), box = mark.getBBox(), probes = [];
+    if (!rings) {
+      const length = mark.getTotalLength();
+      for (let i = 1; i < 40; i++) {
+        const p = mark.getPointAtLength(length * i / 40);
+        for (const dy of [-3, -2, -1, 0, 1, 2, 3]) probes.push([p.x, p.y + dy / m.d]);
+      }
+    } else {
+      const cx = box.x + box.width / 2, cy = box.y + box.height / 2, r = box.width / 2 - 1;
+      for (let a = 0; a < 24; a++) probes.push([cx + r * Math.cos(a * Math.PI / 12), cy + r * Math.sin(a * Math.PI / 12)]);
+    }
+    const hits = probes.filter(([x, y]) => document.elementFromPoint(m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f) === mark);
+    shares[part] = Math.max(shares[part] ?? 0, hits.length / probes.length);
+  }
+  return shares;
+}"""
+
+
+def rgb(colour: str) -> str:
+    """"#0072b2" as getComputedStyle writes it: "rgb(0, 114, 178)"."""
+    return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+
+def test_every_storage_series_and_your_run_show_at_the_defaults(browser, moves_site):
+    page = open_page(browser, f"{moves_site}/storage_scale/", javascript=False)
+    page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()
+    parts = dict(zip(map(rgb, PART_COLOURS), pyodide_widgets.module("storage_scale").PARTS.values()))
+    # At the defaults (20 tokens of 4 bytes a parameter, five checkpoints of 16 bytes) the dataset
+    # and the checkpoints kept are one line: each series still has pixels of its own.
+    lines = page.evaluate(ON_TOP, [root("storage_scale"), parts, False])
+    assert set(lines) == set(parts.values())
+    assert all(share > 0.1 for share in lines.values()), lines
+    # Your run: a ring on each part's line at your size, each seen, none hidden by another.
+    rings = page.evaluate(ON_TOP, [root("storage_scale"), parts, True])
+    assert set(rings) == set(parts.values())
+    assert all(share > 0.2 for share in rings.values()), rings
+    page.context.close()
 
 
 def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, moves_site):
