@@ -16,7 +16,7 @@ from . import _axis_labels
 
 DATASETS = ("lines", "run")
 # One colour per part, in the order of the outputs: data, weights, one checkpoint, kept, total. Okabe
-# and Ito's colour-blind-safe set, each at least 3:1 against both palettes' backgrounds.
+# and Ito's colour-blind-safe set, each at least 3:1 against the dark palette's background.
 PART_COLOURS = ("#0072b2", "#009e73", "#cc79a7", "#e69f00", "#8c8c8c")
 # Drawn in that order, each narrower than the one before: the later line lies inside the earlier one.
 PART_WIDTHS = (7, 5.5, 4, 2.5, 1.5)
