@@ -263,10 +263,22 @@
     for (const control of w.form.elements) control.removeAttribute("aria-invalid");
     w.status.textContent = "";
     if (result.error) {
+      // Play steps past an option the widget refuses in this state (a cut a dense model cannot take),
+      // as far as once round its options: it lands on one the picture and the numbers can both show.
+      if (w.stepping > 0) {
+        w.stepping -= 1;
+        advance(w, w.steppingField);
+        request(w);
+        return;
+      }
       showError(w, result.error);
+      // The picture keeps showing the state of the outputs it stands beside, the last good one; the
+      // refused input stays in the form, its error beside it.
+      showPicked(w, w.shown || w.defaults);
       w.afterResult = null; // a tool waits for a good answer; the reader fixes the input and asks again
       return;
     }
+    w.stepping = 0;
     w.root.classList.remove("widget--stale");
     w.shown = state;
     w.result = { state, outputs: result.outputs, data: result.data, command: result.command };
@@ -369,9 +381,16 @@
   // by itself (content that changes unasked is the motion they turned off).
   const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-  function stepOnce(w, button) {
-    const select = w.form.elements.namedItem(button.dataset.play);
+  function advance(w, field) {
+    const select = w.form.elements.namedItem(field);
     select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
+    return select;
+  }
+
+  function stepOnce(w, button) {
+    const select = advance(w, button.dataset.play);
+    w.steppingField = button.dataset.play;
+    w.stepping = select.options.length - 1; // the options left to try if this one is refused
     request(w);
   }
 
@@ -399,6 +418,7 @@
   }
 
   function stopPlay(w) {
+    w.stepping = 0; // a move of the reader's own is answered as it stands, refused or not
     if (!w.playing) return;
     clearInterval(w.playing.timer);
     w.playing.button.setAttribute("aria-pressed", "false");
@@ -806,6 +826,8 @@
       view: null,
       viewReady: null,
       playing: null,
+      stepping: 0, // while Play's step waits for its answer: the options it may still step past
+      steppingField: null,
     };
     w.defaults = readState(w);
     w.shown = w.defaults; // the build-time outputs are for the page's own state

@@ -7,11 +7,13 @@ the widget's update wrote from the estimators' outputs), as in test_pictures.py.
 """
 
 import math
+import re
 
 import pytest
 
 import estimators
 import pyodide_widgets
+from figures import cut_holdings
 from figures.storage_scale import PART_COLOURS
 from harness.widgets import (WIDTHS, assert_fits, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
                              type_into, wait_for_cpython_outputs, wait_live)
@@ -35,12 +37,9 @@ def drawn(page, widget: str):
 # --- six ways to cut a job ------------------------------------------------------------
 
 def sends(page) -> set:
-    """{(from GPU, to GPU)} of the arrowheads: "GPU 1 sends gradients to GPU 2"."""
-    found = set()
-    for label in mark_labels(page, "parallel_cuts", "point"):
-        words = label.split()
-        found.add((int(words[1]), int(words[-1])))
-    return found
+    """{(from GPU, to GPU)} of the arrowheads: "GPU 1 sends gradients to GPU 2, 1.62 GB a step"."""
+    return {tuple(map(int, re.match(r"GPU (\d+) sends .+ to GPU (\d+), ", label).groups()))
+            for label in mark_labels(page, "parallel_cuts", "point")}
 
 
 def state_bars(page) -> list:
@@ -59,6 +58,64 @@ def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_
                                  estimators.single_cut_layout(state["cut"], state["gpus"]), state["seq_len"], state["global_batch"])
     assert all(estimators.units.bytes_(share.state_bytes) in bar and "does not fit" in bar for bar in bars)
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="fit"]').endswith("does not fit")
+    page.context.close()
+
+
+def held_cells(page, cut: str) -> list:
+    """How many of the model grid's cells each GPU's panel of one cut fills, in the panels' order: a
+    cell is filled where a line as thick as a cell paints its centre (figures.cut_holdings), and
+    only outlined otherwise."""
+    c = cut_holdings
+    panel_h = c.TOP + c.GRID * c.CELL + 6 + len(c.STRIPS) * (c.STRIP_H + 6)
+    figure = page.locator(f'[data-widget="parallel_cuts"] figure[data-when="cut={cut}"]')
+    figure.scroll_into_view_if_needed()
+    centres = [[(column * (c.PANEL_W + c.GAP) + x * c.CELL + (c.CELL - 2) / 2,
+                 row * (panel_h + c.GAP) + c.TOP + y * c.CELL + (c.CELL - 2) / 2)
+                for x in range(c.GRID) for y in range(c.GRID)]
+               for row in range(2) for column in range(c.PER_ROW)]
+    return figure.locator("svg").evaluate(
+        """(svg, [panels, thick]) => { const m = svg.getScreenCTM();
+             return panels.map((cells) => cells.filter(([x, y]) => {
+               const el = document.elementFromPoint(m.a * x + m.e, m.d * y + m.f);
+               return el && el.tagName === "path" && parseFloat(getComputedStyle(el).strokeWidth) >= thick; }).length); }""",
+        [centres, c.CELL - 2])
+
+
+def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_they_carry(browser, moves_site):
+    page = open_page(browser, f"{moves_site}/parallel_cuts/", javascript=False)
+    cells = cut_holdings.GRID ** 2
+    assert held_cells(page, "zero") == [cells // 4] * 4  # its shard of every layer, not the whole model
+    assert held_cells(page, "dp") == [cells] * 4 and held_cells(page, "tp") == [cells // 4] * 4
+    # The default (tensor parallelism over 8 GPUs of Llama 3 405B): each arrow's key says what it
+    # carries and how many bytes a step, the bytes each GPU sends (a ring's one neighbour).
+    widget = pyodide_widgets.module("parallel_cuts")
+    traffic = page.text_content('[data-widget="parallel_cuts"] [data-output="traffic"]')
+    keys = [t for t in page.locator('[data-widget="parallel_cuts"] [data-chart] text').all_text_contents() if " a step" in t]
+    carries = estimators.parallelism.CARRIES[contract_state(widget, "llama3-405b-tp")["cut"]]
+    assert f"{carries}, {traffic} a step" in keys
+    page.context.close()
+
+
+def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_one_state(browser, moves_site):
+    page = browser.new_context(reduced_motion="reduce").new_page()
+    page.goto(f"{moves_site}/parallel_cuts/?parallel_cuts.cut=cp")  # Llama 3 405B: dense, no experts
+    wait_live(page, "parallel_cuts")
+    drawn(page, "parallel_cuts")
+    options = list(estimators.parallelism.CUTS)
+    assert options[options.index("cp") + 1] == "ep"
+    page.click('[data-widget="parallel_cuts"] [data-play="cut"]')  # "Next"
+    # Past expert parallelism, which a dense model refuses, to the cut after it.
+    page.wait_for_function("() => document.querySelector('[data-widget=parallel_cuts] [name=cut]').value === 'zero'")
+    drawn(page, "parallel_cuts")
+    picked = lambda: page.eval_on_selector_all('[data-widget="parallel_cuts"] figure.is-picked', "els => els.map((el) => el.dataset.when)")
+    assert picked() == ["cut=zero"]
+    assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
+    # Picked by hand, the refused cut is named at its field; the picture stays with the numbers it stands beside.
+    choose(page, "parallel_cuts", "cut", "ep")
+    page.wait_for_selector('[data-widget="parallel_cuts"].widget--stale')
+    assert picked() == ["cut=zero"]
+    assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
+    assert " sends weights and gradients to " in " ".join(mark_labels(page, "parallel_cuts", "point"))
     page.context.close()
 
 
