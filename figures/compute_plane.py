@@ -69,7 +69,7 @@ def chart() -> alt.LayerChart:
     )
     run = (
         alt.Chart(alt.NamedData(name="run"))
-        .mark_point(filled=True, size=90, color="#e65100")
+        .mark_point(filled=True, size=90, opacity=1, color="#e65100")
         .encode(x=x, y=y, tooltip=["label:N"])
     )
     return (

@@ -36,7 +36,7 @@ def chart() -> alt.VConcatChart:
                 y=alt.Y("so_far:Q", title="hours thrown away", scale=alt.Scale(zero=True)))
     )
     # Each interruption a tick along the foot of the plot, where it strikes.
-    strikes = run.mark_tick(color=FAILURE_COLOUR, thickness=1, size=8).encode(
+    strikes = run.mark_tick(color=FAILURE_COLOUR, thickness=1, size=8, opacity=1).encode(
         x=alt.X("day:Q", scale=days), y=alt.value(TIMELINE_HEIGHT - 4))
     # In the top left corner, which the work thrown away, rising from zero, leaves empty.
     said = alt.Chart(alt.NamedData(name="window")).mark_text(
@@ -54,7 +54,7 @@ def chart() -> alt.VConcatChart:
     y = alt.Y("overhead_h:Q", title="hours lost + hours writing")
     curve = alt.Chart(alt.NamedData(name="curve")).mark_line(color=CURVE_COLOUR).encode(x=x, y=y)
     marks = alt.Chart(alt.NamedData(name="marks"))
-    points = marks.mark_point(filled=True, size=80).encode(
+    points = marks.mark_point(filled=True, size=80, opacity=1).encode(
         x=x, y=y,
         color=alt.Color("kind:N", scale=alt.Scale(domain=list(MARK_COLOURS), range=list(MARK_COLOURS.values())), legend=None),
         tooltip=[alt.Tooltip("label:N", title="interval")],

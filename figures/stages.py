@@ -14,10 +14,10 @@ from estimators import units
 
 DATASETS = ("stages", "runs")
 PICKED_COLOUR, OTHER_COLOUR = "#5c6bc0", "#90a4ae"  # mid-tones that read on both palettes
-# Drawing size in CSS pixels: the stage's short name, a panel and its labels fit a 360 px phone's
-# column (about 286 px) at their own size, never scaled below legible text nor scrolled sideways; a
-# wider column scales the picture up (widgets.css).
-PANEL_WIDTH, ROW_HEIGHT, NAME_WIDTH = 195, 22, 72
+# Drawing size in CSS pixels: a panel and its labels fit a 360 px phone's column (about 286 px) at
+# their own size, never scaled below legible text nor scrolled sideways; a wider column scales the
+# picture up to the other charts' size (widgets.css). Each row: the stage's name, its bar under it.
+PANEL_WIDTH, ROW_HEIGHT, BAR_HEIGHT = 250, 34, 9
 # Log axes, a grid line at each tick and a label at every other one, so that labels never touch:
 # GPUs from one, at each factor of ten; time from ten minutes to half a year.
 GPU_TICKS = [10**k for k in range(0, 6)]
@@ -40,21 +40,26 @@ def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str) -> al
     """One panel: each stage's range as a bar (`{field}_low` to `{field}_high`), each run a point."""
     x = alt.X(f"{field}_low:Q", scale=alt.Scale(type="log", domain=[ticks[0], ticks[-1]]),
               axis=alt.Axis(title=title, values=ticks, labelExpr=labels, grid=True))
-    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=alt.Axis(labelLimit=NAME_WIDTH))
-    ranges = alt.Chart(alt.NamedData(name="stages")).mark_bar(height=ROW_HEIGHT - 12, cornerRadius=3, opacity=0.55).encode(
+    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=None,
+              scale=alt.Scale(paddingInner=0, paddingOuter=0, align=1))
+    ranges = alt.Chart(alt.NamedData(name="stages")).mark_bar(height=BAR_HEIGHT, cornerRadius=3, opacity=1).encode(
         x=x, x2=f"{field}_high:Q", y=y, color=_colour(),
         tooltip=[alt.Tooltip(f"{tooltip}:N", title="range")],
     )
     points = alt.Chart(alt.NamedData(name="runs")).mark_point(filled=True, size=70, opacity=1, stroke="white",
                                                                strokeWidth=1).encode(
-        x=alt.X(f"{field}:Q"), y=alt.Y("stage:N", sort=alt.EncodingSortField("order")), color=_colour(),
+        x=alt.X(f"{field}:Q"), y=y, color=_colour(),
         tooltip=[alt.Tooltip(f"{tooltip}:N", title="published run")],
     )
-    return alt.layer(ranges, points).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
+    # The stage's name over the top of its row, left-aligned, the bar and points below it.
+    names = alt.Chart(alt.NamedData(name="stages")).mark_text(
+        align="left", baseline="top", fontSize=10, dy=-ROW_HEIGHT / 2 + 1).encode(
+        x=alt.value(0), y=y, text="stage:N")
+    return alt.layer(ranges, points, names).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
 
 
 def chart() -> alt.VConcatChart:
-    """Rows of "stages" (`stage` is its short name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
+    """Rows of "stages" (`stage` is its name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
     time_label}; of "runs": {stage, order, run, picked, gpus, seconds, gpus_label, time_label}."""
     gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer), "gpus_label")
     time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration), "time_label")

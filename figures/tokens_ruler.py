@@ -37,7 +37,7 @@ def chart() -> alt.LayerChart:
         .encode(x=x, y=y, tooltip=["label:N"])
     )
     picked = alt.datum.picked
-    points = base.mark_point(filled=True, cursor="pointer").encode(
+    points = base.mark_point(filled=True, opacity=1, cursor="pointer").encode(
         size=alt.condition(picked, alt.value(200), alt.value(90)),
         color=alt.condition(picked, alt.value(PICKED_COLOUR), alt.value(MARKER_COLOUR)),
     )

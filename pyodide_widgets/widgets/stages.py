@@ -107,14 +107,14 @@ def update(state: dict) -> dict:
         outputs[f"{key}_example"] = stage.example
         picked = key == s["stage"]
         stages.append({
-            "stage": stage.short, "order": order, "picked": picked,
+            "stage": stage.name, "order": order, "picked": picked,
             "gpus_low": span.gpus_low, "gpus_high": span.gpus_high,
             "seconds_low": span.seconds_low, "seconds_high": span.seconds_high,
             "gpus_label": f"{stage.name}: {_gpus(span)}",
             "time_label": f"{stage.name}: {_time(span)}",
         })
         runs += [{
-            "stage": stage.short, "order": order, "run": run.name, "picked": picked, "gpus": run.gpus, "seconds": run.seconds,
+            "stage": stage.name, "order": order, "run": run.name, "picked": picked, "gpus": run.gpus, "seconds": run.seconds,
             "gpus_label": f"{run.name}: {units.noun(run.gpus, 'GPUs')}",
             "time_label": f"{run.name}: {units.duration(run.seconds)}",
         } for run in span.runs]
