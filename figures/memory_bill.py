@@ -20,7 +20,7 @@ DATASETS = ("bill", "whole", "budget")
 # then a hue of its own for each part of the optimizer state, so no two parts look alike to any
 # reader, and the activations, which the step makes rather than the model, a neutral grey under the
 # red line of the GPU's memory; each at least 3:1 against the dark palette's background.
-PART_COLOURS = ("#0072b2", "#56b4e9", "#009e73", "#cc79a7", "#e69f00", "#8c8c8c")
+PART_COLOURS = ("#0072b2", "#56b4e9", "#009e73", "#cc79a7", "#e69f00", "#6f6f6f")
 BUDGET_COLOUR = "#e53935"
 OUTLINE_COLOUR = "#9e9e9e"  # a mid grey, seen on both palettes
 # Each column's width in CSS pixels: ten columns, the axis and the legend fit a 360 px phone's
