@@ -866,6 +866,14 @@
       w.invalidFromUrl = {};
       request(w);
     });
+    // A part of a picture that picks an option (a station of the loop, a lane) is a button there:
+    // Enter or Space on it picks, as on the buttons under it.
+    root.addEventListener("keydown", (event) => {
+      const part = event.target.closest?.("svg [data-pick]");
+      if (!part || (event.key !== "Enter" && event.key !== " ")) return;
+      event.preventDefault();
+      pick(w, part.dataset.pick);
+    });
     // The first touch of a widget boots Pyodide at once rather than waiting for idle.
     for (const type of ["pointerdown", "focusin", "keydown"]) {
       root.addEventListener(type, boot, { once: true, passive: true });
