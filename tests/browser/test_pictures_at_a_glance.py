@@ -14,6 +14,7 @@ Static pictures are drawn at build time: none of this waits for Python.
 
 import pytest
 
+import pyodide_widgets
 from figures import memory_bill
 from harness.widgets import look_at
 
@@ -174,3 +175,41 @@ def test_the_planners_grid_keys_its_shades_and_its_servers(screen):
     _, measured = screen
     texts = measured["/model-sizing/"]["#planner"]["texts"]
     assert any("tensor-parallel group" in t for t in texts) and any(t.startswith("a server") for t in texts)
+
+
+def lit(page) -> dict:
+    """{scale: [steps lit in its column]}, and the scale whose column is picked, as the grid shows them."""
+    return page.eval_on_selector(
+        '[data-widget="ten_steps"] table',
+        """(table) => { const scales = [...table.querySelectorAll('thead [data-pick]')].map((b) => b.dataset.pick.split('=')[1]);
+             const cells = {}, picked = [];
+             for (const row of table.querySelectorAll('tbody tr')) {
+               const step = row.querySelector('[data-pick]').dataset.pick.split('=')[1];
+               [...row.querySelectorAll('td')].forEach((td, i) => {
+                 const paint = getComputedStyle(td, '::before').backgroundColor;
+                 if (td.classList.contains('is-picked')) picked.push(scales[i]);
+                 if (getComputedStyle(td, '::before').content !== 'none' && paint !== 'rgba(0, 0, 0, 0)')
+                   (cells[scales[i]] ??= []).push([step, paint]); });
+             }
+             return {cells, picked: [...new Set(picked)]}; }""")
+
+
+def test_the_ten_steps_grid_lights_the_hard_steps_and_a_scale_keeps_the_picked_step(browser, site_url):
+    widget = pyodide_widgets.module("ten_steps")
+    page = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
+    page.goto(f"{site_url}/ten-steps/?ten_steps.step=checkpoint")
+    look_at(page, "ten_steps")
+    page.wait_for_function("() => document.querySelector('[data-widget=ten_steps]').dataset.enhanced")
+    for scale in widget.SCALES:
+        page.click(f'[data-widget="ten_steps"] thead [data-pick="scale={scale}"]')
+        seen = lit(page)
+        assert seen["picked"] == [scale]
+        # Every column lights its hard steps; the picked one in a colour of its own.
+        for column in widget.SCALES:
+            assert [step for step, _ in seen["cells"].get(column, [])] == [key for key, _ in widget.attention(column)]
+        colours = {paint for column, cells in seen["cells"].items() for _, paint in cells if column == scale}
+        others = {paint for column, cells in seen["cells"].items() for _, paint in cells if column != scale}
+        assert len(colours) <= 1 and not colours & others
+        # The step the reader picked stays picked.
+        assert page.input_value('[data-widget="ten_steps"] [name="step"]') == "checkpoint"
+    page.context.close()
