@@ -87,6 +87,8 @@ class StageRun:
     examples: int | None = quantity("training examples, where published", "count")
     artifact_bytes: float | None = quantity("what it hands on: BF16 weights, or a 16-bit adapter", "bytes",
                                             of=weights_bytes)
+    dataset_bytes: float | None = quantity("what it reads: its tokens as ids of its model's vocabulary, where both are named",
+                                           "bytes", of=dataset_bytes)
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,23 @@ class StageSpan:
     examples_high: int | None = quantity("training examples, the most a published run gives", "count")
     artifact_low: float | None = quantity("bytes handed on, the smallest published artifact", "bytes")
     artifact_high: float | None = quantity("bytes handed on, the largest published artifact", "bytes")
+    dataset_low: float | None = quantity("bytes read, the smallest published run's token ids", "bytes")
+    dataset_high: float | None = quantity("bytes read, the largest published run's token ids", "bytes")
+
+
+def _model_of(presets, entry):
+    """The model a run trains: the one its fine-tuning setup adapts, or the one it names; None if neither."""
+    if getattr(entry, "finetune", None) is not None:
+        return presets.model(presets.finetune(entry.finetune).model)
+    return presets.model(entry.model) if getattr(entry, "model", None) is not None else None
+
+
+def _dataset_bytes(presets, entry, tokens) -> float | None:
+    """The run's tokens stored as ids of its model's vocabulary; None unless it names both."""
+    model = _model_of(presets, entry)
+    if tokens is None or model is None:
+        return None
+    return dataset_bytes(tokens, token_id_bytes(model.config.vocab))
 
 
 def _artifact_bytes(presets, entry) -> float | None:
@@ -125,7 +144,7 @@ def _stage_run(presets, entry) -> StageRun:
         seconds, hours = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours
     # A stage names its run by its example; a run of stage_runs by its name.
     return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, hours, entry.tokens, entry.examples,
-                    _artifact_bytes(presets, entry))
+                    _artifact_bytes(presets, entry), _dataset_bytes(presets, entry, entry.tokens))
 
 
 def _span(values: list) -> tuple:
@@ -148,10 +167,10 @@ def stage_span(key: str) -> StageSpan:
         run = presets.run(stage.run)
         e = run_preset_estimate(stage.run)
         runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, e.gpu_hours, run.tokens, None,
-                             weights_bytes(presets.model(run.model).params)))
+                             weights_bytes(presets.model(run.model).params), _dataset_bytes(presets, run, run.tokens)))
     return StageSpan(
         tuple(runs),
         *_span([r.gpus for r in runs]), *_span([r.seconds for r in runs]), *_span([r.gpu_hours for r in runs]),
         *_span([r.tokens for r in runs]),
-        *_span([r.examples for r in runs]), *_span([r.artifact_bytes for r in runs]),
+        *_span([r.examples for r in runs]), *_span([r.artifact_bytes for r in runs]), *_span([r.dataset_bytes for r in runs]),
     )

@@ -690,6 +690,9 @@
       const view = await viewOf(w);
       for (const [name, rows] of Object.entries(w.chartData)) view.data(name, rows);
       await view.runAsync();
+      const tapped = w.pickOnDraw && Object.values(w.chartData).flat().find((row) => row.label === w.pickOnDraw && row.pick);
+      w.pickOnDraw = null;
+      if (tapped) pick(w, tapped.pick);
       w.root.dispatchEvent(new CustomEvent("widget:drawn", { detail: { ms: performance.now() - w.sentAt } }));
     } catch (error) {
       if (!w.view) w.viewReady = null; // a spec or Vega that failed to load: the next answer tries again
@@ -826,6 +829,7 @@
       view: null,
       viewReady: null,
       playing: null,
+      pickOnDraw: null, // the label of a build-time chart mark tapped before the live chart was drawn
       stepping: 0, // while Play's step waits for its answer: the options it may still step past
       steppingField: null,
     };
@@ -858,6 +862,13 @@
       if (play) togglePlay(w, play);
       const choice = event.target.closest("[data-pick]");
       if (choice) pick(w, choice.dataset.pick);
+      // A mark of the build's chart, before the live one replaces it (a fresh page): the live chart
+      // picks the row it stands for once it is drawn, so a tap is never lost.
+      const mark = w.chartSpec && !w.view && event.target.closest?.("[data-chart] [aria-label]");
+      if (mark) {
+        w.pickOnDraw = mark.getAttribute("aria-label");
+        request(w);
+      }
       const button = event.target.closest("[data-preset]");
       if (!button) return;
       stopPlay(w);

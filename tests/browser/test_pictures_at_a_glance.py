@@ -213,3 +213,30 @@ def test_the_ten_steps_grid_lights_the_hard_steps_and_a_scale_keeps_the_picked_s
         # The step the reader picked stays picked.
         assert page.input_value('[data-widget="ten_steps"] [name="step"]') == "checkpoint"
     page.context.close()
+
+
+def test_what_looks_tappable_in_a_picture_is_tappable_by_pointer_and_keyboard(browser, site_url):
+    page = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
+    page.goto(f"{site_url}/training/")
+    for widget, field in (("training_loop", "station"), ("audit_lanes", "practice")):
+        look_at(page, widget)
+        page.wait_for_function("(w) => document.querySelector(`[data-widget=${w}]`).dataset.enhanced", arg=widget)
+        parts = page.locator(f'[data-widget="{widget}"] svg [data-pick]')
+        values = [part.get_attribute("data-pick").split("=")[1] for part in parts.all()]
+        assert len(values) >= 4
+        # A tap on the picture's part, then Enter on another one, each picks it.
+        parts.nth(1).click()
+        assert page.input_value(f'[data-widget="{widget}"] [name="{field}"]') == values[1]
+        parts.nth(2).focus()
+        page.keyboard.press("Enter")
+        assert page.input_value(f'[data-widget="{widget}"] [name="{field}"]') == values[2]
+        assert page.eval_on_selector_all(f'[data-widget="{widget}"] svg [data-pick].is-picked',
+                                         "els => els.map((el) => el.dataset.pick)") == [f"{field}={values[2]}"]
+    # The ruler's markers, tapped on a fresh page before the live chart is drawn: the tap picks its model.
+    widget = pyodide_widgets.module("tokens_per_param")
+    marker = next(row for row in widget.update(next(iter(widget.presets().values()))["state"])["data"]["markers"] if not row["picked"])
+    look_at(page, "tokens_per_param")
+    page.locator(f'[data-widget="tokens_per_param"] [data-chart] [aria-label="{marker["label"]}"]').first.click()
+    page.wait_for_function("(v) => document.querySelector('[data-widget=tokens_per_param] [name=model]').value === v",
+                           arg=marker["pick"].split("=")[1], timeout=120_000)
+    page.context.close()

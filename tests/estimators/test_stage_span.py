@@ -54,3 +54,12 @@ def test_a_stage_with_one_run_has_a_range_of_one_point():
     span = estimators.stage_span("rl")
     assert span.gpus_low == span.gpus_high == PRESETS.stage("rl").gpus
     assert span.seconds_low == span.seconds_high == PRESETS.stage("rl").seconds
+
+
+def test_a_stage_reads_its_runs_tokens_as_ids_of_its_models_vocabulary():
+    presets = estimators.load_presets()
+    span = estimators.stage_span("pretraining")
+    read = [r.dataset_bytes for r in span.runs if r.dataset_bytes is not None]
+    assert read and (span.dataset_low, span.dataset_high) == (min(read), max(read))
+    run = presets.run(presets.stage("pretraining").run)  # Llama 3 405B: 15.6T tokens of a 128K vocabulary, 4-byte ids
+    assert estimators.dataset_bytes(run.tokens, estimators.token_id_bytes(presets.model(run.model).config.vocab)) in read
