@@ -8,8 +8,6 @@ highlights the picked one).
 
 from html import escape
 
-__all__ = ("FONT", "box", "escape", "pickable", "root", "text", "wrap")
-
 FONT = "font-family:var(--md-text-font-family, sans-serif)"
 
 

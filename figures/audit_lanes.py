@@ -7,6 +7,7 @@ stages' names on the left, each practice's name written up its own column beside
 is a button of the picture: a tap, or Enter on it, picks its practice (runtime.js).
 """
 
+from html import escape
 from itertools import groupby
 
 from . import _svg
@@ -41,7 +42,7 @@ def draw(datasets: dict) -> str:
             f'<rect x="{x:.1f}" y="{TOP}" width="{column:.1f}" height="{height - TOP:.1f}" fill="transparent"/>',
             _svg.box(x + 2, top + 3, BAR_WIDTH, bottom - top - 6, css="diagram__mark"),
             f'<text x="{name_x:.1f}" y="{name_y:.1f}" font-size="{NAME_SIZE}" class="diagram__text" '
-            f'transform="rotate(-90 {name_x:.1f} {name_y:.1f})">{_svg.escape(p["name"])}</text>',
+            f'transform="rotate(-90 {name_x:.1f} {name_y:.1f})">{escape(p["name"])}</text>',
         ], label=p["name"]))
     names = {s["key"]: s["name"] for s in stages}
     description = "Stages in order: " + ", ".join(f"{s['name']} ({s['lane']})" for s in stages) + ". " + " ".join(
