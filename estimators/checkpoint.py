@@ -342,12 +342,13 @@ def interruptions_by_period(window_s: float, interruptions: int, checkpoint_inte
     return tuple(Period(k * period, c, c * lost) for k, c in enumerate(counts))
 
 
-# The stops of a clock of checkpoint intervals, as a picture of both modes runs it: four saves show
-# the pattern repeating and keep each interval wide enough to see on a phone.
+# The stops of a clock of saves, as a picture of both modes runs it: four saves show the pattern
+# repeating and leave each save wide enough to read on a phone.
 CLOCK_SAVES = (1, 2, 3, 4)
-# The narrowest a pause or a write is drawn, as a share of an interval: a pause of seconds in half
-# an hour would be narrower than a pixel.
-DRAWN_MIN_SHARE = 0.1
+# How much training each save's stretch of the clock shows before the save is due and after the last
+# write ends, as a share of that save's busy span (its pause and write): enough to see the GPUs train
+# either side, little enough to leave the pauses most of the width.
+CLOCK_TRAINING_SHARE = 0.1
 CLOCK_LANES = ("gpus", "storage")
 CLOCK_KINDS = ("training", "paused", "writing")
 
@@ -360,45 +361,48 @@ class ClockSegment:
     lane: str  # "gpus" or "storage"
     kind: str  # "training", "paused" or "writing"
     save: int = quantity("the save it belongs to, counted from 1", "integer")
-    start: float = quantity("where it is drawn from, in checkpoint intervals from the clock's start", "number")
-    end: float = quantity("where it is drawn to, in checkpoint intervals from the clock's start", "number")
+    start: float = quantity("where it starts, in seconds on the clock (the training between saves left out)", "duration")
+    end: float = quantity("where it ends, in seconds on the clock (the training between saves left out)", "duration")
 
 
 @dataclass(frozen=True)
 class CheckpointClock:
-    """Both modes on one clock of checkpoint intervals, after some saves."""
+    """Both modes on one clock of seconds, save after save, the training between saves left out."""
 
     saves: int = quantity("saves the clock has run through", "integer")
     segments: tuple  # ClockSegment, mode by mode, lane by lane, save by save
     sync_paused_s: float = quantity("the synchronous GPUs' pauses so far: saves × sync_s", "duration")
     async_paused_s: float = quantity("the asynchronous GPUs' pauses so far: saves × async_s", "duration")
+    save_span_s: float = quantity("each save's stretch of the clock: its busy span and the training either side", "duration")
+    left_out_s: float = quantity("the training left out between two saves' stretches: the interval less the stretch", "duration")
 
 
 def checkpoint_clock(stall: CheckpointStall, checkpoint_interval_s: float, saves: int) -> CheckpointClock:
-    """Both modes on one clock: after k saves each mode's GPUs have paused k × their pause per save.
+    """Both modes on one clock of seconds: after k saves each mode's GPUs have paused k × their pause per save.
 
-    Each interval is training and then the save's pause at its end. Synchronously the write to
-    storage is the pause; asynchronously it starts when the copy to host memory ends and goes on
-    behind the next interval's training. A pause or write is drawn max(seconds / interval,
-    DRAWN_MIN_SHARE) of an interval wide (at most one interval), so that it shows.
+    Every stretch is drawn for its true duration, so the two modes' pauses compare to scale. Each
+    save gets a stretch of the clock: a little training before it is due, the pause (synchronously
+    the write itself; asynchronously the copy to host memory, the write to storage following it
+    behind training), and a little training after the last write ends. The rest of each interval,
+    training alone, is left out between the stretches (`left_out_s`, none when the write outlasts it).
     """
     if not isinstance(stall, CheckpointStall):
         raise EstimatorError("stall", stall, "a CheckpointStall (checkpoint_stall's result)")
     interval = positive("checkpoint_interval_s", checkpoint_interval_s)
     saves = one_of("saves", saves, CLOCK_SAVES)
-
-    def drawn(seconds: float) -> float:
-        return min(max(seconds / interval, DRAWN_MIN_SHARE), 1.0) if seconds > 0 else 0.0
-
-    write = drawn(stall.sync_s)
+    busy = max(stall.sync_s, stall.async_s + stall.sync_s if stall.background_fits else stall.async_s)
+    lead = CLOCK_TRAINING_SHARE * busy
+    span = busy + 2 * lead
     segments = []
-    for mode, pause in (("sync", drawn(stall.sync_s)), ("async", drawn(stall.async_s))):
+    for mode, pause in (("sync", stall.sync_s), ("async", stall.async_s)):
         for i in range(saves):
-            save, due = i + 1, i + 1.0  # each save is due at the end of its interval
-            segments.append(ClockSegment(mode, "gpus", "training", save, float(i), due - pause))
-            segments.append(ClockSegment(mode, "gpus", "paused", save, due - pause, due))
-            if mode == "sync":
-                segments.append(ClockSegment(mode, "storage", "writing", save, due - pause, due))
-            else:
-                segments.append(ClockSegment(mode, "storage", "writing", save, due, min(due + write, CLOCK_SAVES[-1])))
-    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s)
+            save, due = i + 1, i * span + lead
+            segments.append(ClockSegment(mode, "gpus", "training", save, i * span, due))
+            segments.append(ClockSegment(mode, "gpus", "paused", save, due, due + pause))
+            segments.append(ClockSegment(mode, "gpus", "training", save, due + pause, (i + 1) * span))
+            # Synchronously the write is the pause; asynchronously it follows the copy, as long as a
+            # synchronous write, or is the rest of the pause when it outlasts the interval.
+            write_start = due if mode == "sync" or not stall.background_fits else due + pause
+            segments.append(ClockSegment(mode, "storage", "writing", save, write_start, write_start + stall.sync_s))
+    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s, span,
+                           max(interval - span, 0.0))

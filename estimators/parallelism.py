@@ -305,10 +305,12 @@ def cut_slices(cut: str, gpus: int) -> tuple:
     cut = one_of("cut", cut, CUTS)
     n = positive_int("gpus", gpus)
     whole = (0.0, 1.0)
-    # The dimensions each cut splits; ZeRO splits the state and the batch, expert parallelism the experts and the batch.
+    # The dimensions each cut splits; ZeRO-3 splits the batch and every layer's weights with their
+    # state (each GPU keeps its shard of each weight matrix, gathering the rest only while a layer
+    # runs), expert parallelism the experts and the batch.
     split = {
         "dp": ("batch",), "tp": ("width", "state"), "pp": ("layers", "state"), "cp": ("tokens",),
-        "ep": ("experts", "batch"), "zero": ("state", "batch"),
+        "ep": ("experts", "batch"), "zero": ("width", "state", "batch"),
     }[cut]
 
     def one(i: int) -> Slice:
@@ -333,6 +335,25 @@ class CutSend:
     source: int
     target: int
     carries: str  # what travels, in words
+
+
+def send_bytes(cut: str, traffic_bytes: float, gpus: int) -> float:
+    """Bytes one send of a cut's collective carries a step, from the bytes each GPU sends a step.
+
+    A ring's GPU sends all of them to its neighbour; a pipeline stage half each way (its
+    activations forward, their gradients back: s·b·h each); an all-to-all's GPU spreads them
+    evenly over the other gpus − 1 (routing spread evenly, as expert_parallel_traffic_bytes has it).
+    """
+    cut = one_of("cut", cut, CUTS)
+    traffic = non_negative("traffic_bytes", traffic_bytes)
+    n = positive_int("gpus", gpus)
+    if n == 1:
+        return 0.0
+    if cut == "pp":
+        return traffic / PIPELINE_DIRECTIONS
+    if cut == "ep":
+        return traffic / (n - 1)
+    return traffic
 
 
 def cut_sends(cut: str, gpus: int) -> tuple:

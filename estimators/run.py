@@ -87,6 +87,8 @@ class StageRun:
     examples: int | None = quantity("training examples, where published", "count")
     artifact_bytes: float | None = quantity("what it hands on: its model's weights as released, or a 16-bit adapter", "bytes",
                                             of=weights_bytes)
+    dataset_bytes: float | None = quantity("what it reads: its tokens as ids of its model's vocabulary, where both are named",
+                                           "bytes", of=dataset_bytes)
     # Which of its figures the run's report gives ("seconds" or "gpu_hours"; the other is derived from
     # it), or "" when both are this site's ideal estimate at the run's MFU; then the GPU-hours its
     # publisher reports, if any, and that MFU, so that a reader is told which figure is whose.
@@ -115,6 +117,23 @@ class StageSpan:
     examples_high: int | None = quantity("training examples, the most a published run gives", "count")
     artifact_low: float | None = quantity("bytes handed on, the smallest published artifact", "bytes")
     artifact_high: float | None = quantity("bytes handed on, the largest published artifact", "bytes")
+    dataset_low: float | None = quantity("bytes read, the smallest published run's token ids", "bytes")
+    dataset_high: float | None = quantity("bytes read, the largest published run's token ids", "bytes")
+
+
+def _model_of(presets, entry):
+    """The model a run trains: the one its fine-tuning setup adapts, or the one it names; None if neither."""
+    if getattr(entry, "finetune", None) is not None:
+        return presets.model(presets.finetune(entry.finetune).model)
+    return presets.model(entry.model) if getattr(entry, "model", None) is not None else None
+
+
+def _dataset_bytes(presets, entry, tokens) -> float | None:
+    """The run's tokens stored as ids of its model's vocabulary; None unless it names both."""
+    model = _model_of(presets, entry)
+    if tokens is None or model is None:
+        return None
+    return dataset_bytes(tokens, token_id_bytes(model.config.vocab))
 
 
 def _released_bytes(model) -> float:
@@ -144,7 +163,8 @@ def _stage_run(presets, entry) -> StageRun:
     # A stage names its run by its example; a run of stage_runs by its name.
     artifact, precision, model = _artifact(presets, entry)
     return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, hours, entry.tokens, entry.examples,
-                    artifact, reported, artifact_precision=precision, artifact_model=model)
+                    artifact, _dataset_bytes(presets, entry, entry.tokens), reported,
+                    artifact_precision=precision, artifact_model=model)
 
 
 def _span(values: list) -> tuple:
@@ -168,10 +188,12 @@ def stage_span(key: str) -> StageSpan:
         e = run_preset_estimate(stage.run)
         model = presets.model(run.model)
         runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, e.gpu_hours, run.tokens, None,
-                             _released_bytes(model), "", run.gpu_hours_reported, run.mfu, model.released_precision, model.name))
+                             _released_bytes(model), _dataset_bytes(presets, run, run.tokens), reported="",
+                             gpu_hours_reported=run.gpu_hours_reported, mfu=run.mfu,
+                             artifact_precision=model.released_precision, artifact_model=model.name))
     return StageSpan(
         tuple(runs),
         *_span([r.gpus for r in runs]), *_span([r.seconds for r in runs]), *_span([r.gpu_hours for r in runs]),
         *_span([r.tokens for r in runs]),
-        *_span([r.examples for r in runs]), *_span([r.artifact_bytes for r in runs]),
+        *_span([r.examples for r in runs]), *_span([r.artifact_bytes for r in runs]), *_span([r.dataset_bytes for r in runs]),
     )

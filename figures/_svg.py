@@ -32,9 +32,15 @@ def text(x: float, y: float, content: str, size: float = 12, css: str = "diagram
             f"{escape(content)}</text>")
 
 
-def pickable(field: str, value: str, parts: list) -> str:
-    """A group the reader can pick: highlighted live when `field` is `value`."""
-    return f'<g data-when="{escape(field)}={escape(value)}">' + "".join(parts) + "</g>"
+def pickable(field: str, value: str, parts: list, label: str = "", css: str = "") -> str:
+    """A group the reader can pick: highlighted live when `field` is `value`, and a button of the
+    picture, by pointer or keyboard, that picks it (runtime.js; it does nothing without JavaScript,
+    where every option already reads). `label` names it for a screen reader."""
+    named = f' aria-label="{escape(label)}"' if label else ""
+    classes = f' class="{escape(css)}"' if css else ""
+    pick = f"{escape(field)}={escape(value)}"
+    return (f'<g{classes} data-when="{pick}" data-pick="{pick}" role="button" tabindex="0"{named}>'
+            + "".join(parts) + "</g>")
 
 
 def wrap(words: str, width_chars: int) -> list:

@@ -1,36 +1,36 @@
-"""Synchronous against asynchronous checkpoints, both on one clock of checkpoint intervals.
+"""Synchronous against asynchronous checkpoints, both on one clock of seconds, to scale.
 
-Four lanes share one time axis: each mode's GPUs (training, then paused for the save at the end of
-each interval) above its storage (writing the checkpoint: during the pause synchronously, after it
-asynchronously). The rows are the widget's update's, from estimators.checkpoint_clock: "segments"
-(one per stretch of a lane, in intervals from the clock's start), "hand" (where the clock is) and
-"tally" (each mode's pauses so far, preformatted by estimators.units). Play steps the clock, so the
-lanes grow save by save and the tallies add up.
+Four lanes share one time axis: each mode's GPUs (training, paused for the save, training again)
+above its storage (writing the checkpoint: during the pause synchronously, after it
+asynchronously). Every stretch is as wide as it lasts, so the two pauses compare at a glance; the
+half hour of training between two saves is cut out, a dashed line where it would be. The rows are
+the widget's update's, from estimators.checkpoint_clock: "segments" (one per stretch of a lane, in
+seconds on the clock), "hand" (where the clock is, and its last stop), "tally" (each mode's pauses
+so far, and what the cuts leave out, preformatted by estimators.units) and "breaks" (the cuts). Play
+steps the clock, so the lanes grow save by save and the tallies add up.
 """
 
 import altair as alt
 
-from estimators.checkpoint import CLOCK_SAVES
-
 from . import _axis_labels
 
-DATASETS = ("segments", "hand", "tally")
+DATASETS = ("segments", "hand", "tally", "breaks")
 KIND_COLOURS = {"training": "#5c6bc0", "GPUs paused": "#e53935", "writing to storage": "#ffa726"}
 HAND_COLOUR = "#9e9e9e"  # a mid grey, seen on both palettes
 # Drawn at a phone's width (about 286 px of column at 360 px): four lanes, their names on the left.
 PLOT_WIDTH, LANE_STEP = 170, 26
 TALLY_LINE = 13  # px between the tally's lines, above the plot
+TALLY_LINES = 3  # each mode's pauses so far, and what the cuts leave out
 
 
 def chart() -> alt.LayerChart:
-    """Rows of "segments": {lane, lane_order, kind, start, end, label}; "hand": {at, label};
-    "tally": {line, label}."""
-    x = alt.X("start:Q", scale=alt.Scale(domain=[0, CLOCK_SAVES[-1]], nice=False),
-              axis=alt.Axis(title="checkpoint intervals", labelExpr=_axis_labels.number(),
-                            values=[0, *CLOCK_SAVES], grid=True))
+    """Rows of "segments": {lane, lane_order, kind, start, end, label}; "hand": {at, face, label};
+    "tally": {line, label}; "breaks": {at, label}."""
+    x = alt.X("start:Q", scale=alt.Scale(domain=alt.ExprRef("[0, data('hand')[0].face]"), nice=False, zero=True),
+              axis=alt.Axis(title="seconds on the clock", labelExpr=_axis_labels.si("s"), tickCount=4, grid=False))
     lanes = (
         alt.Chart(alt.NamedData(name="segments"))
-        .mark_bar(stroke="white", strokeWidth=0.5)
+        .mark_bar()
         .encode(
             x=x,
             x2="end:Q",
@@ -43,19 +43,20 @@ def chart() -> alt.LayerChart:
     )
     hand = alt.Chart(alt.NamedData(name="hand"))
     rule = hand.mark_rule(color=HAND_COLOUR, strokeWidth=2).encode(x="at:Q", tooltip=[alt.Tooltip("label:N", title="clock")])
+    cuts = alt.Chart(alt.NamedData(name="breaks")).mark_rule(color=HAND_COLOUR, strokeDash=[3, 2]).encode(
+        x="at:Q", tooltip=[alt.Tooltip("label:N", title="cut")])
     # The tallies above the plot, a line each, where no lane runs under them.
     tallies = alt.Chart(alt.NamedData(name="tally"))
     tally = [
         tallies.transform_filter(f"datum.line == {line}")
         .mark_text(align="left", baseline="bottom", fontSize=10, fontWeight="bold")
-        .encode(x=alt.value(0), y=alt.value(-4 - TALLY_LINE * (1 - line)), text="label:N")
-        for line in (0, 1)
+        .encode(x=alt.value(0), y=alt.value(-4 - TALLY_LINE * (TALLY_LINES - 1 - line)), text="label:N")
+        for line in range(TALLY_LINES)
     ]
     return (
-        alt.layer(lanes, rule, *tally)
+        alt.layer(lanes, cuts, rule, *tally)
         .properties(width=PLOT_WIDTH, height=alt.Step(LANE_STEP),
-                    title=alt.Title("Both modes on one clock", subtitle="a pause too short to see is drawn wider",
-                                    subtitleFontSize=10, offset=2 * TALLY_LINE + 8))
+                    title=alt.Title("Both modes on one clock, to scale", offset=8))
         .configure(background="transparent")
         .configure_view(stroke=None)
     )

@@ -21,8 +21,9 @@ TOKENS_RANGE = (1e9, 1e14)
 # One equal-compute line per decade of FLOPs across the window.
 FLOPS_DECADES = range(19, 29)
 GRID_POINTS = 50
-# Drawing size in CSS pixels; the page scales the SVG to its column.
-WIDTH, HEIGHT = 640, 320
+# Drawn at a phone's width: with the tokens axis's labels it fits the 286 px column of a 360 px
+# screen, square as the two axes span five decades each (widgets.css scales it up on a wider one).
+WIDTH, HEIGHT = 220, 220
 
 
 def _equal_compute_rows() -> list[dict]:
@@ -68,7 +69,7 @@ def chart() -> alt.LayerChart:
     )
     run = (
         alt.Chart(alt.NamedData(name="run"))
-        .mark_point(filled=True, size=90, color="#e65100")
+        .mark_point(filled=True, size=90, opacity=1, color="#e65100")
         .encode(x=x, y=y, tooltip=["label:N"])
     )
     return (
@@ -77,11 +78,12 @@ def chart() -> alt.LayerChart:
             width=WIDTH,
             height=HEIGHT,
             title=alt.TitleParams(
-                "Where the run sits on the N × D plane",
-                subtitle=(
-                    "Dashed: equal compute, one line per factor of ten in FLOPs. "
-                    f"Violet: Chinchilla-optimal, D = {units.plain(CHINCHILLA_TOKENS_PER_PARAM)} N. Dot: this run."
-                ),
+                ["Where the run sits", "on the N × D plane"],
+                subtitle=[
+                    "Dashed: equal compute, one line per",
+                    "factor of ten in FLOPs. Violet: Chinchilla-",
+                    f"optimal, D = {units.plain(CHINCHILLA_TOKENS_PER_PARAM)} N. Dot: this run.",
+                ],
             ),
         )
         # configure() replaces the whole config, so it comes before configure_view().

@@ -19,7 +19,7 @@ PANEL_W, GAP, TOP = 150, 12, 22
 # Two GPUs a row: the panel fits a 360 px phone's column with its text at 10 px or more.
 PER_ROW = 2
 STRIP_H = 12
-NOT_HELD = "fill: none; stroke: var(--md-default-fg-color--lighter)"
+NOT_HELD = "fill: none; stroke: var(--md-default-fg-color--light)"  # 3:1 or more on either palette
 HELD = "fill: none; stroke: var(--md-accent-fg-color)"  # a run of cells: a line, dashed
 TEXT = "fill: var(--md-default-fg-color); font: 12px sans-serif"  # also the strips' labels: 12 px drawn, 10 or more at 360 px
 # The strips under each GPU's model grid, in drawing order: (row key, label, parts drawn).

@@ -1,23 +1,25 @@
-"""What interruptions cost a run: a timeline of the window, day by day, with
-the work its failures throw away, a zoom on its first day where each
-failure's thrown-away work shows, and the
+"""What interruptions cost a run: a timeline of the whole window, each
+interruption a tick where it strikes and the work thrown away adding up
+above them, from zero; a zoom on its first day where each failure's
+thrown-away work shows; and the
 cost of every checkpoint interval (work lost plus time spent writing) with
 the Young/Daly optimum and the reader's interval marked.
 
 Named datasets, every row from estimators (checkpoint.interruption_timeline,
 interruptions_by_period, checkpoint_overhead, optimal_checkpoint_interval)
-with its label preformatted by units: "days" {start_day, end_day, lost_h,
-label}; "zoom" {start_h, end_h, label}
+with its label preformatted by units: "run" {day, lost_h} (each interruption);
+"window" {days, label} (the window's length); "zoom" {start_h, end_h, label}
 (the first day's failures, hours from its start); "curve" {interval_min,
 overhead_h}; "marks" {interval_min, overhead_h, label, kind}.
 """
 
 import altair as alt
 
-DATASETS = ("days", "zoom", "curve", "marks")
+DATASETS = ("run", "window", "zoom", "curve", "marks")
 # Drawn at a phone's width: with its axes it fits the 286 px column of a 360 px screen (widgets.css
 # scales it up on a wider one), each title in lines of that width.
 WIDTH = 210
+TIMELINE_HEIGHT = 80
 FAILURE_COLOUR = "#e53935"
 LOST_COLOUR = "#ffa726"
 CURVE_COLOUR = "#5c6bc0"
@@ -25,13 +27,22 @@ MARK_COLOURS = {"yours": "#e53935", "optimal": "#26a69a"}
 
 
 def chart() -> alt.VConcatChart:
-    days = (
-        alt.Chart(alt.NamedData(name="days"), title=["The whole window, day by day:", "work thrown away"])
-        .mark_bar(color=FAILURE_COLOUR)
-        .encode(x=alt.X("start_day:Q", title="days into the window"), x2="end_day:Q",
-                y=alt.Y("lost_h:Q", title="hours"), tooltip=[alt.Tooltip("label:N", title="that day")])
-        .properties(width=WIDTH, height=60)
+    days = alt.Scale(domain=alt.ExprRef("[0, data('window')[0].days]"), nice=False, zero=True)
+    run = alt.Chart(alt.NamedData(name="run"))
+    thrown = (
+        run.transform_window(so_far="sum(lost_h)", sort=[alt.SortField("day")])
+        .mark_line(color=LOST_COLOUR, interpolate="step-after", strokeWidth=2)
+        .encode(x=alt.X("day:Q", title="days into the window", scale=days),
+                y=alt.Y("so_far:Q", title="hours thrown away", scale=alt.Scale(zero=True)))
     )
+    # Each interruption a tick along the foot of the plot, where it strikes.
+    strikes = run.mark_tick(color=FAILURE_COLOUR, thickness=1, size=8, opacity=1).encode(
+        x=alt.X("day:Q", scale=days), y=alt.value(TIMELINE_HEIGHT - 4))
+    # In the top left corner, which the work thrown away, rising from zero, leaves empty.
+    said = alt.Chart(alt.NamedData(name="window")).mark_text(
+        align="left", baseline="top", fontSize=10, lineBreak=": ", dx=4, dy=2).encode(x=alt.value(0), y=alt.value(0), text="label:N")
+    whole = alt.layer(thrown, strikes, said, title=["The whole window: each interruption", "(red) and the work thrown away"]).properties(
+        width=WIDTH, height=TIMELINE_HEIGHT)
     zoom = (
         alt.Chart(alt.NamedData(name="zoom"), title=["Its first day: the work each", "interruption throws away"])
         .mark_rect(color=LOST_COLOUR, height=20)
@@ -43,7 +54,7 @@ def chart() -> alt.VConcatChart:
     y = alt.Y("overhead_h:Q", title="hours lost + hours writing")
     curve = alt.Chart(alt.NamedData(name="curve")).mark_line(color=CURVE_COLOUR).encode(x=x, y=y)
     marks = alt.Chart(alt.NamedData(name="marks"))
-    points = marks.mark_point(filled=True, size=80).encode(
+    points = marks.mark_point(filled=True, size=80, opacity=1).encode(
         x=x, y=y,
         color=alt.Color("kind:N", scale=alt.Scale(domain=list(MARK_COLOURS), range=list(MARK_COLOURS.values())), legend=None),
         tooltip=[alt.Tooltip("label:N", title="interval")],
@@ -53,7 +64,7 @@ def chart() -> alt.VConcatChart:
     cost = alt.layer(curve, points, labels, title=["What each interval costs", "over the window"]).properties(
         width=WIDTH, height=200)
     return (
-        alt.vconcat(days, zoom, cost)
+        alt.vconcat(whole, zoom, cost)
         .configure(background="transparent")
         .configure_view(stroke=None)
     )

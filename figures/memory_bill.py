@@ -15,10 +15,12 @@ import altair as alt
 from . import _axis_labels
 
 DATASETS = ("bill", "whole", "budget")
-# One colour per part in stacking order: the model state in blues and greens
-# (darker for the FP32 optimizer state), activations in orange. Mid-tones that
-# read on the light and the dark palette alike.
-PART_COLOURS = ("#5c6bc0", "#7986cb", "#26a69a", "#4db6ac", "#80cbc4", "#ffa726")
+# One colour per part in stacking order (weights, gradients, master weights, momentum, variance,
+# activations): Okabe and Ito's colour-blind-safe set, the weights and their gradients in two blues,
+# then a hue of its own for each part of the optimizer state, so no two parts look alike to any
+# reader, and the activations, which the step makes rather than the model, a neutral grey under the
+# red line of the GPU's memory; each at least 3:1 against the dark palette's background.
+PART_COLOURS = ("#0072b2", "#56b4e9", "#009e73", "#cc79a7", "#e69f00", "#6f6f6f")
 BUDGET_COLOUR = "#e53935"
 OUTLINE_COLOUR = "#9e9e9e"  # a mid grey, seen on both palettes
 # Each column's width in CSS pixels: ten columns, the axis and the legend fit a 360 px phone's

@@ -38,7 +38,7 @@ _CENTRED = f"({DRAWN_GPUS} - length(data('gpus'))) / 2"
 def _arcs() -> alt.LayerChart:
     sends = alt.Chart(alt.NamedData(name="sends"))
     colour = alt.Color("carries:N", scale=alt.Scale(range=list(CARRY_COLOURS)),
-                       legend=alt.Legend(title=None, orient="bottom", columns=2))
+                       legend=alt.Legend(title=None, orient="top", direction="vertical", labelLimit=260))
     y = alt.Y("y:Q", scale=alt.Scale(domain=[0, NOTE_Y + 0.1], nice=False), axis=None)
     arcs = (
         sends.transform_calculate(

@@ -1,7 +1,8 @@
 """Every stage's range of GPUs and of wall-clock time on shared log scales: a bar
 per stage from its smallest to its largest published run, a point per run, one
-row per stage in pipeline order, the picked stage in the strong colour. The
-two panels stack, GPUs above time, so that the chart keeps the column's width.
+row per stage in pipeline order under its name, the picked stage in the strong colour; and each
+stage's bytes, what it reads (its dataset as token ids) and what it hands on (its artifact). The
+three panels stack, so that the chart keeps the column's width.
 
 The rows are the named datasets "stages" (the ranges) and "runs" (the points),
 which the widget's update returns from estimators.stage_span; labels are
@@ -14,10 +15,10 @@ from estimators import units
 
 DATASETS = ("stages", "runs")
 PICKED_COLOUR, OTHER_COLOUR = "#5c6bc0", "#90a4ae"  # mid-tones that read on both palettes
-# Drawing size in CSS pixels: the stage's short name, a panel and its labels fit a 360 px phone's
-# column (about 286 px) at their own size, never scaled below legible text nor scrolled sideways; a
-# wider column scales the picture up (widgets.css).
-PANEL_WIDTH, ROW_HEIGHT, NAME_WIDTH = 195, 22, 72
+# Drawing size in CSS pixels: a panel and its labels fit a 360 px phone's column (about 286 px) at
+# their own size, never scaled below legible text nor scrolled sideways; a wider column scales the
+# picture up to the other charts' size (widgets.css). Each row: the stage's name, its bar under it.
+PANEL_WIDTH, ROW_HEIGHT, BAR_HEIGHT = 250, 34, 9
 # Log axes, a grid line at each tick and a label at every other one, so that labels never touch:
 # GPUs from one, at each factor of ten; time from ten minutes to half a year.
 GPU_TICKS = [10**k for k in range(0, 6)]
@@ -25,6 +26,10 @@ GPU_LABELS = GPU_TICKS[::2]
 _DAY = 24 * units.SECONDS_PER_HOUR
 TIME_TICKS = [600, units.SECONDS_PER_HOUR, _DAY, 7 * _DAY, 30 * _DAY, 180 * _DAY]
 TIME_LABELS = [units.SECONDS_PER_HOUR, _DAY, 30 * _DAY]
+# Bytes from a small adapter to a pretraining corpus, a tick at each factor of ten.
+BYTES_TICKS = [10.0**k for k in range(8, 15)]
+BYTES_LABELS = BYTES_TICKS[1::2]
+READ_COLOUR, HANDED_COLOUR = "#009e73", "#cc79a7"  # what a stage reads, what it hands on
 
 
 def _labels(ticks: list, text) -> str:
@@ -40,26 +45,56 @@ def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str) -> al
     """One panel: each stage's range as a bar (`{field}_low` to `{field}_high`), each run a point."""
     x = alt.X(f"{field}_low:Q", scale=alt.Scale(type="log", domain=[ticks[0], ticks[-1]]),
               axis=alt.Axis(title=title, values=ticks, labelExpr=labels, grid=True))
-    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=alt.Axis(labelLimit=NAME_WIDTH))
-    ranges = alt.Chart(alt.NamedData(name="stages")).mark_bar(height=ROW_HEIGHT - 12, cornerRadius=3, opacity=0.55).encode(
+    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=None,
+              scale=alt.Scale(paddingInner=0, paddingOuter=0, align=1))
+    ranges = alt.Chart(alt.NamedData(name="stages")).mark_bar(height=BAR_HEIGHT, cornerRadius=3, opacity=1).encode(
         x=x, x2=f"{field}_high:Q", y=y, color=_colour(),
         tooltip=[alt.Tooltip(f"{tooltip}:N", title="range")],
     )
     points = alt.Chart(alt.NamedData(name="runs")).mark_point(filled=True, size=70, opacity=1, stroke="white",
                                                                strokeWidth=1).encode(
-        x=alt.X(f"{field}:Q"), y=alt.Y("stage:N", sort=alt.EncodingSortField("order")), color=_colour(),
+        x=alt.X(f"{field}:Q"), y=y, color=_colour(),
         tooltip=[alt.Tooltip(f"{tooltip}:N", title="published run")],
     )
-    return alt.layer(ranges, points).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
+    # The stage's name over the top of its row, left-aligned, the bar and points below it.
+    names = alt.Chart(alt.NamedData(name="stages")).mark_text(
+        align="left", baseline="top", fontSize=10, dy=-ROW_HEIGHT / 2 + 1).encode(
+        x=alt.value(0), y=y, text="stage:N")
+    return alt.layer(ranges, points, names).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
+
+
+def _bytes_panel() -> alt.LayerChart:
+    """Each stage's dataset (its token ids) and artifact as ranges of bytes, where its runs name them."""
+    x = alt.X("read_low:Q", scale=alt.Scale(type="log", domain=[BYTES_TICKS[0], BYTES_TICKS[-1]]),
+              axis=alt.Axis(title="bytes read (green) and handed on (pink)", values=BYTES_TICKS,
+                            labelExpr=_labels(BYTES_LABELS, units.bytes_), grid=True))
+    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=None,
+              scale=alt.Scale(paddingInner=0, paddingOuter=0, align=1))
+    rows = alt.Chart(alt.NamedData(name="stages"))
+    read = rows.transform_filter("datum.read_low != null").mark_bar(
+        height=BAR_HEIGHT / 2 + 1, cornerRadius=2, color=READ_COLOUR, yOffset=-BAR_HEIGHT / 4 - 1).encode(
+        x=x, x2="read_high:Q", y=y, tooltip=[alt.Tooltip("read_label:N", title="dataset")])
+    handed = rows.transform_filter("datum.handed_low != null").mark_bar(
+        height=BAR_HEIGHT / 2 + 1, cornerRadius=2, color=HANDED_COLOUR, yOffset=BAR_HEIGHT / 4 + 1).encode(
+        x=alt.X("handed_low:Q"), x2="handed_high:Q", y=y, tooltip=[alt.Tooltip("handed_label:N", title="artifact")])
+    # Each end of a range a dot: a stage whose runs agree is a dot alone, never a bar of no width.
+    ends = [rows.transform_filter(f"datum.{kind}_low != null").transform_fold([f"{kind}_low", f"{kind}_high"], as_=["end", "bytes"])
+            .mark_point(filled=True, opacity=1, size=40, color=colour, yOffset=offset)
+            .encode(x=alt.X("bytes:Q"), y=y, tooltip=[alt.Tooltip(f"{kind}_label:N", title=title)])
+            for kind, colour, offset, title in (("read", READ_COLOUR, -BAR_HEIGHT / 4 - 1, "dataset"),
+                                                ("handed", HANDED_COLOUR, BAR_HEIGHT / 4 + 1, "artifact"))]
+    names = rows.mark_text(align="left", baseline="top", fontSize=10, dy=-ROW_HEIGHT / 2 + 1).encode(
+        x=alt.value(0), y=y, text="stage:N")
+    return alt.layer(read, handed, *ends, names).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
 
 
 def chart() -> alt.VConcatChart:
-    """Rows of "stages" (`stage` is its short name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
+    """Rows of "stages" (`stage` is its name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
     time_label}; of "runs": {stage, order, run, picked, gpus, seconds, gpus_label, time_label}."""
     gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer), "gpus_label")
     time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration), "time_label")
     return (
-        alt.vconcat(gpus, time, spacing=14)
+        alt.vconcat(gpus, time, _bytes_panel(), spacing=14)
         .properties(title=alt.Title("Each stage's range", subtitle=["bar: smallest to largest published run;", "point: each run"],
                                     subtitleFontSize=10))
         # configure() replaces the whole config, so it comes before configure_view().

@@ -5,8 +5,9 @@ asynchronous one pauses them only while each copies its shard to host memory,
 and the write to storage goes on behind training (estimators.checkpoint_stall,
 from the checkpoint's bytes, the GPUs, the host-copy bandwidth and the
 storage's aggregate write rate). The picture draws both modes on one clock of
-checkpoint intervals (estimators.checkpoint_clock), side by side; Play runs
-the clock save by save and each mode's pauses add up in its own lane.
+seconds (estimators.checkpoint_clock), each pause as long as it lasts, the
+training between saves left out; Play runs the clock save by save and each
+mode's pauses add up in its own lane.
 """
 
 import estimators
@@ -108,7 +109,8 @@ KINDS = {"training": "training", "paused": "GPUs paused", "writing": "writing to
 
 
 def _clock_rows(clock, pauses: dict, write_s: float) -> dict:
-    """The chart's rows: one per stretch of a lane, the clock's hand, and each mode's pauses so far."""
+    """The chart's rows: one per stretch of a lane, the clock's hand, each mode's pauses so far, and
+    a break between two saves' stretches where the rest of the interval's training is left out."""
     saves = units.noun(clock.saves, "saves")
     segments = [
         {"lane": LANES[seg.mode, seg.lane], "lane_order": list(LANES).index((seg.mode, seg.lane)),
@@ -121,5 +123,11 @@ def _clock_rows(clock, pauses: dict, write_s: float) -> dict:
         {"line": i, "label": f"{MODE_NAMES[mode]}: paused {units.duration(paused)} in {saves}"}
         for i, (mode, paused) in enumerate((("sync", clock.sync_paused_s), ("async", clock.async_paused_s)))
     ]
-    hand = [{"at": float(clock.saves), "label": f"the clock, after {saves}"}]
-    return {"segments": segments, "hand": hand, "tally": tally}
+    left_out = (f"{units.duration(clock.left_out_s)} of training cut between saves" if clock.left_out_s
+                else "no training between saves")
+    tally.append({"line": len(tally), "label": left_out})
+    breaks = [{"at": k * clock.save_span_s, "label": left_out} for k in range(1, clock.saves)]
+    # The clock's face is its last stop, whichever save it is at: Play grows the lanes across it.
+    hand = [{"at": clock.saves * clock.save_span_s, "face": CLOCK_SAVES[-1] * clock.save_span_s,
+             "label": f"the clock, after {saves}"}]
+    return {"segments": segments, "hand": hand, "tally": tally, "breaks": breaks}

@@ -179,11 +179,12 @@ def update(state: dict) -> dict:
         {"interval_min": tau / MINUTE, "overhead_h": hours(estimators.checkpoint_overhead(window, n, tau, pause).total_s)}
         for tau in taus
     ]
-    rows["days"] = [
-        {"start_day": p.start_s / DAY, "end_day": p.start_s / DAY + 1, "lost_h": hours(p.lost_s),
-         "label": f"day {units.integer(i + 1)}: {units.noun(p.interruptions, 'interruptions')}, {units.duration(p.lost_s)} lost"}
-        for i, p in enumerate(estimators.interruptions_by_period(window, n, interval, DAY))
-    ]
+    # The run's timeline: each interruption where it strikes, and the work it throws away (the chart
+    # adds them up across the run).
+    rows["run"] = [{"day": e.at_s / DAY, "lost_h": hours(e.lost_s)}
+                   for e in estimators.interruption_timeline(window, n, interval)]
+    rows["window"] = [{"days": window / DAY, "label": f"{units.noun(n, 'interruptions')} in "
+                       f"{units.duration(window)}: {outputs['lost']} of work thrown away"}]
     rows["zoom"] = [
         {"start_h": hours(max(e.at_s - e.lost_s, 0)), "end_h": hours(e.at_s), "label": f"{units.duration(e.lost_s)} of work redone"}
         for e in estimators.interruption_timeline(window, n, interval, until_s=DAY)

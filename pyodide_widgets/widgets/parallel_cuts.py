@@ -186,13 +186,15 @@ def update(state: dict) -> dict:
     of_all = "" if drawn == s["gpus"] else f" of {units.integer(s['gpus'])}"
     sends = estimators.cut_sends(s["cut"], drawn)
     each = f"each sends {outputs['traffic']} a step" if cut else "one GPU alone sends nothing"
+    # What one arrow carries: what the GPU sends a step, to one neighbour, each way, or to each of the others.
+    each_send = units.bytes_(estimators.send_bytes(s["cut"], traffic, s["gpus"]))
     data = {
         "gpus": [{"gpu": i, "bytes": share.state_bytes,
                   "label": f"GPU {i + 1}: {outputs['holds']}; {'fits' if fit.fits else 'does not fit'} in {memory}"}
                  for i in range(drawn)],
         "memory": [{"bytes": gpu.memory_bytes, "label": f"red line: {memory}"}],
-        "sends": [{"source": c.source, "target": c.target, "carries": c.carries,
-                   "label": f"GPU {c.source + 1} sends {c.carries} to GPU {c.target + 1}"} for c in sends],
+        "sends": [{"source": c.source, "target": c.target, "carries": f"{c.carries}, {each_send} a step",
+                   "label": f"GPU {c.source + 1} sends {c.carries} to GPU {c.target + 1}, {each_send} a step"} for c in sends],
         # Lines short enough for the picture's width at a phone's (the collective's name is an output above).
         "note": [{"text": f"{units.integer(drawn)}{of_all} GPUs; {each}"}],
     }

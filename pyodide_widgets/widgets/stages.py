@@ -123,14 +123,20 @@ def update(state: dict) -> dict:
         outputs[f"{key}_example"] = stage.example
         picked = key == s["stage"]
         stages.append({
-            "stage": stage.short, "order": order, "picked": picked,
+            "stage": stage.name, "order": order, "picked": picked,
             "gpus_low": span.gpus_low, "gpus_high": span.gpus_high,
             "seconds_low": span.seconds_low, "seconds_high": span.seconds_high,
             "gpus_label": f"{stage.name}: {_gpus(span)}",
             "time_label": f"{stage.name}: {_time(span)}",
+            # What it reads and what it hands on, where its runs name them (None otherwise: not drawn).
+            "read_low": span.dataset_low, "read_high": span.dataset_high,
+            "read_label": (f"{stage.name} reads {_between(span.dataset_low, span.dataset_high, units.bytes_)} of token ids"
+                           if span.dataset_low is not None else f"{stage.name}: dataset bytes not published"),
+            "handed_low": span.artifact_low, "handed_high": span.artifact_high,
+            "handed_label": f"{stage.name} hands on {outputs[f'{key}_bytes']}",
         })
         runs += [{
-            "stage": stage.short, "order": order, "run": run.name, "picked": picked, "gpus": run.gpus, "seconds": run.seconds,
+            "stage": stage.name, "order": order, "run": run.name, "picked": picked, "gpus": run.gpus, "seconds": run.seconds,
             "gpus_label": f"{run.name}: {units.noun(run.gpus, 'GPUs')}",
             "time_label": f"{run.name}: {units.duration(run.seconds)}{'' if run.reported else ', computed here'}",
         } for run in span.runs]

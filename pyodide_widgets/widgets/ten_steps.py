@@ -126,14 +126,12 @@ OUTPUTS = (
 
 
 def presets() -> dict:
-    """One state per rung, each showing a step that starts to need attention there (the first is the default)."""
-    featured = {}
-    for key, step in STEPS.items():
-        featured.setdefault(step.rung, key)
-    return {
-        key: preset(FIELDS, scale.name, {"scale": from_entry(scale), "step": featured.get(key, _FAILURE_STEP)})
-        for key, scale in SCALES.items()
-    }
+    """The first rung, showing the first step that starts to need attention there. The reader picks a
+    scale in the grid's header and a step in its rows, each keeping the other: a preset per rung
+    would set the step too, and drop the one the reader had picked."""
+    first = next(iter(SCALES))
+    step = next((key for key, s in STEPS.items() if s.rung == first), _FAILURE_STEP)
+    return {first: preset(FIELDS, SCALES[first].name, {"scale": from_entry(SCALES[first]), "step": step})}
 
 
 def update(state: dict) -> dict:

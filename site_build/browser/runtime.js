@@ -264,10 +264,22 @@
     for (const control of w.form.elements) control.removeAttribute("aria-invalid");
     w.status.textContent = "";
     if (result.error) {
+      // Play steps past an option the widget refuses in this state (a cut a dense model cannot take),
+      // as far as once round its options: it lands on one the picture and the numbers can both show.
+      if (w.stepping > 0) {
+        w.stepping -= 1;
+        advance(w, w.steppingField);
+        request(w);
+        return;
+      }
       showError(w, result.error);
+      // The picture keeps showing the state of the outputs it stands beside, the last good one; the
+      // refused input stays in the form, its error beside it.
+      showPicked(w, w.shown || w.defaults);
       w.afterResult = null; // a tool waits for a good answer; the reader fixes the input and asks again
       return;
     }
+    w.stepping = 0;
     w.root.classList.remove("widget--stale");
     w.shown = state;
     w.result = { state, outputs: result.outputs, data: result.data, command: result.command };
@@ -370,9 +382,16 @@
   // by itself (content that changes unasked is the motion they turned off).
   const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-  function stepOnce(w, button) {
-    const select = w.form.elements.namedItem(button.dataset.play);
+  function advance(w, field) {
+    const select = w.form.elements.namedItem(field);
     select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
+    return select;
+  }
+
+  function stepOnce(w, button) {
+    const select = advance(w, button.dataset.play);
+    w.steppingField = button.dataset.play;
+    w.stepping = select.options.length - 1; // the options left to try if this one is refused
     request(w);
   }
 
@@ -400,6 +419,7 @@
   }
 
   function stopPlay(w) {
+    w.stepping = 0; // a move of the reader's own is answered as it stands, refused or not
     if (!w.playing) return;
     clearInterval(w.playing.timer);
     w.playing.button.setAttribute("aria-pressed", "false");
@@ -671,6 +691,9 @@
       const view = await viewOf(w);
       for (const [name, rows] of Object.entries(w.chartData)) view.data(name, rows);
       await view.runAsync();
+      const tapped = w.pickOnDraw && Object.values(w.chartData).flat().find((row) => row.label === w.pickOnDraw && row.pick);
+      w.pickOnDraw = null;
+      if (tapped) pick(w, tapped.pick);
       w.root.dispatchEvent(new CustomEvent("widget:drawn", { detail: { ms: performance.now() - w.sentAt } }));
     } catch (error) {
       if (!w.view) w.viewReady = null; // a spec or Vega that failed to load: the next answer tries again
@@ -807,6 +830,9 @@
       view: null,
       viewReady: null,
       playing: null,
+      pickOnDraw: null, // the label of a build-time chart mark tapped before the live chart was drawn
+      stepping: 0, // while Play's step waits for its answer: the options it may still step past
+      steppingField: null,
     };
     w.defaults = readState(w);
     w.shown = w.defaults; // the build-time outputs are for the page's own state
@@ -836,6 +862,13 @@
       if (play) togglePlay(w, play);
       const choice = event.target.closest("[data-pick]");
       if (choice) pick(w, choice.dataset.pick);
+      // A mark of the build's chart, before the live one replaces it (a fresh page): the live chart
+      // picks the row it stands for once it is drawn, so a tap is never lost.
+      const mark = w.chartSpec && !w.view && event.target.closest?.("[data-chart] [aria-label]");
+      if (mark) {
+        w.pickOnDraw = mark.getAttribute("aria-label");
+        request(w);
+      }
       const button = event.target.closest("[data-preset]");
       if (!button) return;
       stopPlay(w);
@@ -843,6 +876,14 @@
       for (const [field, value] of Object.entries(values)) setField(w, field, value);
       w.invalidFromUrl = {};
       request(w);
+    });
+    // A part of a picture that picks an option (a station of the loop, a lane) is a button there:
+    // Enter or Space on it picks, as on the buttons under it.
+    root.addEventListener("keydown", (event) => {
+      const part = event.target.closest?.("svg [data-pick]");
+      if (!part || (event.key !== "Enter" && event.key !== " ")) return;
+      event.preventDefault();
+      pick(w, part.dataset.pick);
     });
     // The first touch of a widget boots Pyodide at once rather than waiting for idle.
     for (const type of ["pointerdown", "focusin", "keydown"]) {

@@ -7,11 +7,14 @@ the widget's update wrote from the estimators' outputs), as in test_pictures.py.
 """
 
 import math
+import re
 
 import pytest
 
 import estimators
 import pyodide_widgets
+from figures import cut_holdings
+from figures.storage_scale import PART_COLOURS
 from harness.widgets import (WIDTHS, assert_fits, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
                              type_into, wait_for_cpython_outputs, wait_live)
 
@@ -34,12 +37,9 @@ def drawn(page, widget: str):
 # --- six ways to cut a job ------------------------------------------------------------
 
 def sends(page) -> set:
-    """{(from GPU, to GPU)} of the arrowheads: "GPU 1 sends gradients to GPU 2"."""
-    found = set()
-    for label in mark_labels(page, "parallel_cuts", "point"):
-        words = label.split()
-        found.add((int(words[1]), int(words[-1])))
-    return found
+    """{(from GPU, to GPU)} of the arrowheads: "GPU 1 sends gradients to GPU 2, 1.62 GB a step"."""
+    return {tuple(map(int, re.match(r"GPU (\d+) sends .+ to GPU (\d+), ", label).groups()))
+            for label in mark_labels(page, "parallel_cuts", "point")}
 
 
 def state_bars(page) -> list:
@@ -59,6 +59,64 @@ def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_
     assert all(estimators.units.bytes_(share.state_bytes) in bar and "does not fit" in bar for bar in bars)
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="fit"]').endswith("does not fit")
     page.close()
+
+
+def held_cells(page, cut: str) -> list:
+    """How many of the model grid's cells each GPU's panel of one cut fills, in the panels' order: a
+    cell is filled where a line as thick as a cell paints its centre (figures.cut_holdings), and
+    only outlined otherwise."""
+    c = cut_holdings
+    panel_h = c.TOP + c.GRID * c.CELL + 6 + len(c.STRIPS) * (c.STRIP_H + 6)
+    figure = page.locator(f'[data-widget="parallel_cuts"] figure[data-when="cut={cut}"]')
+    figure.scroll_into_view_if_needed()
+    centres = [[(column * (c.PANEL_W + c.GAP) + x * c.CELL + (c.CELL - 2) / 2,
+                 row * (panel_h + c.GAP) + c.TOP + y * c.CELL + (c.CELL - 2) / 2)
+                for x in range(c.GRID) for y in range(c.GRID)]
+               for row in range(2) for column in range(c.PER_ROW)]
+    return figure.locator("svg").evaluate(
+        """(svg, [panels, thick]) => { const m = svg.getScreenCTM();
+             return panels.map((cells) => cells.filter(([x, y]) => {
+               const el = document.elementFromPoint(m.a * x + m.e, m.d * y + m.f);
+               return el && el.tagName === "path" && parseFloat(getComputedStyle(el).strokeWidth) >= thick; }).length); }""",
+        [centres, c.CELL - 2])
+
+
+def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_they_carry(browser, moves_site):
+    page = open_page(browser, f"{moves_site}/parallel_cuts/", javascript=False)
+    cells = cut_holdings.GRID ** 2
+    assert held_cells(page, "zero") == [cells // 4] * 4  # its shard of every layer, not the whole model
+    assert held_cells(page, "dp") == [cells] * 4 and held_cells(page, "tp") == [cells // 4] * 4
+    # The default (tensor parallelism over 8 GPUs of Llama 3 405B): each arrow's key says what it
+    # carries and how many bytes a step, the bytes each GPU sends (a ring's one neighbour).
+    widget = pyodide_widgets.module("parallel_cuts")
+    traffic = page.text_content('[data-widget="parallel_cuts"] [data-output="traffic"]')
+    keys = [t for t in page.locator('[data-widget="parallel_cuts"] [data-chart] text').all_text_contents() if " a step" in t]
+    carries = estimators.parallelism.CARRIES[contract_state(widget, "llama3-405b-tp")["cut"]]
+    assert f"{carries}, {traffic} a step" in keys
+    page.context.close()
+
+
+def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_one_state(browser, moves_site):
+    page = browser.new_context(reduced_motion="reduce").new_page()
+    page.goto(f"{moves_site}/parallel_cuts/?parallel_cuts.cut=cp")  # Llama 3 405B: dense, no experts
+    wait_live(page, "parallel_cuts")
+    drawn(page, "parallel_cuts")
+    options = list(estimators.parallelism.CUTS)
+    assert options[options.index("cp") + 1] == "ep"
+    page.click('[data-widget="parallel_cuts"] [data-play="cut"]')  # "Next"
+    # Past expert parallelism, which a dense model refuses, to the cut after it.
+    page.wait_for_function("() => document.querySelector('[data-widget=parallel_cuts] [name=cut]').value === 'zero'")
+    drawn(page, "parallel_cuts")
+    picked = lambda: page.eval_on_selector_all('[data-widget="parallel_cuts"] figure.is-picked', "els => els.map((el) => el.dataset.when)")
+    assert picked() == ["cut=zero"]
+    assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
+    # Picked by hand, the refused cut is named at its field; the picture stays with the numbers it stands beside.
+    choose(page, "parallel_cuts", "cut", "ep")
+    page.wait_for_selector('[data-widget="parallel_cuts"].widget--stale')
+    assert picked() == ["cut=zero"]
+    assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
+    assert " sends weights and gradients to " in " ".join(mark_labels(page, "parallel_cuts", "point"))
+    page.context.close()
 
 
 def contract_state(widget, preset: str) -> dict:
@@ -183,6 +241,55 @@ def wait_for_size_under(page, share: float):
     under = 10 ** (math.log10(lo) + share * (math.log10(hi) - math.log10(lo))) / pyodide_widgets.module("storage_scale").FIELDS[0].scale
     page.wait_for_function("([v, sel]) => Math.abs(parseFloat(document.querySelector(sel).value) / v - 1) < 0.03",
                            arg=[under, f'{root("storage_scale")} [name="params"]'])
+
+
+# How much of each series is on top somewhere: sampled along each line (a path the width of the plot)
+# a few pixels either side, or round each ring of your run, the share of samples where the topmost
+# element is that mark. A mark is known by its colour (the page's SVG says a line's label once, on
+# its dots).
+ON_TOP = """([sel, parts, rings]) => {
+  const shares = {};
+  for (const mark of document.querySelectorAll(`${sel} [data-chart] svg path`)) {
+    const style = getComputedStyle(mark), part = parts[style.stroke];
+    const unfilled = ["none", "transparent", "rgba(0, 0, 0, 0)"].includes(style.fill);
+    if (!part || !unfilled || (mark.getAttribute("aria-roledescription") === "point") !== rings) continue;
+    const m = mark.getScreenCTM(), box = mark.getBBox(), probes = [];
+    if (!rings) {
+      const length = mark.getTotalLength();
+      for (let i = 1; i < 40; i++) {
+        const p = mark.getPointAtLength(length * i / 40);
+        for (const dy of [-3, -2, -1, 0, 1, 2, 3]) probes.push([p.x, p.y + dy / m.d]);
+      }
+    } else {
+      const cx = box.x + box.width / 2, cy = box.y + box.height / 2, r = box.width / 2 - 1;
+      for (let a = 0; a < 24; a++) probes.push([cx + r * Math.cos(a * Math.PI / 12), cy + r * Math.sin(a * Math.PI / 12)]);
+    }
+    const hits = probes.filter(([x, y]) => document.elementFromPoint(m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f) === mark);
+    shares[part] = Math.max(shares[part] ?? 0, hits.length / probes.length);
+  }
+  return shares;
+}"""
+
+
+def rgb(colour: str) -> str:
+    """"#0072b2" as getComputedStyle writes it: "rgb(0, 114, 178)"."""
+    return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+
+def test_every_storage_series_and_your_run_show_at_the_defaults(browser, moves_site):
+    page = open_page(browser, f"{moves_site}/storage_scale/", javascript=False)
+    page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()
+    parts = dict(zip(map(rgb, PART_COLOURS), pyodide_widgets.module("storage_scale").PARTS.values()))
+    # At the defaults (20 tokens of 4 bytes a parameter, five checkpoints of 16 bytes) the dataset
+    # and the checkpoints kept are one line: each series still has pixels of its own.
+    lines = page.evaluate(ON_TOP, [root("storage_scale"), parts, False])
+    assert set(lines) == set(parts.values())
+    assert all(share > 0.1 for share in lines.values()), lines
+    # Your run: a ring on each part's line at your size, each seen, none hidden by another.
+    rings = page.evaluate(ON_TOP, [root("storage_scale"), parts, True])
+    assert set(rings) == set(parts.values())
+    assert all(share > 0.2 for share in rings.values()), rings
+    page.context.close()
 
 
 def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, moves_site):

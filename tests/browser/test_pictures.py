@@ -145,6 +145,38 @@ def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, pictu
     page.close()
 
 
+def bar_widths(page, widget: str) -> dict:
+    """{text alternative: drawn width} of the chart's bars, in the SVG's own units."""
+    return page.eval_on_selector_all(
+        f'{root(widget)} [data-chart] [aria-roledescription="bar"]',
+        "els => Object.fromEntries(els.map((el) => [el.getAttribute('aria-label'), el.getBBox().width]))")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_the_two_pauses_are_drawn_to_scale_on_one_clock(browser, pictures_site, mode):
+    widget = pyodide_widgets.module("checkpoint_modes")
+    state = pyodide_widgets.contract.read(widget.FIELDS, widget.presets()[mode]["state"])
+    presets = estimators.load_presets()
+    page = open_page(browser, f"{pictures_site}/checkpoint_modes/?checkpoint_modes.mode={mode}", javascript=False)
+    widths = bar_widths(page, "checkpoint_modes")
+    sync = [w for label, w in widths.items() if label.startswith("sync: GPUs, save 1: GPUs paused")]
+    asynchronous = [w for label, w in widths.items() if label.startswith("async: GPUs, save 1: GPUs paused")]
+    assert len(sync) == len(asynchronous) == 1
+    run = presets.run(state["run"])
+    st = estimators.checkpoint_stall(
+        estimators.checkpoint_bytes(presets.model(run.model).params), run.gpus,
+        presets.interconnect(state["host"]).bandwidth_bytes_per_s, presets.storage_system(state["storage"]).write_bytes_per_s,
+        state["window"], state["interval"])
+    # Milliseconds against seconds: the async pause is a sliver of the sync one, exactly their ratio
+    # (the page's SVG keeps coordinates to a hundredth of a unit: the allowance for two of them).
+    assert asynchronous[0] == pytest.approx(sync[0] * st.async_s / st.sync_s, abs=0.011)
+    assert sync[0] > 20  # seconds of pause: wide enough to see at a glance
+    # The synchronous write is the pause; the asynchronous one is as long, after the copy.
+    writes = [w for label, w in widths.items() if ": storage, save 1: writing" in label]
+    assert writes == pytest.approx([sync[0]] * 2, abs=0.011)
+    page.context.close()
+
+
 def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, pictures_site):
     page = open_page(browser, f"{pictures_site}/checkpoint_modes/")
     wait_live(page, "checkpoint_modes")

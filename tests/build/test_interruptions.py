@@ -53,7 +53,9 @@ def test_the_interruptions_widgets_figures_are_the_estimators(preset):
     assert result["outputs"]["lost"] == units.duration(lost, "h")
     daly = estimators.optimal_checkpoint_interval(pause, estimators.mtbf_seconds(n, window))
     assert result["outputs"]["optimal"] == units.duration(daly)
-    assert sum(round(row["lost_h"] * 7200 / interval) for row in result["data"]["days"]) == n  # τ/2 lost each
+    run = result["data"]["run"]
+    assert len(run) == n and all(row["lost_h"] * 7200 == pytest.approx(interval) for row in run)  # τ/2 lost each
+    assert 0 < run[0]["day"] < run[-1]["day"] < result["data"]["window"][0]["days"] == window / 86400
     assert sum(r["end_h"] - r["start_h"] for r in result["data"]["zoom"]) == pytest.approx(
         len(result["data"]["zoom"]) * interval / 2 / units.SECONDS_PER_HOUR)
 

@@ -1,11 +1,12 @@
-"""Both checkpoint modes on one clock: each mode's pauses add up save by save, and every stretch is
-drawn where the mode puts it (a pause at the end of its interval; an asynchronous write after it)."""
+"""Both checkpoint modes on one clock of seconds: each mode's pauses add up save by save, every stretch
+lasts what it lasts (to scale), and each is drawn where the mode puts it (a pause when the save is
+due; an asynchronous write after the copy)."""
 
 import pytest
 
 import estimators
 from estimators import EstimatorError
-from estimators.checkpoint import CLOCK_SAVES, DRAWN_MIN_SHARE
+from estimators.checkpoint import CLOCK_SAVES, CLOCK_TRAINING_SHARE
 
 INTERVAL = 1800.0
 
@@ -24,7 +25,9 @@ def test_the_pauses_accumulate_save_by_save(saves):
     for mode in ("sync", "async"):
         paused = [s for s in clock.segments if s.mode == mode and s.kind == "paused"]
         assert [s.save for s in paused] == list(range(1, saves + 1))
-        assert [s.end for s in paused] == [float(k) for k in range(1, saves + 1)]  # due at each interval's end
+        # Each save due a little training into its own stretch of the clock.
+        assert [s.start for s in paused] == pytest.approx(
+            [k * clock.save_span_s + CLOCK_TRAINING_SHARE * (st.async_s + st.sync_s) for k in range(saves)])
 
 
 def test_a_synchronous_write_is_the_pause_and_an_asynchronous_one_follows_it():
@@ -33,15 +36,28 @@ def test_a_synchronous_write_is_the_pause_and_an_asynchronous_one_follows_it():
     assert (by["sync", "storage", "writing", 1].start, by["sync", "storage", "writing", 1].end) == (
         by["sync", "gpus", "paused", 1].start, by["sync", "gpus", "paused", 1].end)
     assert by["async", "storage", "writing", 1].start == by["async", "gpus", "paused", 1].end
-    # Milliseconds of copying in half an hour: drawn at the narrowest share (the picture says so).
-    pause = by["async", "gpus", "paused", 1]
-    assert pause.end - pause.start == pytest.approx(DRAWN_MIN_SHARE)
 
 
-def test_nothing_is_drawn_past_the_clocks_last_stop():
+def test_every_stretch_lasts_its_seconds_so_the_pauses_compare_to_scale():
+    st = stall()
+    clock = estimators.checkpoint_clock(st, INTERVAL, 2)
+    by = {(s.mode, s.lane, s.kind, s.save): s for s in clock.segments if s.kind != "training"}
+    for mode, pause in (("sync", st.sync_s), ("async", st.async_s)):
+        assert by[mode, "gpus", "paused", 2].end - by[mode, "gpus", "paused", 2].start == pytest.approx(pause)
+        assert by[mode, "storage", "writing", 2].end - by[mode, "storage", "writing", 2].start == pytest.approx(st.sync_s)
+    # Milliseconds of copying against seconds of writing: the ratio the picture shows.
+    assert st.async_s / st.sync_s < 0.01
+    assert clock.left_out_s == pytest.approx(INTERVAL - clock.save_span_s)
+
+
+def test_each_lane_fills_its_saves_stretches_and_no_more():
     clock = estimators.checkpoint_clock(stall(1e9), INTERVAL, CLOCK_SAVES[-1])  # 5,680 s of writing a save
-    assert max(s.end for s in clock.segments) == CLOCK_SAVES[-1]
-    assert all(s.end - s.start <= 1 for s in clock.segments)
+    assert clock.left_out_s == 0  # the write outlasts the interval: no training between saves to leave out
+    for mode in ("sync", "async"):
+        gpus = sorted((s.start, s.end) for s in clock.segments if s.mode == mode and s.lane == "gpus")
+        assert gpus[0][0] == 0 and gpus[-1][1] == pytest.approx(CLOCK_SAVES[-1] * clock.save_span_s)
+        assert all(a[1] == pytest.approx(b[0]) for a, b in zip(gpus, gpus[1:]))  # no gap, no overlap
+    assert max(s.end for s in clock.segments) <= CLOCK_SAVES[-1] * clock.save_span_s * (1 + 1e-12)
 
 
 def test_bad_clock_inputs_name_their_argument():

@@ -126,3 +126,24 @@ def test_who_sends_to_whom_is_a_ring_neighbouring_stages_or_everyone(cut, gpus):
             seen.add(at)
             at = nxt[at]
         assert seen == set(range(gpus))
+
+
+@pytest.mark.parametrize("gpus", [2, 4, 8])
+@pytest.mark.parametrize("cut", list(estimators.parallelism.CUTS))
+def test_the_sends_of_a_collective_carry_what_each_gpu_sends(cut, gpus):
+    traffic = 3e9
+    sends = estimators.cut_sends(cut, gpus)
+    each = estimators.send_bytes(cut, traffic, gpus)
+    # What leaves a GPU that sends in both directions (a middle stage) or to everyone is its traffic.
+    out_of = {source: sum(each for s in sends if s.source == source) for source in range(gpus)}
+    if cut == "pp":  # s·b·h each way: a stage with two neighbours sends its traffic, an end stage half
+        assert out_of == pytest.approx({i: traffic / 2 * (2 if 0 < i < gpus - 1 else 1) for i in range(gpus)})
+    else:
+        assert all(sent == pytest.approx(traffic) for sent in out_of.values())
+    assert estimators.send_bytes(cut, traffic, 1) == 0
+
+
+def test_a_zero_3_gpu_keeps_its_share_of_every_layers_weights():
+    for i, held in enumerate(estimators.cut_slices("zero", 4)):
+        assert held.layers == (0.0, 1.0) and held.width == (i / 4, (i + 1) / 4)  # a quarter of each weight matrix
+        assert held.state == held.batch == (i / 4, (i + 1) / 4)

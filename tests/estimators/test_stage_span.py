@@ -87,3 +87,12 @@ def test_the_pretraining_range_tells_the_estimated_run_from_the_published_ones()
         assert figure in computed
     # A stage whose every run is published says nothing is computed.
     assert "computed here" not in stages.update({"stage": "sft"})["outputs"]["sft_range"]
+
+
+def test_a_stage_reads_its_runs_tokens_as_ids_of_its_models_vocabulary():
+    presets = estimators.load_presets()
+    span = estimators.stage_span("pretraining")
+    read = [r.dataset_bytes for r in span.runs if r.dataset_bytes is not None]
+    assert read and (span.dataset_low, span.dataset_high) == (min(read), max(read))
+    run = presets.run(presets.stage("pretraining").run)  # Llama 3 405B: 15.6T tokens of a 128K vocabulary, 4-byte ids
+    assert estimators.dataset_bytes(run.tokens, estimators.token_id_bytes(presets.model(run.model).config.vocab)) in read
