@@ -53,6 +53,17 @@ GROUPS = {
     "failures": ("--preset", ("--interruptions", "--window-s", "--checkpoint-interval-s"),
                  ("--interruptions", "--window-s", "--checkpoint-interval-s")),
 }
+# The smallest value of an option that still means something, as each widget field has one: a
+# subnormal 1e-320 parameters once printed "2e-320 B" of weights. {option: (minimum, what it is)}
+MINIMUMS = {
+    "--params": (1, "one parameter"),
+    "--tokens": (1, "one token"),
+    "--flops": (1, "one FLOP"),
+    "--mfu": (0.001, "a thousandth of peak: below it the GPUs are idle, not training"),
+    "--window-s": (1, "a second"),
+    "--checkpoint-interval-s": (0.01, "a hundredth of a second: no training step is shorter"),
+    "--tokens-per-param": (1e-4, "about what a short fine-tune of a large model reads per parameter"),
+}
 # An estimator argument set by an option of another name.
 ARGUMENT_OPTIONS = {"failure": "--preset"}
 
@@ -269,6 +280,15 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def _at_least_minimums(args) -> None:
+    """Refuse a value under its option's meaningful minimum (MINIMUMS), named by its argument."""
+    for option, (minimum, what) in MINIMUMS.items():
+        argument = option[2:].replace("-", "_")
+        value = getattr(args, argument, None)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < minimum:
+            raise EstimatorError(argument, value, f"at least {units.plain(minimum)}, {what}")
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv)
@@ -283,6 +303,7 @@ def main(argv=None) -> int:
     options |= {argument: option for argument, option in ARGUMENT_OPTIONS.items() if option in given}
     by_argument = {argument: (option, given.get(option, str(getattr(args, argument, "")))) for argument, option in options.items()}
     try:
+        _at_least_minimums(args)
         rows = args.handler(args)
     except EstimatorError as error:
         print(f"error: {error.on_command_line(by_argument, given)}", file=sys.stderr)

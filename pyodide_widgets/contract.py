@@ -164,15 +164,25 @@ def parse_number(name: str, raw: object) -> float:
     return value
 
 
+def in_a_sentence(label: str) -> str:
+    """A label inside a sentence: "Checkpoints kept" -> "checkpoints kept"; "LoRA rank r" stays."""
+    first = label.split()[0]
+    return label[0].lower() + label[1:] if first[1:].islower() else label
+
+
 def _limits(field: Field) -> str:
-    """What the field takes, in its own units: "a whole number of 1 or more, at most 10,000,000 GPUs"."""
+    """What the field takes, in its own units: "a whole number from 1 to 10,000,000 GPUs", "a number
+    from 0.1 to 1,000,000 minutes"; a field without a unit is named instead: "a whole number from 1 to
+    100,000 (LoRA rank r)"."""
     def text(value):
         return units.integer(value) if value == int(value) else units.plain(value)
-    unit = f" {field.unit}" if field.unit else ""
+    unit = f" {field.unit}" if field.unit else f" ({in_a_sentence(field.label)})"
     kind = "a whole number" if field.kind == "whole" else "a number"
-    below = f"of {text(field.min)} or more" if field.min is not None else "above 0"
-    above = f", at most {text(field.max)}" if math.isfinite(field.max) else ""
-    return f"{kind} {below}{above}{unit}"
+    if field.min is None:
+        return f"{kind} above 0" + (f", at most {text(field.max)}{unit}" if math.isfinite(field.max) else unit)
+    if not math.isfinite(field.max):
+        return f"{kind} of {text(field.min)} or more{unit}"
+    return f"{kind} from {text(field.min)} to {text(field.max)}{unit}"
 
 
 def _read_number(field: Field, raw: object) -> float:

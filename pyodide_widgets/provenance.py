@@ -107,7 +107,8 @@ def _field_line(field, value, supplied) -> tuple:
 def shown(field, value) -> str:
     """A validated value as the form shows it: a number in the field's display units, an option by its label."""
     if field.kind in ("number", "whole"):
-        return " ".join(filter(None, (units.plain(value / field.scale), field.unit)))
+        shown = value / field.scale
+        return " ".join(filter(None, (units.plain(shown), field.unit and units.unit_after(shown, field.unit))))
     if field.kind == "choice":
         return field.label_of(value)
     if field.kind == "multi":

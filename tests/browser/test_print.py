@@ -4,6 +4,8 @@ number of its entry on "How the numbers were made", whose list for that page pri
 
 import re
 
+import pytest
+
 import pyodide_widgets
 from harness.widgets import form_state, look_at, root, set_field, wait_for_cpython_outputs, wait_live
 
@@ -86,6 +88,7 @@ def test_a_printed_widget_is_its_current_state_as_text_with_its_cards_as_notes(p
     assert page.pdf()[:4] == b"%PDF"
 
 
+@pytest.mark.without_python
 def test_a_printed_number_is_marked_with_its_entrys_number_and_the_entries_print_in_that_order(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     page.emulate_media(media="print")

@@ -65,3 +65,42 @@ def test_stages_widget_shows_every_stage_without_javascript(built_site):
     for key, stage in PRESETS.stages.items():
         assert f'class="widget__option" data-when="stage={key}"' in raw
         assert html.escape(stage.example, quote=False) in raw  # an apostrophe in text is itself (site_build.compact)
+
+
+def test_the_published_layouts_bill_says_the_run_used_no_activation_checkpointing(text):
+    # Llama 3 paper §3.3.2: the 8K-token pretraining ran without activation checkpointing, its memory
+    # kept down by the pipeline schedule. The full-recomputation figures stand as what it did without.
+    s = PRESETS.setup("llama3-405b-3d")
+    config, memory = PRESETS.model(s.model).config, PRESETS.gpu(s.gpu).memory_bytes
+    bill = estimators.memory_bill(config, s.gpus, s.zero_stage, s.optimizer, s.seq_len, s.micro_batch, s.recompute,
+                                  s.tp, memory, s.pp)
+    full = estimators.memory_bill(config, s.gpus, s.zero_stage, s.optimizer, s.seq_len, s.micro_batch, "full",
+                                  s.tp, memory, s.pp)
+    assert bill.memory.total > memory > full.memory.total  # over the card as counted, inside it recomputed
+    said = text.split(f"Together that is {units.bytes_(bill.memory.total)}")[1].split("## ")[0]
+    assert "ran without activation checkpointing" in said
+    assert "the paper does not say which memory savings" not in said
+    assert (f"would cut the activations to {units.bytes_(full.memory.activations)} and the whole bill to "
+            f"{units.bytes_(full.memory.total)}") in said
+
+
+def test_where_the_llama_3_headline_figures_first_appear_the_round_size_figures_stand_beside_them(text):
+    # The source articles work Llama 3 405B at 405B parameters (67.7 days, 26.62M GPU-hours, 6.48 TB of
+    # training state, 810 GB of weights) and Llama 3 8B at 8B (1,875 tokens per parameter, about 94×); the
+    # site counts the released configurations. The round counts are the ones the models' names give.
+    r, r8 = PRESETS.run("llama3-405b"), PRESETS.run("llama3-8b")
+    big, small = PRESETS.example("llama3-405b-round"), PRESETS.example("llama3-8b-round")
+    assert units.count(big.params) in PRESETS.model(r.model).name and units.count(small.params) in PRESETS.model(r8.model).name
+    site = estimators.run_preset_estimate("llama3-405b")
+    peak = PRESETS.gpu(r.gpu).peak_flops[r.precision]
+    round_run = estimators.run_estimate(big.params, r.tokens, r.gpus, peak, r.mfu)
+    after_the_tiles = text.split("The sections that follow take each tile in turn")[1][:800]
+    assert f"released configuration, {units.count(r.params)}" in after_the_tiles
+    for figure in (units.duration(round_run.seconds), units.apart(round_run.gpu_hours, site.gpu_hours),
+                   units.bytes_(estimators.model_state_bytes(big.params)), units.bytes_(estimators.weights_bytes(big.params))):
+        assert figure in after_the_tiles, figure
+    assert (units.duration(round_run.seconds), units.bytes_(estimators.weights_bytes(big.params))) == ("67.7 days", "810 GB")
+    ratio = f"{units.number(estimators.tokens_per_param(r8.params, r8.tokens))} tokens per parameter"
+    beside = text.split(ratio)[1][:300]
+    assert units.number(estimators.tokens_per_param(small.params, r8.tokens)) in beside
+    assert units.times(estimators.compute_multiple(small.params, r8.tokens)) in text.split(ratio)[1][:900]

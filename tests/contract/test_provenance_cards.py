@@ -43,7 +43,8 @@ def shown(field, raw) -> str:
     """A preset's value as the form shows it, worked out here from the form's own text and labels."""
     text = contract.form_text(field, raw)
     if field.kind in ("number", "whole"):
-        return f"{text} {field.unit}".strip()
+        unit = field.unit and estimators.units.unit_after(float(text), field.unit)  # "1 GPU", "2 GPUs"
+        return f"{text} {unit}".strip()
     if field.kind == "choice":
         return field.label_of(text)
     if field.kind == "multi":
@@ -283,6 +284,20 @@ def test_a_source_cited_by_many_cards_of_a_widget_is_written_once():
     assert len(cited) > len(set(cited)) or any(len(c.split()) > 1 for c in cited)
     for source in re.findall(r'<li id="[^"]+">([^<]*)</li>', page):
         assert page.count(source) == 1, source
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_a_count_of_one_reads_in_the_singular_on_its_card(name):
+    # A card (and so the printed note under a widget) once read "1 GPUs", "1 sequences per GPU".
+    for field in pyodide_widgets.module(name).FIELDS:
+        if field.kind not in ("number", "whole") or not field.unit:
+            continue
+        one = provenance.shown(field, field.scale)  # one, in the field's display units
+        many = provenance.shown(field, 2 * field.scale)
+        assert one == f"1 {estimators.units.unit_after(1, field.unit)}" and many == f"2 {field.unit}"
+        first = field.unit.split()[0]
+        if first.isalpha() and first.endswith("s") and not first.endswith("ss"):
+            assert one.split()[1] == first[:-1], one
 
 
 @pytest.mark.parametrize("name", WIDGETS)

@@ -124,4 +124,31 @@ def test_module_entry_point_help_and_error_without_traceback():
     bad = subprocess.run([sys.executable, "-m", "estimators", "memory", "--params", "-1"],
                          cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2
-    assert bad.stderr == "error: --params -1 is not allowed: a number greater than 0\n"
+    assert bad.stderr == "error: --params -1 is not allowed: at least 1, one parameter\n"
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["flops", "--params", "1e-320", "--tokens", "1e12"], "--params"),
+        (["checkpoint", "--params", "1e-320"], "--params"),
+        (["time", "--params", "8e9", "--tokens", "1e-320", "--gpus", "8", "--mfu", "0.4"], "--tokens"),
+        (["time", "--params", "8e9", "--tokens", "1e12", "--gpus", "8", "--mfu", "1e-320"], "--mfu"),
+        (["failures", "--interruptions", "1", "--window-s", "1e-320", "--checkpoint-interval-s", "0.5"], "--window-s"),
+        (["failures", "--interruptions", "3", "--window-s", "86400", "--checkpoint-interval-s", "1e-320"], "--checkpoint-interval-s"),
+        (["storage", "--params", "7e9", "--tokens-per-param", "1e-320"], "--tokens-per-param"),
+        (["optimal", "--flops", "1e-320"], "--flops"),
+    ],
+)
+def test_a_value_below_an_options_meaningful_minimum_is_refused_with_it(capsys, argv, option):
+    # 1e-320 parameters once printed "2e-320 B" of weights, as the widgets' fields once printed 9.36e-298 FLOPs.
+    from estimators import units
+    from estimators.__main__ import MINIMUMS
+
+    code, out, err = run(capsys, *argv)
+    minimum, _ = MINIMUMS[option]
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {option} 1e-320 is not allowed: at least {units.plain(minimum)}"), err
+    # The minimum itself is answered.
+    at = [units.plain(minimum) if a == "1e-320" else a for a in argv]
+    assert run(capsys, *at)[0] == 0

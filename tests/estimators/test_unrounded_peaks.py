@@ -53,3 +53,21 @@ def test_bad_unrounded_peaks_name_the_field(line, where):
     with pytest.raises(EstimatorError) as caught:
         parse_presets(GPU + line + "\n")
     assert caught.value.argument == where
+
+
+def test_the_h100_note_names_the_round_count_at_which_its_figure_comes_out_and_the_figure_does():
+    # Every page's H100 note once said 989 "reproduces the Llama 3 article figure of 26.62M GPU-hours", a
+    # figure no page printed beside the site's 26.7M: the note now names the round count it holds at, the
+    # training page's round-size example, and that count gives the note's figure.
+    import re
+
+    run, h100 = PRESETS.run("llama3-405b"), PRESETS.gpu("h100-sxm")
+    round_count = PRESETS.example("llama3-405b-round").params
+    said = re.search(r"at (?:its|the) round ([\d.]+B) parameters[^.]*?([\d.]+)M GPU-hours", h100.source)
+    assert said, h100.source
+    from estimators import units
+
+    assert said.group(1) == units.count(round_count)
+    c = training_flops(round_count, run.tokens)
+    hours = gpu_hours(training_seconds(c, run.gpus, h100.peak_flops[run.precision], run.mfu), run.gpus)
+    assert round(hours / 1e6, 2) == float(said.group(2))
