@@ -17,7 +17,7 @@ from pathlib import Path
 from site_build import numbers, prefetch
 from site_build.cache import cached, key_path, tree_hash
 from site_build.reproducible import day
-from site_build.history import ROOT, Commit, LockChange, LockHistory, lock_history, state
+from site_build.history import LOCK_PATH, ROOT, Commit, LockChange, LockHistory, lock_history, state
 
 _text = functools.partial(html.escape, quote=False)
 ANCHOR = "change-{}"
@@ -65,6 +65,16 @@ def _listed(summary: str, moved: list) -> str:
     return f"<details><summary>{summary}</summary>\n{_table(moved)}\n</details>"
 
 
+def said(subject: str) -> str:
+    """A commit's subject as the page gives it: without a leading "numbers.lock: ", the file this page
+    is read from, which names where the change was recorded and tells a reader nothing."""
+    prefix = f"{LOCK_PATH}: "
+    if subject.startswith(prefix) and len(subject) > len(prefix):
+        rest = subject[len(prefix):]
+        return rest[0].upper() + rest[1:]
+    return subject
+
+
 def _reason(change: LockChange) -> list:
     """Why the numbers moved, in the words of the commits that moved them. A merge's own message
     says how the team combined its work (a branch's name, the tracker's issue), which tells a reader
@@ -72,11 +82,11 @@ def _reason(change: LockChange) -> list:
     each written for a reader (CONTRIBUTING.md)."""
     commit = change.commit
     if len(commit.parents) < 2:
-        out = [f'<p class="change__reason">{_text(commit.subject)}</p>']
+        out = [f'<p class="change__reason">{_text(said(commit.subject))}</p>']
         return out + [f"<p>{_text(' '.join(paragraph.split()))}</p>" for paragraph in commit.body.split("\n\n") if paragraph.strip()]
     if not change.merged:
         return ['<p class="change__reason">Work done apart was brought together here, and these numbers moved as its parts met.</p>']
-    items = "".join(f"<li><code>{m.short}</code> {_text(m.subject)}</li>" for m in change.merged)
+    items = "".join(f"<li><code>{m.short}</code> {_text(said(m.subject))}</li>" for m in change.merged)
     return [f'<p class="change__reason">These numbers moved with the changes brought in here:</p>\n<ul>{items}</ul>']
 
 

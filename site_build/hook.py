@@ -1,6 +1,6 @@
 """mkdocs hook: each event of the build, in the order mkdocs runs them, handed to
 the build package's module for that job (`reproducible`, `project`, `checks`,
-`glossary`, `held`, `sections`, `pack`, `prefetch` (with `render` and `corrections`), `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
+`glossary`, `references`, `held`, `sections`, `pack`, `prefetch` (with `render` and `corrections`), `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
 the macros module's).
 
 Findings are logged as warnings, which `--strict` (build and serve alike) turns
@@ -149,13 +149,13 @@ def _keep_unchanged_pages(files, config):
 
 @event_priority(50)  # before mkdocs-macros renders the page: the lint reads what the author typed
 def on_page_markdown(markdown, page, config, files):
-    from site_build import checks
+    from site_build import checks, references
 
     if page.file.generated_by:  # the build's own page, no author's
         return markdown
     for finding in checks.page_findings(page.file.abs_src_path, page.file.src_path, markdown):
         log.warning(finding)
-    return markdown
+    return references.with_definitions(markdown)
 
 
 def on_env(env, config, files):

@@ -188,7 +188,7 @@ def _preset_keys() -> frozenset:
 def subject_of(derivation: str) -> str:
     """One quantity of one subject, as a key: the derivation with each preset lookup replaced by the
     key it names, so `checkpoint_bytes(run("x").params)` and `checkpoint_bytes(model("x").params)`
-    meet. An input read bare (`example("seed-7b").params`) has no such key: it prints the figure
+    meet. An input read bare (`example("round-7b").params`) has no such key: it prints the figure
     its own source gives (a seed's round 7B beside a configuration's count), and its card says whose."""
     keyed = _lookups().sub(lambda m: f"«{m.group(1)}»", derivation)
     return "" if _ARGUMENT.fullmatch(keyed) else keyed

@@ -56,21 +56,21 @@ OUTPUTS = (
 
 
 def presets() -> dict:
-    """The seed's round 7B example first, then each training run at its own ratio and token width."""
-    seed = _PRESETS.example("seed-7b")
-    states = {"seed-7b": preset(FIELDS, f"The seed's example: {seed.name}", {
-        "params": from_preset(seed, "params", BILLION),
-        "tokens_per_param": from_preset(seed, "tokens_per_param"),
-        "checkpoints_kept": from_preset(seed, "checkpoints_kept"),
-        "token_bytes": from_preset(seed, "token_bytes"),
-        "gradients": seed.checkpoint_gradients,
+    """The round 7B worked example first, then each training run at its own ratio and token width."""
+    example = _PRESETS.example("round-7b")
+    states = {"round-7b": preset(FIELDS, f"A worked example: {example.name}", {
+        "params": from_preset(example, "params", BILLION),
+        "tokens_per_param": from_preset(example, "tokens_per_param"),
+        "checkpoints_kept": from_preset(example, "checkpoints_kept"),
+        "token_bytes": from_preset(example, "token_bytes"),
+        "gradients": example.checkpoint_gradients,
     })}
     for key, run in _PRESETS.runs.items():
         model = _PRESETS.model(run.model)
         states.setdefault(run.model, preset(FIELDS, model.name, {
             "params": from_preset(run, "params", BILLION),
             "tokens_per_param": from_estimate(estimators.tokens_per_param, run.params, run.tokens, entries=(run,)),
-            "checkpoints_kept": from_preset(seed, "checkpoints_kept"),
+            "checkpoints_kept": from_preset(example, "checkpoints_kept"),
             "token_bytes": from_estimate(estimators.run_preset_estimate, key, attribute="token_bytes", entries=(run, model)),
             "gradients": False,  # frameworks' checkpoints leave the gradients out
         }))

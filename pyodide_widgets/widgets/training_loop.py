@@ -60,15 +60,16 @@ def update(state: dict) -> dict:
     parts = c.optimizer_state
     k = estimators.compute_constants()
     outputs = {
-        "forward": _flops(c.forward_flops),
-        "forward_attention": f"{k.forward} × {units.count(c.params)} parameters, plus {_flops(c.forward_attention_flops)} "
-                             f"of attention over {units.integer(c.seq_len)} tokens",
+        # The weights' cost alone: attention's is the detail's, added to it, never inside it.
+        "forward": f"{_flops(c.forward_flops)} for the weights",
+        "forward_attention": f"{k.forward} × {units.count(c.params)} parameters; attention over {units.integer(c.seq_len)} "
+                             f"tokens adds {_flops(c.forward_attention_flops)}",
         "loss": f"{units.integer(c.vocab)} logits",
         "loss_logits": f"scored against the one true next token; the output layer that makes them costs "
                        f"{_flops(c.logits_flops)}, part of the forward pass",
-        "backward": _flops(c.backward_flops),
-        "backward_attention": f"{k.backward} × {units.count(c.params)} parameters, plus {_flops(c.backward_attention_flops)} "
-                              f"of attention",
+        "backward": f"{_flops(c.backward_flops)} for the weights",
+        "backward_attention": f"{k.backward} × {units.count(c.params)} parameters; attention adds "
+                              f"{_flops(c.backward_attention_flops)}",
         "optimizer": f"{units.bytes_(c.optimizer_bytes)} touched",
         "optimizer_parts": f"{units.number(parts.total)} bytes per parameter: weights {units.plain(parts.weights)}, "
                            f"gradients {units.plain(parts.gradients)}, master weights {units.plain(parts.master)}, "

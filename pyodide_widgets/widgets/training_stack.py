@@ -1,4 +1,4 @@
-"""The training stack in three layers: adapt & align on top, train at scale, the infrastructure below.
+"""The training stack in three layers: adaptation and alignment on top, distributed training, the hardware and operations below.
 
 Each layer is a row of blocks (pyodide_widgets/data/stack.toml); picking a block
 shows what it does and tools that fill it, dated by the same date as the ten
@@ -30,7 +30,7 @@ OPTIONS = {
 
 
 def _place(key: str) -> str:
-    """Where the block sits: "Adapters belong to Adapt & align, which sits on Train at scale."."""
+    """Where the block sits: "Adapters belong to Adaptation and alignment, which sits on Distributed training."."""
     order = list(LAYERS)
     i = order.index(OPTIONS[key]["layer"])
     below = f"sits on {LAYERS[order[i + 1]]['name']}" if i + 1 < len(order) else "is the bottom of the stack"

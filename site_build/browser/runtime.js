@@ -816,7 +816,7 @@
       root,
       name: root.dataset.widget,
       deferred,
-      form: (deferred ? deferred.holder : root).querySelector(".widget__inputs"), // a <fieldset>: its controls are its .elements
+      form: (deferred ? deferred.holder : root).querySelector("form"),
       status: root.querySelector("[data-status]"),
       live: root.querySelector("[data-live]"),
       chart: root.querySelector("[data-chart]"),
@@ -850,6 +850,12 @@
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 
+    // Enter in a field, or the form's Recompute button: recompute now, never reload the page.
+    w.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      stopPlay(w);
+      request(w);
+    });
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
       delete w.invalidFromUrl[event.target.name];

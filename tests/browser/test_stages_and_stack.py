@@ -100,8 +100,8 @@ def test_the_stack_has_its_three_layers_and_every_block_text_without_javascript(
     widget = pyodide_widgets.module("training_stack")
     page = open_page(browser, f"{site}/training_stack/", javascript=False)
     drawn = layers(page)
-    assert [name for name, _ in drawn] == ["Adapt & align", "Train at scale", "Infrastructure"]
-    adapt = dict(drawn)["Adapt & align"]
+    assert [name for name, _ in drawn] == ["Adaptation and alignment", "Distributed training", "Hardware and operations"]
+    adapt = dict(drawn)["Adaptation and alignment"]
     assert {"Adapters", "Preference tuning", "RL rollouts"} <= set(adapt)
     # Every block's own text reads without JavaScript, its examples dated as the ten steps' are.
     text = page.inner_text('[data-widget="training_stack"]')

@@ -26,8 +26,8 @@ def test_an_input_read_bare_prints_its_own_sources_figure():
     # A preset's input is the figure its source gives, its card naming that source: Meta's round
     # count in a table of runs is no second text of the configuration's count.
     assert not numbers.one_text_findings([
-        entry('load_presets().examples["seed-7b"].params', "7B", 7e9, "number"),
-        entry('model("seed-7b").params', "6.74B", 6.738e9, "number", line=9),
+        entry('load_presets().examples["round-7b"].params', "7B", 7e9, "number"),
+        entry('model("round-7b").params', "6.74B", 6.738e9, "number", line=9),
     ])
 
 

@@ -30,3 +30,24 @@ def test_a_widgets_example_buttons_are_named_by_a_visible_label(built_site):
     raw = (built_site / "training" / "index.html").read_text("utf-8")
     groups = re.findall(r'<div class="widget__presets" role="group" aria-labelledby="([^"]+)">\s*<span [^>]*id="([^"]+)">([^<]+)</span>', raw)
     assert groups and all(by == label_id and text.strip() for by, label_id, text in groups)
+
+
+# The source articles are the project's starting point, not a reader's: "seed" is the project's word
+# for them (a random seed, as the audit practices use it, is a reader's term).
+PROJECT_WORDS = re.compile(r"\bseed articles?\b|\bseed's\b|\bseeds'|\bseed-\w|\bthe seeds?\b", re.I)
+
+
+def test_no_page_calls_a_source_a_seed(built_site):
+    """Every page, the methods page too; What changed quotes commit messages as they were written."""
+    found = {}
+    for page in sorted(built_site.rglob("index.html")):
+        if page.parent.name == "what-changed":
+            continue
+        raw = page.read_text("utf-8")
+        # The cards' texts too (data-card, and the field lines a widget's style attribute carries).
+        cards = re.findall(r'\s(?:data-card|style)="([^"]*)"', raw)
+        text = reader_text(raw) + " " + html.unescape(" ".join(cards))
+        hits = [text[max(0, m.start() - 50):m.end() + 30] for m in PROJECT_WORDS.finditer(text)]
+        if hits:
+            found[str(page.relative_to(built_site))] = hits
+    assert found == {}

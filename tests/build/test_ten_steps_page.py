@@ -99,7 +99,7 @@ def test_one_gpu_row_is_the_gpt2_a5000_run(scale_table):
 def test_one_server_row_is_the_same_run_on_eight_h100s(scale_table):
     run = PRESETS.run("gpt2-124m-10b-8xh100")
     hard, example = scale_table[PRESETS.scale("server").name]
-    assert f"across {units.integer(PRESETS.scale('server').max_gpus)} GPUs" in hard
+    assert f"between {units.integer(PRESETS.scale('server').max_gpus)} GPUs" in hard
     # The ideal time beside a published one and the MFU that one implies (modded-nanogpt's README: llm.c's
     # GPT-2 124M reproduction, 45 minutes for 10B tokens on 8 × H100).
     e = estimators.run_preset_estimate("gpt2-124m-10b-8xh100")

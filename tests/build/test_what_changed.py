@@ -74,7 +74,7 @@ def test_the_page_lists_each_change_newest_first_with_its_reason_and_its_moved_n
     for sha, moved in expected.items():
         section = html.unescape(section_of(page, sha))
         if len(git("log", "-1", "--format=%P", sha).split()) < 2:
-            assert git("log", "-1", "--format=%s", sha).strip() in section
+            assert corrections.said(git("log", "-1", "--format=%s", sha).strip()) in section
         else:  # a merge: not its own message, but those of the commits it brought in
             assert git("log", "-1", "--format=%s", sha).strip() not in section
         first = not lock_at(f"{sha}^")
@@ -158,6 +158,12 @@ def test_a_merge_reads_as_the_changes_it_brought_in_not_as_the_teams_bookkeeping
     assert "Llama 3's GPU-hours are the model card's 30.84M" in shown
     alone = html.unescape(corrections.entry(history.LockChange(merge, ())))
     assert "issue 22" not in alone and "brought together" in alone
+
+
+def test_a_subject_that_names_the_lock_file_reads_without_it():
+    commit = history.Commit("a" * 40, ("b" * 40,), 0, "numbers.lock: the A100's measured matmul ceiling on the methods page")
+    shown = html.unescape(corrections.entry(history.LockChange(commit, ())))
+    assert "numbers.lock" not in shown and "The A100's measured matmul ceiling on the methods page" in shown
 
 
 def test_a_commit_message_is_text_on_the_page_never_markup():

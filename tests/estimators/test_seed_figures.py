@@ -198,10 +198,10 @@ def test_gb200_fp8_preset_is_about_5x_the_h100_bf16_throughput():
 
 def test_seed_round_sizes_are_presets_with_sources():
     # The seed's storage example is at a round 7B; the ZeRO paper's at 7.5B (§3.1, figure 1).
-    assert PRESETS.example("seed-7b").params == 7e9
+    assert PRESETS.example("round-7b").params == 7e9
     assert PRESETS.example("zero-7-5b").params == 7.5e9
     assert units.bytes_(model_state_bytes(PRESETS.example("zero-7-5b").params)) == "120 GB"
-    s = storage_footprint(PRESETS.example("seed-7b").params, include_gradients=True)
+    s = storage_footprint(PRESETS.example("round-7b").params, include_gradients=True)
     assert [units.bytes_(x) for x in (s.dataset, s.weights, s.checkpoint, s.retained)] == [
         "560 GB", "14 GB", "112 GB", "560 GB"
     ]
