@@ -24,6 +24,9 @@ RING_SIZES = (320, 240, 170, 110, 60)  # your run's rings likewise, one inside t
 RUN_COLOUR = "#8c8c8c"  # the rule at your run's size: a mid grey, seen on both palettes
 # The plot at a phone's width: with the bytes axis's labels it fits the 286 px column of a 360 px screen.
 WIDTH, HEIGHT = 210, 220
+# Room round the plot for the bytes axis's labels and title (left), the title (top), the last tick's
+# label (right) and the legend (bottom).
+PADDING = {"left": 62, "top": 70, "right": 12, "bottom": 100}
 # Ticks at every decade a run's sizes and bytes can reach (a tick outside the drawn range is not shown).
 DECADES = [10.0**k for k in range(3, 22)]
 
@@ -48,11 +51,10 @@ def chart() -> alt.LayerChart:
     )
     width = alt.StrokeWidth("order:N", scale=alt.Scale(type="ordinal", domain=list(range(len(PART_WIDTHS))), range=list(PART_WIDTHS)),
                             legend=None)
-    lines = (
-        alt.Chart(alt.NamedData(name="lines"))
-        .mark_line(point=alt.OverlayMarkDef(size=16, cursor="pointer", filled=True))
-        .encode(x=x, y=y, color=colour, strokeWidth=width, tooltip=["label:N"])
-    )
+    rows = alt.Chart(alt.NamedData(name="lines"))
+    lines = rows.mark_line().encode(x=x, y=y, color=colour, strokeWidth=width, tooltip=["label:N"])
+    # A dot at each size a click picks: its own layer, so that the lines' widths are not its outline.
+    dots = rows.mark_point(size=16, filled=True, opacity=1, cursor="pointer").encode(x=x, y=y, color=colour, tooltip=["label:N"])
     run = alt.Chart(alt.NamedData(name="run"))
     size = run.transform_filter("datum.order == 0").mark_rule(color=RUN_COLOUR, strokeDash=[4, 3]).encode(x=x)
     rings = run.mark_point(filled=False, strokeWidth=2.5, opacity=1).encode(
@@ -60,15 +62,19 @@ def chart() -> alt.LayerChart:
         size=alt.Size("order:N", scale=alt.Scale(type="ordinal", domain=list(range(len(RING_SIZES))), range=list(RING_SIZES)),
                       legend=None))
     return (
-        alt.layer(lines, size, rings)
+        alt.layer(lines, dots, size, rings)
         .properties(
             width=WIDTH,
             height=HEIGHT,
             title=alt.TitleParams(
                 ["What the run keeps on disk,", "by model size"],
-                subtitle=["Rings on the dashed line: your run. Drag", "across the chart to move the model size."],
+                subtitle=["Rings on the dashed line: your run.", "Drag across the chart to move it."],
             ),
         )
+        # Laid out by its own padding, not fitted to its marks' bounds: the browser's Vega and the
+        # build's measure the wide lines' ends a few units apart, and the live chart must stand where
+        # the build's did (a drag begun on the build's picture lands on the live one).
+        .properties(autosize=alt.AutoSizeParams(type="none"), padding=PADDING)
         .configure(background="transparent")
         .configure_view(stroke=None)
     )

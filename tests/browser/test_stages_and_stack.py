@@ -10,6 +10,7 @@ update wrote from estimators.stage_span), so the test reads the chart as a scree
 import pytest
 
 import estimators
+from estimators import units
 import pyodide_widgets
 from harness.widgets import look_at, mark_labels, one_page_per_widget, open_page, root, type_into, wait_for_cpython_outputs, wait_live
 
@@ -34,9 +35,20 @@ def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_
     page = open_page(browser, f"{site}/stages/", javascript=False)
     look_at(page, "stages")
     bars, points = mark_labels(page, "stages", "bar"), mark_labels(page, "stages", "point")
+    # The third panel, bytes: what each stage reads and hands on, read apart from the runs' panels.
+    moved = [label for label in bars + points if " reads " in label or " hands on " in label]
+    bars = [label for label in bars if label not in moved]
+    points = [label for label in points if label not in moved]
     runs = [run for span in spans().values() for run in span.runs]
     # Two panels, GPUs then time: one bar per stage in each, one point per published run in each.
     assert len(bars) == 2 * len(PRESETS.stages)
+    # Every stage's artifact in bytes, and the dataset of each stage whose runs name their tokens.
+    outputs = pyodide_widgets.module("stages").update(pyodide_widgets.module("stages").presets()["pretraining"]["state"])["outputs"]
+    for key, stage in PRESETS.stages.items():
+        assert f"{stage.name} hands on {outputs[f'{key}_bytes']}" in moved
+        span = spans()[key]
+        if span.dataset_low is not None:
+            assert any(label.startswith(f"{stage.name} reads {units.bytes_(span.dataset_low)}") for label in moved)
     assert all(label.startswith(f"{s.name}: ") for label, s in zip(bars, [*PRESETS.stages.values()] * 2))
     assert sorted(label.rsplit(":", 1)[0] for label in points) == sorted(2 * [run.name for run in runs])
     # A stage of several runs spans its smallest to its largest: the SFT runs (QLoRA paper: one GPU;
