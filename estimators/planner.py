@@ -251,16 +251,24 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
     """1F1B's fuller of the first two stages: the first keeps p micro-batches of its end share of blocks, the second
     p − 1 of ⌈L/p⌉ (stage_blocks), each block what step_time.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
+    shape = _shape(config)
+    per_block = _block_activations(config, tp, cp, seq_len, recompute, b)
+    if pp == 1:
+        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
+    full, end = stage_blocks(shape.layers, pp)
+    return max(pp * end, (pp - 1) * full) * per_block
+
+
+@cache  # the same for every pipeline depth: a plan asks it once per (tp, cp) and recomputation
+def _block_activations(config, tp: int, cp: int, seq_len: int, recompute: str, b: int) -> float:
+    """What one block keeps for the backward pass, averaged over the model's dense and MoE blocks
+    (step_time.block_activation_bytes)."""
     shape, tokens = _shape(config), b * seq_len // cp
     setup = Setup(tp=tp, cp=cp, micro_batch=b)
     kept = {"none": "none_bytes", "selective": "selective_bytes", "full": "full_bytes"}[recompute]
     dense = getattr(block_activation_bytes(shape, setup, tokens), kept)
     moe = getattr(block_activation_bytes(shape, setup, tokens, True), kept) if shape.moe_layers else 0
-    per_block = ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
-    if pp == 1:
-        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
-    full, end = stage_blocks(shape.layers, pp)
-    return max(pp * end, (pp - 1) * full) * per_block
+    return ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
 
 
 @cache  # the same for every recomputation mode, and for every plan of one width and vocabulary
@@ -486,8 +494,7 @@ class _Search:
     def fits(self, layout) -> bool:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
-        _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        return self.state(layout, ZERO_STAGES[-1]) + min(base for r, base in bases if r in SEARCHED) <= self.limit
+        return self.state(layout, ZERO_STAGES[-1]) + self.pieces(layout.tp, layout.cp, layout.pp)[2] <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
@@ -512,7 +519,7 @@ class _Search:
         (step_time.step_seconds, what _plan reports), a rounding's width below it.
         """
         tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
-        options, bases = self.pieces(tp, cp, pp)
+        options, bases, _ = self.pieces(tp, cp, pp)
         block = self.block(layout)
         found = []
         lighter, picked = {}, []  # chunks: the ZeRO stage a cheaper recomputation fits with
@@ -543,23 +550,24 @@ class _Search:
         """A floor under the floor of every choice of a layout: step_time.step_floor_seconds with the cheapest
         recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with (memory is
         known before time; ZeRO-3's state is the least any stage holds)."""
-        options, bases = self.pieces(layout.tp, layout.cp, layout.pp)
+        options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
         room = self.limit - self.state(layout, ZERO_STAGES[-1])
-        fitting = [(r, base) for r, base in bases if r in SEARCHED and base <= room]
-        cheapest = fitting[0][0]  # SEARCHED runs from the least arithmetic to the most
-        most = max(v for _, base in fitting for v in options if base * _interleaving(layout.pp, v) <= room)
-        lowest = self.stage(layout, min(base for _, base in fitting))
+        cheapest = next(r for r, base in bases if r in SEARCHED and base <= room)  # SEARCHED: least arithmetic first
+        # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
+        most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v) <= room)
+        lowest = self.stage(layout, lightest)
         setup = planned_setup(Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, lowest), cheapest, most)
         return step_floor_seconds(self.shape, setup, self.gpu, self.s, self.sequences, most,
                                   self.block(layout)) * FLOOR_MARGIN
 
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
-        """(chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp: what its memory
-        needs, tried before any time is counted."""
+        """(chunk counts, (recompute, activations) pairs, the least activations a searched recomputation keeps) of
+        every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
-            self.shared[key] = options, tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
+            bases = tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
+            self.shared[key] = options, bases, min(base for r, base in bases if r in SEARCHED)
         return self.shared[key]
 
 

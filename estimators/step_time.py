@@ -29,6 +29,7 @@ Fitted constants (FITTED) were fitted on the runs the validation table marks
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from .errors import EstimatorError
 from .model_size import DecoderConfig
@@ -657,7 +658,8 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
                   dispatch_bytes=dispatch_bytes, comm_sms=comm_sms)
     tokens = setup.micro_batch * seq_len / setup.cp
     moe_share = shape.moe_layers / shape.layers
-    kinds = [(1 - moe_share, False)] + ([(moe_share, True)] if shape.moe_layers else [])
+    # A kind no block is (a model whose every block is MoE) adds 0 to every sum below: left out, not timed.
+    kinds = [(w, moe) for w, moe in ((1 - moe_share, False), (moe_share, True)) if w]
     gemms = [(w, layer_gemms(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
@@ -709,9 +711,13 @@ def _fullest_stage(shape: Shape, setup: Setup, block: BlockTerms) -> tuple:
 def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
     """What the backward pass recomputes per micro-batch: the attention core (selective), every other GEMM and every
     memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
-    return blocks * {"none": 0.0, "selective": block.forward_attention,
-                     "ops": block.forward_gemm / 2 + block.forward_memory,
-                     "full": block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4}[recompute]
+    if recompute == "none":
+        return 0.0
+    if recompute == "selective":
+        return blocks * block.forward_attention
+    if recompute == "ops":
+        return blocks * (block.forward_gemm / 2 + block.forward_memory)
+    return blocks * (block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4)
 
 
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
@@ -747,8 +753,7 @@ def choice_steps(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
     return tuple(layout.choice(*choice).step for choice in choices)
 
 
-@dataclass(frozen=True)
-class _Choice:
+class _Choice(NamedTuple):  # a tuple, not a dataclass: a search builds one for every choice of every layout it times
     recompute: float
     compute: float
     ep: float
