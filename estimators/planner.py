@@ -71,8 +71,8 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout, layout_traffic
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (Gpu, Setup, block_activation_bytes, block_terms, choice_steps, shape_of, stage_blocks,
-                        step_floor_seconds, step_seconds)
+from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks,
+                        step_seconds)
 from .validate import fraction, one_of, positive, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -151,8 +151,13 @@ def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micr
     """What the planner assumes of a framework for a layout: sequence parallelism, FlashAttention, FP32 gradients
     reduced behind the backward pass, the interleaved schedule for v ≥ 2 chunks, 1F1B for one."""
     return Setup(tp=layout.tp, cp=layout.cp, pp=layout.pp, dp=layout.dp, ep=layout.ep, zero_stage=layout.zero_stage,
-                 micro_batch=micro_batch, chunks=chunks, schedule="interleaved" if chunks > 1 else "1f1b",
-                 recompute=recompute, grad_bytes=GRADIENT_BYTES)
+                 micro_batch=micro_batch, chunks=chunks, schedule=_schedule(chunks), recompute=recompute,
+                 grad_bytes=GRADIENT_BYTES)
+
+
+def _schedule(chunks: int) -> str:
+    """The pipeline schedule the planner assumes for v chunks a stage: interleaved for v ≥ 2, 1F1B for one."""
+    return "interleaved" if chunks > 1 else "1f1b"
 
 
 @dataclass(frozen=True)
@@ -520,7 +525,6 @@ class _Search:
         """
         tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
         options, bases, _ = self.pieces(tp, cp, pp)
-        block = self.block(layout)
         found = []
         lighter, picked = {}, []  # chunks: the ZeRO stage a cheaper recomputation fits with
         for recompute, base in bases:
@@ -533,10 +537,9 @@ class _Search:
                     continue
                 lighter.setdefault(chunks, stage)
                 picked.append((stage, recompute, chunks, base))
-        steps = choice_steps(self.shape, planned_setup(layout), self.gpu, self.s, self.sequences, block,
-                             tuple(choice[:3] for choice in picked))
-        return [(step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base)
-                for step, (stage, recompute, chunks, base) in zip(steps, picked)]
+        terms = self.terms(layout)
+        return [(terms.choice(stage, recompute, chunks).step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute,
+                 chunks, self.state(layout, stage), base) for stage, recompute, chunks, base in picked]
 
     def block(self, layout) -> object:
         """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
@@ -546,19 +549,25 @@ class _Search:
                                            self.gpu, self.s)
         return self.shared[key]
 
+    def terms(self, layout) -> LayoutTerms:
+        """step_time.LayoutTerms of a layout, what its bound and its choices share: one per layout of a plan."""
+        key = ("terms", layout.tp, layout.cp, layout.pp, layout.dp, layout.ep)
+        if key not in self.shared:
+            self.shared[key] = LayoutTerms(self.shape, planned_setup(layout), self.gpu, self.s, self.sequences,
+                                           self.block(layout))
+        return self.shared[key]
+
     def bound(self, layout) -> float:
-        """A floor under the floor of every choice of a layout: step_time.step_floor_seconds with the cheapest
-        recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with (memory is
-        known before time; ZeRO-3's state is the least any stage holds)."""
+        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor (as step_floor_seconds
+        reads it) with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
+        choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
         room = self.limit - self.state(layout, ZERO_STAGES[-1])
         cheapest = next(r for r, base in bases if r in SEARCHED and base <= room)  # SEARCHED: least arithmetic first
         # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
         most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v) <= room)
         lowest = self.stage(layout, lightest)
-        setup = planned_setup(Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, lowest), cheapest, most)
-        return step_floor_seconds(self.shape, setup, self.gpu, self.s, self.sequences, most,
-                                  self.block(layout)) * FLOOR_MARGIN
+        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most)) * FLOOR_MARGIN
 
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
         """(chunk counts, (recompute, activations) pairs, the least activations a searched recomputation keeps) of

@@ -262,6 +262,7 @@ def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s)
     return flops, flops / (seconds * peak_flops), seconds
 
 
+@lru_cache(maxsize=4096)  # the attention's, the router's and the output layer's GEMMs are the same for every EP degree
 def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int = 1) -> tuple:
     """(forward seconds, backward seconds, FLOPs of all three) of a GEMM with its two gradient GEMMs:
     dX = dY·Wᵀ (M × K, inner N) and dW = Xᵀ·dY (K × N, inner M), each timed as gemm_seconds times it."""
@@ -732,7 +733,7 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
 def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
     """The step time from one block's terms, for a layout already checked: busy × (1 + x) + exposed DP + optimizer, as
     the step is counted, what a search over ZeRO stages, recomputation and chunks asks again and again."""
-    layout = _LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
+    layout = LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
     c = layout.choice(setup.zero_stage, setup.recompute, setup.chunks)
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
@@ -743,14 +744,6 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
                     m * layout.tp, m * layout.cp, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
                     c.dp_exposed, c.optimizer, c.step, model_flops,
                     model_flops / (c.step * setup.gpus * gpu.attention_peak_flops), global_batch * seq_len / c.step)
-
-
-def choice_steps(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms,
-                 choices: tuple) -> tuple:
-    """step_from_terms's step for each (ZeRO stage, recomputation, chunks) of one layout, what the layout's choices
-    share counted once."""
-    layout = _LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
-    return tuple(layout.choice(*choice).step for choice in choices)
 
 
 class _Choice(NamedTuple):  # a tuple, not a dataclass: a search builds one for every choice of every layout it times
@@ -767,8 +760,13 @@ class _Choice(NamedTuple):  # a tuple, not a dataclass: a search builds one for 
     step: float
 
 
-class _LayoutTerms:
-    """What every choice of one layout shares: its fullest stage, sends, parameters and data-parallel collectives."""
+class LayoutTerms:
+    """What every choice of one layout shares: its fullest stage, sends, parameters and data-parallel collectives.
+
+    Built once per layout for a checked setup (its ZeRO stage, recomputation
+    and chunks aside): `choice` times one (ZeRO stage, recomputation, chunks),
+    `floor` bounds a range of them; a search asks both of many layouts.
+    """
 
     def __init__(self, shape, setup, gpu, seq_len, global_batch, block):
         self.shape, self.setup, self.gpu, self.block = shape, setup, gpu, block
@@ -800,32 +798,36 @@ class _LayoutTerms:
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
         return _Choice(recompute, compute, ep, pp, busy, share, bubble, dp * per_step, exposed * per_step, optimizer, step)
 
+    def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str) -> float:
+        """A floor under `choice`'s step for every ZeRO stage from `zero_stage`, chunk count up to `most_chunks` (on
+        `schedule`) and recomputation at least `recompute_mode`'s: the same terms with that recomputation, one chunk's
+        sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no exposed data-parallel time
+        unless every choice is ZeRO-3, whose gathers are then set against the longest micro-batch any choice has (full
+        recomputation, the most chunks' sends): each term the least any choice gives it."""
+        su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
+        compute = blocks * block.compute + head + _recompute_seconds(block, recompute_mode, blocks)
+        ep = max(0.0, blocks * block.ep - compute) if su.ep_overlap else blocks * block.ep
+        micro = compute + blocks * (block.tp + block.cp) + ep + send
+        share = _bubble_share(su.pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
+        shards = su.dp * su.cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
+        floor = m * micro / (1 - share) + _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // su.ep),
+                                                             self.gpu)
+        if zero_stage < 3:
+            return floor
+        longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
+                   + send * (most_chunks - 1) + (blocks * block.ep if su.ep_overlap else 0.0))
+        grads, weights = _reduce_and_gather(self.dense, self.expert, su.tp, su.cp, su.pp, su.dp, su.ep, 3, su.grad_bytes,
+                                            self.gpu)
+        return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
+
 
 def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
                        block: "BlockTerms | None" = None) -> float:
     """A floor under step_seconds for every choice of a layout with a ZeRO stage of at least setup.zero_stage, a chunk
-    count up to `most_chunks` and a recomputation at least setup.recompute's: the same terms with setup.recompute's
-    recomputation, one chunk's sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no
-    exposed data-parallel time unless every choice is ZeRO-3, whose gathers are then set against the longest
-    micro-batch any choice has (full recomputation, the most chunks' sends): each term the least any choice gives it."""
-    s, _, m = _checked(shape, setup, seq_len, global_batch)
-    block = block or block_terms(shape, setup, gpu, s)
-    blocks, head = _fullest_stage(shape, setup, block)
-    compute = blocks * block.compute + head + _recompute_seconds(block, setup.recompute, blocks)
-    ep = max(0.0, blocks * block.ep - compute) if setup.ep_overlap else blocks * block.ep
-    send = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu)
-    micro = compute + blocks * (block.tp + block.cp) + ep + send
-    share = _bubble_share(setup.pp, m, most_chunks if setup.schedule == "interleaved" else 1, setup.schedule)
-    shards = setup.dp * setup.cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
-    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
-    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
-    floor = m * micro / (1 - share) + _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
-    if setup.zero_stage < 3:
-        return floor
-    longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
-               + send * (most_chunks - 1) + (blocks * block.ep if setup.ep_overlap else 0.0))
-    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, longest, blocks)
-    return floor + m * dp.exposed_seconds
+    count up to `most_chunks` and a recomputation at least setup.recompute's (LayoutTerms.floor)."""
+    s, _, _ = _checked(shape, setup, seq_len, global_batch)
+    layout = LayoutTerms(shape, setup, gpu, s, global_batch, block or block_terms(shape, setup, gpu, s))
+    return layout.floor(setup.zero_stage, setup.recompute, most_chunks, setup.schedule)
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
