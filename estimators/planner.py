@@ -493,6 +493,7 @@ class _Search:
     def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
         self.shape, self.gpu = _shape(config), cluster.step_gpu()
+        self.framework = planned_setup(Layout())  # what every layout's setup holds besides its degrees
         self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
         self.shared = {}
 
@@ -553,8 +554,8 @@ class _Search:
         """step_time.LayoutTerms of a layout, what its bound and its choices share: one per layout of a plan."""
         key = ("terms", layout.tp, layout.cp, layout.pp, layout.dp, layout.ep)
         if key not in self.shared:
-            self.shared[key] = LayoutTerms(self.shape, planned_setup(layout), self.gpu, self.s, self.sequences,
-                                           self.block(layout))
+            self.shared[key] = LayoutTerms(self.shape, self.framework, self.gpu, self.s, self.sequences, self.block(layout),
+                                           key[1:])
         return self.shared[key]
 
     def bound(self, layout) -> float:

@@ -507,10 +507,15 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
 def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
     """Per micro-batch and chunk: a stage's T·d/t_sp activations forward and their gradient back, point to point on the
     link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
-    if setup.pp == 1:
+    return _send_seconds(shape, setup.tp, setup.cp, setup.pp, setup.sequence_parallel, tokens, gpu)
+
+
+def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bool, tokens: float, gpu: Gpu) -> float:
+    """pipeline_send_seconds of these degrees."""
+    if pp == 1:
         return 0.0
-    bw, lat = _link(setup.tp * setup.cp * setup.pp, gpu)
-    v = BYTES_BF16 * tokens * shape.d / (setup.tp if setup.sequence_parallel else 1)
+    bw, lat = _link(tp * cp * pp, gpu)
+    v = BYTES_BF16 * tokens * shape.d / (tp if sequence_parallel else 1)
     return 2 * _collective("p2p", v, 2, bw, lat)[1]
 
 
@@ -699,11 +704,11 @@ def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tup
     return s, batch, batch // (setup.dp * setup.micro_batch)
 
 
-def _fullest_stage(shape: Shape, setup: Setup, block: BlockTerms) -> tuple:
+def _fullest_stage(shape: Shape, pp: int, block: BlockTerms) -> tuple:
     """(blocks, output-layer seconds) of the stage a micro-batch waits longest on: a middle stage's ⌈L/p⌉ blocks, or the
     last stage's blocks and the output layer with its loss (all of them, and the output layer, at p = 1)."""
-    full, end = stage_blocks(shape.layers, setup.pp)
-    if setup.pp == 1:
+    full, end = stage_blocks(shape.layers, pp)
+    if pp == 1:
         return full, block.head
     per_block = block.compute + block.tp + block.cp
     return (full, 0.0) if full * per_block >= end * per_block + block.head else (end, block.head)
@@ -741,7 +746,7 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     memory = c.compute - c.recompute - gemm_attention
     attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
     return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * c.recompute,
-                    m * layout.tp, m * layout.cp, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
+                    m * layout.tp_seconds, m * layout.cp_seconds, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
                     c.dp_exposed, c.optimizer, c.step, model_flops,
                     model_flops / (c.step * setup.gpus * gpu.attention_peak_flops), global_batch * seq_len / c.step)
 
@@ -765,33 +770,37 @@ class LayoutTerms:
 
     Built once per layout for a checked setup (its ZeRO stage, recomputation
     and chunks aside): `choice` times one (ZeRO stage, recomputation, chunks),
-    `floor` bounds a range of them; a search asks both of many layouts.
+    `floor` bounds a range of them; a search asks both of many layouts. Its
+    `degrees` (tp, cp, pp, dp, ep), checked by the caller, stand in for the
+    setup's: a search times every layout on one framework's setup, built once.
     """
 
-    def __init__(self, shape, setup, gpu, seq_len, global_batch, block):
+    def __init__(self, shape, setup, gpu, seq_len, global_batch, block, degrees: "tuple | None" = None):
         self.shape, self.setup, self.gpu, self.block = shape, setup, gpu, block
-        self.m = global_batch // (setup.dp * setup.micro_batch)
-        self.blocks, self.head = _fullest_stage(shape, setup, block)
-        self.tp, self.cp = self.blocks * block.tp, self.blocks * block.cp
-        self.send = pipeline_send_seconds(shape, setup, setup.micro_batch * seq_len / setup.cp, gpu)
-        self.dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
-        self.expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+        tp, cp, pp, dp, ep = self.degrees = degrees or (setup.tp, setup.cp, setup.pp, setup.dp, setup.ep)
+        self.m = global_batch // (dp * setup.micro_batch)
+        self.blocks, self.head = _fullest_stage(shape, pp, block)
+        self.tp_seconds, self.cp_seconds = self.blocks * block.tp, self.blocks * block.cp
+        self.send = _send_seconds(shape, tp, cp, pp, setup.sequence_parallel, setup.micro_batch * seq_len / cp, gpu)
+        self.dense = (shape.params - shape.expert_params) / (tp * pp)
+        self.expert = shape.expert_params / (tp * pp * ep)
 
     def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
         su, block, m, blocks = self.setup, self.block, self.m, self.blocks
+        tp, cp, pipeline, dp, expert_parallel = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
         compute = blocks * block.compute + self.head + recompute
         ep = blocks * block.ep
         if su.ep_overlap:
             ep = max(0.0, ep - compute)
         pp = self.send * chunks
-        micro = compute + self.tp + self.cp + ep + pp
+        micro = compute + self.tp_seconds + self.cp_seconds + ep + pp
         busy = m * micro
-        share = _bubble_share(su.pp, m, chunks, su.schedule)
+        share = _bubble_share(pipeline, m, chunks, su.schedule)
         bubble = busy * share / (1 - share)
-        shards = su.dp * su.cp if zero_stage >= 1 else 1
-        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // su.ep), self.gpu)
-        grads, weights = _reduce_and_gather(self.dense, self.expert, su.tp, su.cp, su.pp, su.dp, su.ep, zero_stage,
+        shards = dp * cp if zero_stage >= 1 else 1
+        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel), self.gpu)
+        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pipeline, dp, expert_parallel, zero_stage,
                                             su.grad_bytes, self.gpu)
         dp, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
         per_step = m if zero_stage == 3 else 1
@@ -805,18 +814,19 @@ class LayoutTerms:
         unless every choice is ZeRO-3, whose gathers are then set against the longest micro-batch any choice has (full
         recomputation, the most chunks' sends): each term the least any choice gives it."""
         su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
+        tp, cp, pp, dp, expert_parallel = self.degrees
         compute = blocks * block.compute + head + _recompute_seconds(block, recompute_mode, blocks)
         ep = max(0.0, blocks * block.ep - compute) if su.ep_overlap else blocks * block.ep
         micro = compute + blocks * (block.tp + block.cp) + ep + send
-        share = _bubble_share(su.pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
-        shards = su.dp * su.cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
-        floor = m * micro / (1 - share) + _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // su.ep),
+        share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
+        shards = dp * cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
+        floor = m * micro / (1 - share) + _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel),
                                                              self.gpu)
         if zero_stage < 3:
             return floor
         longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
                    + send * (most_chunks - 1) + (blocks * block.ep if su.ep_overlap else 0.0))
-        grads, weights = _reduce_and_gather(self.dense, self.expert, su.tp, su.cp, su.pp, su.dp, su.ep, 3, su.grad_bytes,
+        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, expert_parallel, 3, su.grad_bytes,
                                             self.gpu)
         return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
 
