@@ -44,8 +44,9 @@ is kept (stages 0–2 take equal time, 3 no less); memory is tried before
 traffic, which is counted only for layouts that fit, one layer and one
 micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
 in both); each layout that fits gets a bound on every choice's step
-(step_time.step_floor_seconds: the same terms at the least any choice gives
-each), and its choices are timed only when that bound could come next; each
+(step_time.LayoutTerms.floor, what step_floor_seconds reads: the same terms at
+the least any choice gives each, from the terms its choices are then timed
+from), and its choices are timed only when that bound could come next; each
 choice's step is the step model's, a hair below it as its floor, and the
 search stops once none can beat the best few (branch and bound: exact, it
 never drops a layout that would rank).
