@@ -44,8 +44,9 @@ is kept (stages 0–2 take equal time, 3 no less); memory is tried before
 traffic, which is counted only for layouts that fit, one layer and one
 micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
 in both); each layout that fits gets a bound on every choice's step
-(step_time.step_floor_seconds: the same terms at the least any choice gives
-each), and its choices are timed only when that bound could come next; each
+(step_time.LayoutTerms.floor, what step_floor_seconds reads: the same terms at
+the least any choice gives each, from the terms its choices are then timed
+from), and its choices are timed only when that bound could come next; each
 choice's step is the step model's, a hair below it as its floor, and the
 search stops once none can beat the best few (branch and bound: exact, it
 never drops a layout that would rank).
@@ -71,8 +72,8 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout, layout_traffic
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (Gpu, Setup, block_activation_bytes, block_terms, choice_steps, shape_of, stage_blocks,
-                        step_floor_seconds, step_seconds)
+from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks,
+                        step_seconds)
 from .validate import fraction, one_of, positive, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -151,8 +152,13 @@ def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micr
     """What the planner assumes of a framework for a layout: sequence parallelism, FlashAttention, FP32 gradients
     reduced behind the backward pass, the interleaved schedule for v ≥ 2 chunks, 1F1B for one."""
     return Setup(tp=layout.tp, cp=layout.cp, pp=layout.pp, dp=layout.dp, ep=layout.ep, zero_stage=layout.zero_stage,
-                 micro_batch=micro_batch, chunks=chunks, schedule="interleaved" if chunks > 1 else "1f1b",
-                 recompute=recompute, grad_bytes=GRADIENT_BYTES)
+                 micro_batch=micro_batch, chunks=chunks, schedule=_schedule(chunks), recompute=recompute,
+                 grad_bytes=GRADIENT_BYTES)
+
+
+def _schedule(chunks: int) -> str:
+    """The pipeline schedule the planner assumes for v chunks a stage: interleaved for v ≥ 2, 1F1B for one."""
+    return "interleaved" if chunks > 1 else "1f1b"
 
 
 @dataclass(frozen=True)
@@ -251,16 +257,24 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
     """1F1B's fuller of the first two stages: the first keeps p micro-batches of its end share of blocks, the second
     p − 1 of ⌈L/p⌉ (stage_blocks), each block what step_time.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
+    shape = _shape(config)
+    per_block = _block_activations(config, tp, cp, seq_len, recompute, b)
+    if pp == 1:
+        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
+    full, end = stage_blocks(shape.layers, pp)
+    return max(pp * end, (pp - 1) * full) * per_block
+
+
+@cache  # the same for every pipeline depth: a plan asks it once per (tp, cp) and recomputation
+def _block_activations(config, tp: int, cp: int, seq_len: int, recompute: str, b: int) -> float:
+    """What one block keeps for the backward pass, averaged over the model's dense and MoE blocks
+    (step_time.block_activation_bytes)."""
     shape, tokens = _shape(config), b * seq_len // cp
     setup = Setup(tp=tp, cp=cp, micro_batch=b)
     kept = {"none": "none_bytes", "selective": "selective_bytes", "full": "full_bytes"}[recompute]
     dense = getattr(block_activation_bytes(shape, setup, tokens), kept)
     moe = getattr(block_activation_bytes(shape, setup, tokens, True), kept) if shape.moe_layers else 0
-    per_block = ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
-    if pp == 1:
-        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
-    full, end = stage_blocks(shape.layers, pp)
-    return max(pp * end, (pp - 1) * full) * per_block
+    return ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
 
 
 @cache  # the same for every recomputation mode, and for every plan of one width and vocabulary
@@ -480,14 +494,14 @@ class _Search:
     def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
         self.shape, self.gpu = _shape(config), cluster.step_gpu()
+        self.framework = planned_setup(Layout())  # what every layout's setup holds besides its degrees
         self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
         self.shared = {}
 
     def fits(self, layout) -> bool:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
-        _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        return self.state(layout, ZERO_STAGES[-1]) + min(base for r, base in bases if r in SEARCHED) <= self.limit
+        return self.state(layout, ZERO_STAGES[-1]) + self.pieces(layout.tp, layout.cp, layout.pp)[2] <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
@@ -512,8 +526,7 @@ class _Search:
         (step_time.step_seconds, what _plan reports), a rounding's width below it.
         """
         tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
-        options, bases = self.pieces(tp, cp, pp)
-        block = self.block(layout)
+        options, bases, _ = self.pieces(tp, cp, pp)
         found = []
         lighter, picked = {}, []  # chunks: the ZeRO stage a cheaper recomputation fits with
         for recompute, base in bases:
@@ -526,10 +539,9 @@ class _Search:
                     continue
                 lighter.setdefault(chunks, stage)
                 picked.append((stage, recompute, chunks, base))
-        steps = choice_steps(self.shape, planned_setup(layout), self.gpu, self.s, self.sequences, block,
-                             tuple(choice[:3] for choice in picked))
-        return [(step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base)
-                for step, (stage, recompute, chunks, base) in zip(steps, picked)]
+        terms = self.terms(layout)
+        return [(terms.choice(stage, recompute, chunks).step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute,
+                 chunks, self.state(layout, stage), base) for stage, recompute, chunks, base in picked]
 
     def block(self, layout) -> object:
         """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
@@ -539,27 +551,34 @@ class _Search:
                                            self.gpu, self.s)
         return self.shared[key]
 
+    def terms(self, layout) -> LayoutTerms:
+        """step_time.LayoutTerms of a layout, what its bound and its choices share: one per layout of a plan."""
+        key = ("terms", layout.tp, layout.cp, layout.pp, layout.dp, layout.ep)
+        if key not in self.shared:
+            self.shared[key] = LayoutTerms(self.shape, self.framework, self.gpu, self.s, self.sequences, self.block(layout),
+                                           key[1:])
+        return self.shared[key]
+
     def bound(self, layout) -> float:
-        """A floor under the floor of every choice of a layout: step_time.step_floor_seconds with the cheapest
-        recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with (memory is
-        known before time; ZeRO-3's state is the least any stage holds)."""
-        options, bases = self.pieces(layout.tp, layout.cp, layout.pp)
+        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor (as step_floor_seconds
+        reads it) with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
+        choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
+        options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
         room = self.limit - self.state(layout, ZERO_STAGES[-1])
-        fitting = [(r, base) for r, base in bases if r in SEARCHED and base <= room]
-        cheapest = fitting[0][0]  # SEARCHED runs from the least arithmetic to the most
-        most = max(v for _, base in fitting for v in options if base * _interleaving(layout.pp, v) <= room)
-        lowest = self.stage(layout, min(base for _, base in fitting))
-        setup = planned_setup(Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, lowest), cheapest, most)
-        return step_floor_seconds(self.shape, setup, self.gpu, self.s, self.sequences, most,
-                                  self.block(layout)) * FLOOR_MARGIN
+        cheapest = next(r for r, base in bases if r in SEARCHED and base <= room)  # SEARCHED: least arithmetic first
+        # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
+        most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v) <= room)
+        lowest = self.stage(layout, lightest)
+        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most)) * FLOOR_MARGIN
 
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
-        """(chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp: what its memory
-        needs, tried before any time is counted."""
+        """(chunk counts, (recompute, activations) pairs, the least activations a searched recomputation keeps) of
+        every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
-            self.shared[key] = options, tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
+            bases = tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
+            self.shared[key] = options, bases, min(base for r, base in bases if r in SEARCHED)
         return self.shared[key]
 
 

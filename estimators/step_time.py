@@ -29,6 +29,7 @@ Fitted constants (FITTED) were fitted on the runs the validation table marks
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from .errors import EstimatorError
 from .model_size import DecoderConfig
@@ -261,6 +262,7 @@ def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s)
     return flops, flops / (seconds * peak_flops), seconds
 
 
+@lru_cache(maxsize=4096)  # the attention's, the router's and the output layer's GEMMs are the same for every EP degree
 def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int = 1) -> tuple:
     """(forward seconds, backward seconds, FLOPs of all three) of a GEMM with its two gradient GEMMs:
     dX = dY·Wᵀ (M × K, inner N) and dW = Xᵀ·dY (K × N, inner M), each timed as gemm_seconds times it."""
@@ -505,10 +507,15 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
 def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
     """Per micro-batch and chunk: a stage's T·d/t_sp activations forward and their gradient back, point to point on the
     link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
-    if setup.pp == 1:
+    return _send_seconds(shape, setup.tp, setup.cp, setup.pp, setup.sequence_parallel, tokens, gpu)
+
+
+def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bool, tokens: float, gpu: Gpu) -> float:
+    """pipeline_send_seconds of these degrees."""
+    if pp == 1:
         return 0.0
-    bw, lat = _link(setup.tp * setup.cp * setup.pp, gpu)
-    v = BYTES_BF16 * tokens * shape.d / (setup.tp if setup.sequence_parallel else 1)
+    bw, lat = _link(tp * cp * pp, gpu)
+    v = BYTES_BF16 * tokens * shape.d / (tp if sequence_parallel else 1)
     return 2 * _collective("p2p", v, 2, bw, lat)[1]
 
 
@@ -657,7 +664,8 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
                   dispatch_bytes=dispatch_bytes, comm_sms=comm_sms)
     tokens = setup.micro_batch * seq_len / setup.cp
     moe_share = shape.moe_layers / shape.layers
-    kinds = [(1 - moe_share, False)] + ([(moe_share, True)] if shape.moe_layers else [])
+    # A kind no block is (a model whose every block is MoE) adds 0 to every sum below: left out, not timed.
+    kinds = [(w, moe) for w, moe in ((1 - moe_share, False), (moe_share, True)) if w]
     gemms = [(w, layer_gemms(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
@@ -696,11 +704,11 @@ def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tup
     return s, batch, batch // (setup.dp * setup.micro_batch)
 
 
-def _fullest_stage(shape: Shape, setup: Setup, block: BlockTerms) -> tuple:
+def _fullest_stage(shape: Shape, pp: int, block: BlockTerms) -> tuple:
     """(blocks, output-layer seconds) of the stage a micro-batch waits longest on: a middle stage's ⌈L/p⌉ blocks, or the
     last stage's blocks and the output layer with its loss (all of them, and the output layer, at p = 1)."""
-    full, end = stage_blocks(shape.layers, setup.pp)
-    if setup.pp == 1:
+    full, end = stage_blocks(shape.layers, pp)
+    if pp == 1:
         return full, block.head
     per_block = block.compute + block.tp + block.cp
     return (full, 0.0) if full * per_block >= end * per_block + block.head else (end, block.head)
@@ -709,9 +717,13 @@ def _fullest_stage(shape: Shape, setup: Setup, block: BlockTerms) -> tuple:
 def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
     """What the backward pass recomputes per micro-batch: the attention core (selective), every other GEMM and every
     memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
-    return blocks * {"none": 0.0, "selective": block.forward_attention,
-                     "ops": block.forward_gemm / 2 + block.forward_memory,
-                     "full": block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4}[recompute]
+    if recompute == "none":
+        return 0.0
+    if recompute == "selective":
+        return blocks * block.forward_attention
+    if recompute == "ops":
+        return blocks * (block.forward_gemm / 2 + block.forward_memory)
+    return blocks * (block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4)
 
 
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
@@ -726,7 +738,7 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
 def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
     """The step time from one block's terms, for a layout already checked: busy × (1 + x) + exposed DP + optimizer, as
     the step is counted, what a search over ZeRO stages, recomputation and chunks asks again and again."""
-    layout = _LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
+    layout = LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
     c = layout.choice(setup.zero_stage, setup.recompute, setup.chunks)
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
@@ -734,21 +746,12 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     memory = c.compute - c.recompute - gemm_attention
     attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
     return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * c.recompute,
-                    m * layout.tp, m * layout.cp, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
+                    m * layout.tp_seconds, m * layout.cp_seconds, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
                     c.dp_exposed, c.optimizer, c.step, model_flops,
                     model_flops / (c.step * setup.gpus * gpu.attention_peak_flops), global_batch * seq_len / c.step)
 
 
-def choice_steps(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms,
-                 choices: tuple) -> tuple:
-    """step_from_terms's step for each (ZeRO stage, recomputation, chunks) of one layout, what the layout's choices
-    share counted once."""
-    layout = _LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
-    return tuple(layout.choice(*choice).step for choice in choices)
-
-
-@dataclass(frozen=True)
-class _Choice:
+class _Choice(NamedTuple):  # a tuple, not a dataclass: a search builds one for every choice of every layout it times
     recompute: float
     compute: float
     ep: float
@@ -762,65 +765,79 @@ class _Choice:
     step: float
 
 
-class _LayoutTerms:
-    """What every choice of one layout shares: its fullest stage, sends, parameters and data-parallel collectives."""
+class LayoutTerms:
+    """What every choice of one layout shares: its fullest stage, sends, parameters and data-parallel collectives.
 
-    def __init__(self, shape, setup, gpu, seq_len, global_batch, block):
+    Built once per layout for a checked setup (its ZeRO stage, recomputation
+    and chunks aside): `choice` times one (ZeRO stage, recomputation, chunks),
+    `floor` bounds a range of them; a search asks both of many layouts. Its
+    `degrees` (tp, cp, pp, dp, ep), checked by the caller, stand in for the
+    setup's: a search times every layout on one framework's setup, built once.
+    """
+
+    def __init__(self, shape, setup, gpu, seq_len, global_batch, block, degrees: "tuple | None" = None):
         self.shape, self.setup, self.gpu, self.block = shape, setup, gpu, block
-        self.m = global_batch // (setup.dp * setup.micro_batch)
-        self.blocks, self.head = _fullest_stage(shape, setup, block)
-        self.tp, self.cp = self.blocks * block.tp, self.blocks * block.cp
-        self.send = pipeline_send_seconds(shape, setup, setup.micro_batch * seq_len / setup.cp, gpu)
-        self.dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
-        self.expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+        tp, cp, pp, dp, ep = self.degrees = degrees or (setup.tp, setup.cp, setup.pp, setup.dp, setup.ep)
+        self.m = global_batch // (dp * setup.micro_batch)
+        self.blocks, self.head = _fullest_stage(shape, pp, block)
+        self.tp_seconds, self.cp_seconds = self.blocks * block.tp, self.blocks * block.cp
+        self.send = _send_seconds(shape, tp, cp, pp, setup.sequence_parallel, setup.micro_batch * seq_len / cp, gpu)
+        self.dense = (shape.params - shape.expert_params) / (tp * pp)
+        self.expert = shape.expert_params / (tp * pp * ep)
 
     def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
         su, block, m, blocks = self.setup, self.block, self.m, self.blocks
+        tp, cp, pipeline, dp, expert_parallel = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
         compute = blocks * block.compute + self.head + recompute
         ep = blocks * block.ep
         if su.ep_overlap:
             ep = max(0.0, ep - compute)
         pp = self.send * chunks
-        micro = compute + self.tp + self.cp + ep + pp
+        micro = compute + self.tp_seconds + self.cp_seconds + ep + pp
         busy = m * micro
-        share = _bubble_share(su.pp, m, chunks, su.schedule)
+        share = _bubble_share(pipeline, m, chunks, su.schedule)
         bubble = busy * share / (1 - share)
-        shards = su.dp * su.cp if zero_stage >= 1 else 1
-        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // su.ep), self.gpu)
-        grads, weights = _reduce_and_gather(self.dense, self.expert, su.tp, su.cp, su.pp, su.dp, su.ep, zero_stage,
+        shards = dp * cp if zero_stage >= 1 else 1
+        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel), self.gpu)
+        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pipeline, dp, expert_parallel, zero_stage,
                                             su.grad_bytes, self.gpu)
         dp, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
         per_step = m if zero_stage == 3 else 1
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
         return _Choice(recompute, compute, ep, pp, busy, share, bubble, dp * per_step, exposed * per_step, optimizer, step)
 
+    def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str) -> float:
+        """A floor under `choice`'s step for every ZeRO stage from `zero_stage`, chunk count up to `most_chunks` (on
+        `schedule`) and recomputation at least `recompute_mode`'s: the same terms with that recomputation, one chunk's
+        sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no exposed data-parallel time
+        unless every choice is ZeRO-3, whose gathers are then set against the longest micro-batch any choice has (full
+        recomputation, the most chunks' sends): each term the least any choice gives it."""
+        su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
+        tp, cp, pp, dp, expert_parallel = self.degrees
+        compute = blocks * block.compute + head + _recompute_seconds(block, recompute_mode, blocks)
+        ep = max(0.0, blocks * block.ep - compute) if su.ep_overlap else blocks * block.ep
+        micro = compute + blocks * (block.tp + block.cp) + ep + send
+        share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
+        shards = dp * cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
+        floor = m * micro / (1 - share) + _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel),
+                                                             self.gpu)
+        if zero_stage < 3:
+            return floor
+        longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
+                   + send * (most_chunks - 1) + (blocks * block.ep if su.ep_overlap else 0.0))
+        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, expert_parallel, 3, su.grad_bytes,
+                                            self.gpu)
+        return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
+
 
 def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
                        block: "BlockTerms | None" = None) -> float:
     """A floor under step_seconds for every choice of a layout with a ZeRO stage of at least setup.zero_stage, a chunk
-    count up to `most_chunks` and a recomputation at least setup.recompute's: the same terms with setup.recompute's
-    recomputation, one chunk's sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no
-    exposed data-parallel time unless every choice is ZeRO-3, whose gathers are then set against the longest
-    micro-batch any choice has (full recomputation, the most chunks' sends): each term the least any choice gives it."""
-    s, _, m = _checked(shape, setup, seq_len, global_batch)
-    block = block or block_terms(shape, setup, gpu, s)
-    blocks, head = _fullest_stage(shape, setup, block)
-    compute = blocks * block.compute + head + _recompute_seconds(block, setup.recompute, blocks)
-    ep = max(0.0, blocks * block.ep - compute) if setup.ep_overlap else blocks * block.ep
-    send = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu)
-    micro = compute + blocks * (block.tp + block.cp) + ep + send
-    share = _bubble_share(setup.pp, m, most_chunks if setup.schedule == "interleaved" else 1, setup.schedule)
-    shards = setup.dp * setup.cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
-    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
-    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
-    floor = m * micro / (1 - share) + _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
-    if setup.zero_stage < 3:
-        return floor
-    longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
-               + send * (most_chunks - 1) + (blocks * block.ep if setup.ep_overlap else 0.0))
-    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, longest, blocks)
-    return floor + m * dp.exposed_seconds
+    count up to `most_chunks` and a recomputation at least setup.recompute's (LayoutTerms.floor)."""
+    s, _, _ = _checked(shape, setup, seq_len, global_batch)
+    layout = LayoutTerms(shape, setup, gpu, s, global_batch, block or block_terms(shape, setup, gpu, s))
+    return layout.floor(setup.zero_stage, setup.recompute, most_chunks, setup.schedule)
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
