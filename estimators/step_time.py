@@ -18,7 +18,7 @@ its formula and source in its docstring:
 - the optimizer step, which reads and writes the training state once
   (optimizer_seconds);
 - collectives with an α–β model per algorithm (collective_seconds);
-- overlap as frameworks do it (data_parallel_seconds, fsdp_seconds,
+- overlap as frameworks do it (data_parallel_seconds, FSDP included,
   expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
   schedules (pipeline_bubble_share).
 
