@@ -38,9 +38,18 @@ def presets_problem(path: Path = PRESETS_FILE) -> str | None:
 
 
 def front_matter_lines(source: str, markdown: str) -> int:
-    """How many lines of the file come before the Markdown mkdocs hands to plugins (its front matter)."""
-    at = source.find(markdown.lstrip("\n")[:200]) if markdown.strip() else -1
-    return source[:at].count("\n") if at > 0 else 0
+    """How many lines of the file come before the Markdown mkdocs hands to plugins (its front matter).
+
+    The Markdown is found by its start, at most 200 characters of it: the build appends link
+    definitions to every page (references.py), so a short page's start may run into text the file
+    does not hold, and a shorter start is tried."""
+    start = markdown.lstrip("\n")[:200]
+    while start.strip():
+        at = source.find(start)
+        if at >= 0:
+            return source[:at].count("\n")
+        start = start[:len(start) // 2]
+    return 0
 
 
 def page_findings(abs_path: str, shown_path: str, markdown: str) -> list[str]:

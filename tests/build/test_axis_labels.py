@@ -6,6 +6,7 @@ the units formatter of the axis's kind: "1K" and "80 GB", where D3's "~s"
 would write "1k" and "80G".
 """
 
+import functools
 import html
 import re
 
@@ -14,7 +15,6 @@ import vl_convert
 
 import figures
 from estimators import units
-from estimators.checkpoint import CLOCK_SAVES
 from figures import _axis_labels, checkpoint_modes, compute_plane, finetune_fit, memory_bill, moe_params, parallel_cuts, stages, storage_scale, tokens_ruler
 
 # Ticks across each formatter's branches: zero, below one, each prefix and its rounding edge (999.6 reads
@@ -59,7 +59,7 @@ AXES = {
     (compute_plane, "parameters N"): (units.count, COUNTS),
     (compute_plane, "training tokens D"): (units.count, COUNTS),
     (memory_bill, "bytes on each GPU"): (units.bytes_, COUNTS),
-    (checkpoint_modes, "checkpoint intervals"): (units.number, [0, *CLOCK_SAVES]),
+    (checkpoint_modes, "seconds on the clock"): (functools.partial(units.si, unit="s"), NUMBERS),
     (finetune_fit, "bytes on one GPU"): (units.bytes_, COUNTS),
     (parallel_cuts, "training state"): (units.bytes_, COUNTS),
     (storage_scale, "parameters N"): (units.count, COUNTS),
@@ -68,6 +68,7 @@ AXES = {
     # The stages' axes label every other tick (the rest are grid lines only).
     (stages, "GPUs per run (log scale)"): (units.integer, stages.GPU_LABELS),
     (stages, "wall-clock time (log scale)"): (units.duration, stages.TIME_LABELS),
+    (stages, "bytes read (green) and handed on (pink)"): (units.bytes_, stages.BYTES_LABELS),
 }
 
 

@@ -28,7 +28,7 @@ def test_the_glossary_defines_the_terms_the_articles_lean_on():
     ("GeLU", "a smooth activation function"),
     ("grouped-query attention", "several query heads share one set of keys and values"),
     ("dropout", "a random share of values is zeroed at each step"),
-    ("1F1B", "alternates one micro-batch's forward pass with another's backward pass"),
+    ("1F1B", "alternate a forward pass of one micro-batch with a backward pass of another"),
 ])
 def test_a_term_of_the_memory_bill_is_explained_where_the_page_first_uses_it(texts, term, introduced_by):
     text = texts["training"]
