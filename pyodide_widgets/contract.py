@@ -126,6 +126,30 @@ class Output:
 SUMMARY = "summary"  # every widget's one-sentence result, announced to screen readers
 
 
+# The most controls a widget shows beside its picture: more would push the picture off a laptop's
+# screen (the rest wait under "More inputs").
+MOST_MAIN_FIELDS = 4
+
+
+def main_fields(widget) -> tuple:
+    """(main, more): the widget's fields it shows beside its picture, and the rest, each in the form's order.
+
+    A widget with more than MOST_MAIN_FIELDS fields names its main ones in `MAIN` (its module's tuple of
+    field names); one with that many or fewer shows them all unless it names fewer."""
+    fields = widget.FIELDS
+    names = {f.name for f in fields}
+    main = getattr(widget, "MAIN", None)
+    if main is None:
+        if len(fields) > MOST_MAIN_FIELDS:
+            raise ValueError(f"{widget.__name__}: {len(fields)} fields and no MAIN naming the few beside its picture")
+        return tuple(fields), ()
+    if unknown := [name for name in main if name not in names]:
+        raise ValueError(f"{widget.__name__}: MAIN names {', '.join(unknown)}, no field of it")
+    if not 1 <= len(main) <= MOST_MAIN_FIELDS:
+        raise ValueError(f"{widget.__name__}: MAIN names {len(main)} fields; 1 to {MOST_MAIN_FIELDS} stand beside the picture")
+    return tuple(f for f in fields if f.name in main), tuple(f for f in fields if f.name not in main)
+
+
 def output_keys(outputs) -> set:
     """Every key `update` must return for these declarations: values, details and the summary."""
     return {o.key for o in outputs} | {o.detail for o in outputs if o.detail} | {SUMMARY}
@@ -324,6 +348,20 @@ def presets_from(fields, table: dict, **renamed) -> dict:
         key: preset(fields, entry.name, {f.name: from_preset(entry, renamed.get(f.name, f.name)) for f in fields})
         for key, entry in table.items()
     }
+
+
+def as_typed(field: Field, text: str) -> str:
+    """A number's form text as a person would type it, by the units policy (`units.integer` for a count,
+    `units.number` for a figure): 405.8533888 billion parameters reads "406", 16384 GPUs "16,384".
+    The form keeps the exact text beside it until the reader types (site_build/templates/_field.html,
+    runtime.js), so a preset computes with its exact value; any other text is returned as it is."""
+    if field.kind not in ("number", "whole"):
+        return text
+    try:
+        value = parse_number(field.name, text)
+    except EstimatorError:
+        return text
+    return units.integer(value) if field.kind == "whole" and value == int(value) else units.number(value)
 
 
 def form_text(field: Field, value: object) -> str:

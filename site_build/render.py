@@ -13,6 +13,7 @@ of, so an unchanged widget costs one hash of its sources instead of a render.
 
 import html
 import json
+import math
 import re
 from pathlib import Path
 
@@ -25,7 +26,7 @@ import pyodide_widgets
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from estimators import units
-from pyodide_widgets.contract import form_text, output_keys, parse_number
+from pyodide_widgets.contract import as_typed, form_text, main_fields, output_keys, parse_number
 from site_build import lean, prefetch
 from site_build.cache import cached, key_path, kept, tree_hash, versions
 
@@ -43,6 +44,7 @@ _JINJA = jinja2.Environment(
     lstrip_blocks=True,
 )
 _JINJA.globals["form_text"] = form_text
+_JINJA.globals["as_typed"] = as_typed
 _JINJA.globals["unit_after"] = units.unit_after
 # An option label longer than this is cut in one cell of the form's grid (11rem at 0.8rem text).
 _JINJA.globals["WIDE_OPTION_CHARS"] = 26
@@ -127,6 +129,17 @@ def _mismatch(what: str, expected: set, found: set) -> str:
 
 
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)"')
+# A picture drawn no wider than this (for a phone's column) stands beside its controls where the
+# column has room for both (widgets.css); a wider one stands above them.
+BESIDE_WIDTH_PX = 360
+
+
+def _beside(svg: str) -> int:
+    """The picture's drawn width in px when its controls can stand beside it, else 0."""
+    found = _SVG_WIDTH.search(svg)
+    width = float(found.group(1)) if found else math.inf
+    return round(width) if width <= BESIDE_WIDTH_PX else 0
 
 
 def _scoped_ids(svg: str, prefix: str) -> str:
@@ -218,9 +231,11 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     chart = getattr(widget, "CHART", None)
     spec = chart_spec(chart, result["data"]) if chart else None
     fields = {f.name: f for f in widget.FIELDS}
+    main, more = main_fields(widget)
     lines, found = provenance.parts(widget, state)
     sources = _sources(found)
     sources_id = f"{element_id or name}-source-{{}}"
+    picture = _scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else ""
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
         # A layout of its own can draw on the module's build-time tables (every option's content, say).
@@ -228,6 +243,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         id=element_id or name,
         title=widget.TITLE,
         fields=widget.FIELDS,
+        main_fields=main,
+        more_fields=more,
         declared=widget.OUTPUTS,
         state=state,
         presets=[
@@ -240,7 +257,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         card=_card(found, sources, sources_id),
         card_lines=_card_lines(lines),
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
-        chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
+        chart_svg=picture,
+        beside=_beside(picture),
         # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:
         # a reader who never touches the widget never loads it.
         chart_spec=kept(CHART_SPECS, _script_json(spec), ".json") if spec else "",

@@ -44,6 +44,8 @@ FIELDS = (
     whole("micro_batch", "Micro-batch", unit="sequences", max=1e5),
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
 )
+# Beside the picture (the cut, and what it cuts over how many GPUs); the rest under "More inputs".
+MAIN = ("cut", "model", "gpus")
 
 _TRAFFIC = ("cut", "model", "gpus", "seq_len", "global_batch", "micro_batch")
 # A step's bytes over the link: per micro-batch traffic adds up to the same step, whatever the micro-batch.

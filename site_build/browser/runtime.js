@@ -212,7 +212,8 @@
       } else if (control.dataset.kind === "toggle") {
         state[control.name] = String(control.checked);
       } else {
-        state[control.name] = control.value;
+        // A number set from an example keeps its exact text until the reader types (asTyped).
+        state[control.name] = control.dataset.exact ?? control.value;
       }
     }
     // A value from a link that the form cannot hold still goes to Python, which rejects it by name.
@@ -233,8 +234,43 @@
       controls[0].checked = value === "true";
       return value === "true" || value === "false";
     }
-    controls[0].value = value; // .value, never markup: a URL cannot inject HTML
-    return controls[0].value === value;
+    const control = controls[0];
+    // .value, never markup: a URL cannot inject HTML. A number reads as a person types it; its exact
+    // text stays beside it, what the state holds, until the reader types.
+    const shown = control.tagName === "INPUT" ? asTyped(value, control.inputMode === "numeric") : value;
+    if (shown !== value) control.dataset.exact = value;
+    else delete control.dataset.exact;
+    control.value = shown;
+    return control.value === shown;
+  }
+
+  // A number's text as a person would type it, as the build writes it (pyodide_widgets.contract.as_typed,
+  // estimators/units.py's `integer` for a count, `number` for a figure: three significant digits,
+  // never fewer than its whole part, thousands grouped); text that is no number as it is.
+  const SIGNIFICANT = 3;
+  const PLAIN_RANGE = [1e-3, 1e6];
+
+  function asTyped(text, whole) {
+    const grouped = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(text.trim());
+    const value = Number(grouped ? text.trim().replaceAll(",", "") : text.trim());
+    if (!text.trim() || !Number.isFinite(value)) return text;
+    if (whole && Number.isInteger(value)) return value.toLocaleString("en-US");
+    const magnitude = Math.abs(value);
+    if (!magnitude) return "0";
+    const sign = value < 0 ? "-" : "";
+    const scientific = () => sign + magnitude.toExponential(SIGNIFICANT - 1).replace(/\.?0+e/, "e").replace("e+", "e");
+    if (magnitude >= PLAIN_RANGE[1]) return scientific();
+    const wholeDigits = magnitude >= 1 ? String(Math.trunc(magnitude)).length : 0;
+    const rounded = Number(magnitude.toPrecision(Math.max(SIGNIFICANT, wholeDigits)));
+    if (rounded < PLAIN_RANGE[0] || rounded >= PLAIN_RANGE[1]) return scientific();
+    return sign + rounded.toLocaleString("en-US", { maximumFractionDigits: 20 });
+  }
+
+  // A folded field ("More inputs") opens its fold: the address set it, or it holds an error.
+  function unfold(w, name) {
+    const control = [...w.form.elements].find((c) => c.name === name);
+    const fold = control?.closest("details");
+    if (fold) fold.open = true;
   }
 
   // The state goes to the worker first: Python computes while this thread shows what needs no
@@ -311,6 +347,7 @@
     const slot = error.field && within(w, `[data-error-for="${CSS.escape(error.field)}"]`)[0];
     if (slot) slot.textContent = error.message;
     else w.status.textContent = error.message;
+    if (error.field) unfold(w, error.field);
     for (const control of w.form.elements) {
       if (error.field && control.name === error.field) control.setAttribute("aria-invalid", "true");
     }
@@ -458,6 +495,7 @@
       if (!params.has(urlKey(w, name))) continue;
       const value = params.get(urlKey(w, name));
       if (!setField(w, name, value)) w.invalidFromUrl[name] = value;
+      unfold(w, name);
       restored = true;
     }
     // A pinned state from a link is sent to Python as it stands (a field it lacks takes the page's own
@@ -736,7 +774,8 @@
     }
     chart.addEventListener("keydown", (event) => {
       const direction = KEY_DIRECTIONS[event.key];
-      const now = Number(w.form.elements.namedItem(w.drag.field).value.replace(/[,\s]/g, "")) * w.drag.scale;
+      const control = w.form.elements.namedItem(w.drag.field);
+      const now = Number((control.dataset.exact ?? control.value).replace(/[,\s]/g, "")) * w.drag.scale;
       if (!direction || !Number.isFinite(now)) return;
       event.preventDefault();
       viewOf(w).then((view) => {
@@ -826,6 +865,7 @@
     w.form.addEventListener("submit", (event) => event.preventDefault()); // Enter in a field recomputes, never reloads
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
+      delete event.target.dataset.exact; // the reader typed: the text they see is the value
       delete w.invalidFromUrl[event.target.name];
       request(w);
     });

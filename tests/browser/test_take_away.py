@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import pyodide_widgets
-from harness.widgets import address, cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, wait_for_cpython_outputs, wait_live
+from harness.widgets import address, cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 from pyodide_widgets import dispatch, take_away
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def change(page, name):
         value = pyodide_widgets.module(name).FIELDS[0].options[1][0]
         page.click(f'{root(name)} [data-pick="{field}={value}"]')
     else:
-        page.fill(f'{root(name)} [name="{field}"]', value)
+        type_into(page, name, field, value)
     wait_for_cpython_outputs(page, name)
 
 
