@@ -275,9 +275,10 @@ class Supplied:
     """A preset's value for one field, and the one place it comes from."""
 
     value: object  # as the preset state holds it: display units, a choice as its option
-    origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`
+    origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`: for the tests
     sources: tuple  # ((address, source), ...) of the presets.toml entries it comes from
     recompute: object = dataclasses.field(compare=False, repr=False)  # () -> the value again, for the contract tests
+    by: str = ""  # where it comes from, in a reader's words ("from Llama 3 405B pretraining"); "" for an entry's pick
 
 
 def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
@@ -291,7 +292,7 @@ def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
             raw = getattr(raw, part)
         return raw / scale if scale != 1.0 else raw
 
-    return Supplied(value(), f"{address}.{attribute}", ((address, entry.source),), value)
+    return Supplied(value(), f"{address}.{attribute}", ((address, entry.source),), value, by=f"from {_name(entry)}")
 
 
 def from_entry(entry, option: str | None = None) -> Supplied:
@@ -316,7 +317,13 @@ def from_estimate(estimator, *args, attribute: str = "", scale: float = 1.0, ent
     # Named by what it reads: the entries, or (with none) the arguments themselves.
     shown = ", ".join(addresses) if addresses else ", ".join(map(repr, args))
     call = f"{estimator.__name__}({shown})" + (f".{attribute}" if attribute else "")
-    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value)
+    by = "computed for " + " and ".join(_name(e) for e in entries) if entries else "computed"
+    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value, by=by)
+
+
+def _name(entry) -> str:
+    """An entry as a reader knows it: its name ("Llama 3 405B pretraining"), never its key."""
+    return getattr(entry, "name", "") or address_of(entry).split(".", 1)[1]
 
 
 def preset(fields, label: str, values: dict) -> dict:
