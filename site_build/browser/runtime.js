@@ -319,6 +319,7 @@
     }
     showPicked(w, readState(w));
     showCards(w, result);
+    showSources(w, result.sources);
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
     const after = w.afterResult;
@@ -339,6 +340,21 @@
     // Unchanged text is not written again: a new style restyles every element of the widget.
     if (w.root.getAttribute("style") !== style) w.root.setAttribute("style", style);
     if (w.root.dataset.cardSources !== sources) w.root.dataset.cardSources = sources;
+  }
+
+  // "Sources of these figures" under the widget names the sources of the figures it now shows, and
+  // the inputs that are the reader's own (pyodide_widgets.provenance.listed): the build's list is for
+  // its own state. Rewritten only when it reads otherwise.
+  function showSources(w, sources) {
+    const list = w.root.querySelector(".widget__sources ol");
+    if (!list || !sources) return;
+    if ([...list.children].map((item) => item.textContent).join("\n") === sources.join("\n")) return;
+    list.replaceChildren(...sources.map((text, i) => {
+      const item = document.createElement("li");
+      item.id = `${w.root.id}-source-${i + 1}`;
+      item.textContent = text;
+      return item;
+    }));
   }
 
   function showError(w, error) {
@@ -606,7 +622,8 @@
       w.tools.status.textContent = `The pinned state in this address cannot be compared. ${where}${pinned.error.message} Unpin to clear it.`;
       return;
     }
-    w.tools.status.textContent = "";
+    let compared = 0;
+    let same = 0;
     for (const slot of within(w, "[data-output]:not([data-live])")) {
       const key = slot.dataset.output;
       if (!(key in pinned.outputs)) continue;
@@ -619,9 +636,17 @@
       }
       const difference = pinned.differences[key];
       el.dataset.difference = difference;
+      // An unchanged figure carries no line of its own: one line below says how many read as pinned.
+      el.hidden = difference === "same";
       const now = { same: "", changed: "" }[difference] ?? ` · now ${difference}`;
-      el.textContent = difference === "same" ? "Pinned: the same" : `Pinned: ${pinned.outputs[key]}${now}`;
+      el.textContent = difference === "same" ? "" : `Pinned: ${pinned.outputs[key]}${now}`;
+      compared += 1;
+      if (difference === "same") same += 1;
     }
+    const figures = (n) => (n === 1 ? "1 figure" : `${n} figures`);
+    w.tools.status.textContent = !same ? ""
+      : same === compared ? "Pinned: every figure reads as it does now."
+        : `Pinned: the ${figures(same)} without a pinned line read as they do now.`;
   }
 
   async function copy(w, text, what) {
@@ -650,9 +675,22 @@
     return [columns, ...rows.map((row) => columns.map((c) => row[c]))].map((line) => line.map(csvCell).join(",")).join("\r\n") + "\r\n";
   }
 
-  function downloadCsv(w, data) {
+  // What the chart draws beside the widget's rows: the lines its figure module names and draws for
+  // every state (equal-compute lines, the Chinchilla line); Altair's unnamed data (source_0) are
+  // parts of the drawing only.
+  const UNNAMED = /^(source|data)_\d+$/;
+
+  async function downloadCsv(w, data) {
+    let drawn = {};
+    try {
+      await viewOf(w);
+      drawn = Object.fromEntries((w.spec.data || []).filter((d) => Array.isArray(d.values) && !(d.name in data) && !UNNAMED.test(d.name))
+        .map((d) => [d.name, d.values]));
+    } catch (error) {
+      // No chart drawn live (Vega or its spec did not load): the widget's rows alone.
+    }
     const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([csvOf(data)], { type: "text/csv" }));
+    link.href = URL.createObjectURL(new Blob([csvOf({ ...data, ...drawn })], { type: "text/csv" }));
     link.download = `${w.root.id}.csv`;
     link.hidden = true;
     w.tools.root.append(link);
@@ -686,6 +724,7 @@
       const response = await fetch(new URL(w.chartSpec.dataset.chartSpec, CHARTS_URL));
       if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
       const spec = await response.json();
+      w.spec = spec;
       // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
       const parsed = vega.parse(spec, null, { ast: true });
       const view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
