@@ -61,15 +61,19 @@ def _unit_shown(field, text: str) -> str:
 _JINJA.globals["unit_shown"] = _unit_shown
 # A widget's own template can draw further figures (a diagram per option of a pick-one field, say).
 _JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(chart_svg(name, datasets))
+_JINJA.globals["beside_width"] = lambda svg: _beside(str(svg))
+
+
+def _in_a_sentence(label: str) -> str:
+    """A field's label as it reads inside a sentence: "Sequence length" -> "sequence length", "MFU" as it is."""
+    return label[0].lower() + label[1:] if label[1:2].islower() else label
+
+
+_JINJA.filters["in_a_sentence"] = _in_a_sentence
 
 
 class WidgetError(Exception):
     """A widget that breaks its own declaration: a build error, not bad input."""
-
-
-def _sources(found: dict) -> list:
-    """Every source the widget's cards cite, each once, in the order the cards first cite them."""
-    return list(dict.fromkeys(source for card in found.values() for source in card.cited))
 
 
 def _css_line(line: str) -> str:
@@ -135,11 +139,22 @@ _SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)"')
 BESIDE_WIDTH_PX = 360
 
 
+_SVG_HEIGHT = re.compile(r'<svg\b[^>]*?\sheight="([\d.]+)"')
+# A picture this many times as tall as it is wide leaves room beside it for the figures under the controls.
+PORTRAIT = 1.5
+
+
 def _beside(svg: str) -> int:
     """The picture's drawn width in px when its controls can stand beside it, else 0."""
     found = _SVG_WIDTH.search(svg)
     width = float(found.group(1)) if found else math.inf
     return round(width) if width <= BESIDE_WIDTH_PX else 0
+
+
+def _portrait(svg: str) -> bool:
+    """Whether the picture is drawn tall and narrow (a phone's column), with room beside it below its controls."""
+    width, height = _SVG_WIDTH.search(svg), _SVG_HEIGHT.search(svg)
+    return bool(width and height and _beside(svg) and float(height.group(1)) >= PORTRAIT * float(width.group(1)))
 
 
 def _scoped_ids(svg: str, prefix: str) -> str:
@@ -213,6 +228,22 @@ def _key(name: str, preset: str | None, element_id: str | None) -> list:
     return [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
 
 
+def picture(name: str, preset: str | None = None) -> str:
+    """A widget's chart alone, drawn as the widget draws it at `preset` (its first by default), with its
+    title as the caption: for a page that shows what a widget draws without its controls (the home page)."""
+    widget = pyodide_widgets.module(name)
+    states = widget.presets()
+    preset = preset or next(iter(states))
+    if preset not in states:
+        raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
+    chart = getattr(widget, "CHART", None)
+    if chart is None:
+        raise WidgetError(f"widget {name!r} draws no chart to show alone")
+    svg = _scoped_ids(chart_svg(chart, widget.update(states[preset]["state"])["data"]), f"picture-{name}")
+    return (f'<figure class="picture"><div class="widget__chart">{svg}</div>'
+            f"<figcaption>{html.escape(widget.TITLE)}</figcaption></figure>")
+
+
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
     """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
     return prefetch.result(("widget", name, preset, element_id),
@@ -233,7 +264,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     fields = {f.name: f for f in widget.FIELDS}
     main, more = main_fields(widget)
     lines, found = provenance.parts(widget, state)
-    sources = _sources(found)
+    # "Sources of these figures": the cards' sources, each once (a slot's data-sources refer to them).
+    sources = list(provenance.listed(lines, found))
     sources_id = f"{element_id or name}-source-{{}}"
     picture = _scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else ""
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
@@ -259,6 +291,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
         chart_svg=picture,
         beside=_beside(picture),
+        # The generic layout's figures only: a layout of its own places its outputs itself.
+        outputs_beside=_portrait(picture) and not hasattr(widget, "TEMPLATE"),
         # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:
         # a reader who never touches the widget never loads it.
         chart_spec=kept(CHART_SPECS, _script_json(spec), ".json") if spec else "",
