@@ -139,7 +139,7 @@ def test_the_sources_under_a_widget_follow_an_example_picked(page, site_url):
         presets = list(widget.presets().values())
         index, preset = next((i, p) for i, p in enumerate(presets) if i and list(provenance.listed(*provenance.parts(widget, p["state"]))) != first)
         page.click(f"{root} [data-preset] >> nth={index}")
-        wait_for_cpython_outputs(page, root)
+        wait_for_cpython_outputs(page, name)
         expected = list(provenance.listed(*provenance.parts(widget, preset["state"])))
         page.wait_for_function("([sel, expected]) => JSON.stringify([...document.querySelectorAll(sel)].map((el) => el.textContent)) === JSON.stringify(expected)",
                                arg=[f"{root} .widget__sources li", expected])
