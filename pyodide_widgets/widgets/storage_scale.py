@@ -58,7 +58,8 @@ OUTPUTS = (
 def presets() -> dict:
     """The seed's round 7B example first, then each training run at its own ratio and token width."""
     seed = _PRESETS.example("seed-7b")
-    states = {"seed-7b": preset(FIELDS, f"The seed's example: {seed.name}", {
+    # Named for a reader, who knows no source article by the project's word for it.
+    states = {"seed-7b": preset(FIELDS, f"{seed.name[:1].upper()}{seed.name[1:]}, in round figures", {
         "params": from_preset(seed, "params", BILLION),
         "tokens_per_param": from_preset(seed, "tokens_per_param"),
         "checkpoints_kept": from_preset(seed, "checkpoints_kept"),
