@@ -637,7 +637,7 @@ def bring_near(page, index: int):
 # The index-th widget's form controls, name -> value, and whether it has a chart Vega redraws.
 WIDGET_FORM = """(index) => {
   const root = document.querySelectorAll("[data-widget]")[index];
-  const values = Object.fromEntries([...root.querySelector("form").elements].filter((c) => c.name).map((c) => [c.name, c.value]));
+  const values = Object.fromEntries([...root.querySelector(".widget__inputs").elements].filter((c) => c.name).map((c) => [c.name, c.value]));
   return { values, chart: root.querySelector("[data-chart-spec]") !== null }; // a diagram is never redrawn
 }"""
 

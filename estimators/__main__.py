@@ -8,6 +8,7 @@ the estimator's message, naming the argument.
 import argparse
 import dataclasses
 import json
+import math
 import sys
 
 from . import units
@@ -41,6 +42,54 @@ def number(text: str) -> "int | float":
             return float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+# Options that mean something only together, per command: (a preset that sets them, or None; the
+# group; those of it a command without the preset needs, or None for an optional group: all or none).
+# A part of a group would otherwise be ignored without a word.
+GROUPS = {
+    "flops": (None, ("--layers", "--heads", "--head-dim", "--seq-len"), None),
+    "time": ("--run", ("--params", "--tokens", "--gpus", "--mfu", "--gpu", "--precision"), ("--params", "--tokens", "--gpus", "--mfu")),
+    "failures": ("--preset", ("--interruptions", "--window-s", "--checkpoint-interval-s"),
+                 ("--interruptions", "--window-s", "--checkpoint-interval-s")),
+}
+# An estimator argument set by an option of another name.
+ARGUMENT_OPTIONS = {"failure": "--preset"}
+
+
+def _group_error(command: str, given: dict) -> str | None:
+    """What is wrong with the options `given` ({option: text}) as the command's groups go, or None."""
+    if command not in GROUPS:
+        return None
+    preset, group, needed = GROUPS[command]
+    present = [o for o in group if o in given]
+    if preset and preset in given:
+        return f"{preset} sets {_listed(present)} itself: give {preset} alone, or those options without it" if present else None
+    needed = needed if needed is not None else group if present else ()
+    if missing := [o for o in needed if o not in given]:
+        alternative = f", or {preset} alone" if preset else ""
+        return f"{_listed(missing)} missing: {_listed(needed)} go together{alternative}"
+    return None
+
+
+def _listed(options) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " and " + options[-1]
+
+
+def typed_options(argv: list) -> dict:
+    """{option: its value as typed, "" for a flag} of the options in `argv`."""
+    given = {}
+    for i, word in enumerate(argv):
+        if not word.startswith("--"):
+            continue
+        option, equals, value = word.partition("=")
+        if equals:
+            given[option] = value
+        elif i + 1 < len(argv) and not argv[i + 1].startswith("--"):
+            given[option] = argv[i + 1]
+        else:
+            given[option] = ""  # a flag
+    return given
 
 
 def _flops(a):
@@ -157,15 +206,15 @@ def parser() -> argparse.ArgumentParser:
     arg(p, "--params", "N, parameters", required=True)
     arg(p, "--tokens", "D, training tokens", required=True)
     for name in ("--layers", "--heads", "--head-dim", "--seq-len"):
-        arg(p, name, "attention term (give all four)")
+        arg(p, name, "attention term (all four, or none)")
 
     p = command("time", _time, "ideal wall-clock and GPU-hours of a run (a run preset, or N, D, GPUs, GPU preset, precision, MFU)")
     p.add_argument("--run", help="a run preset, e.g. llama3-405b")
     arg(p, "--params", "N, parameters")
     arg(p, "--tokens", "D, training tokens")
     arg(p, "--gpus", "GPU count")
-    p.add_argument("--gpu", default="h100-sxm", help="a GPU preset")
-    p.add_argument("--precision", default="bf16", help="bf16 or fp8")
+    p.add_argument("--gpu", default="h100-sxm", help="a GPU preset (h100-sxm unless given)")
+    p.add_argument("--precision", default="bf16", help="bf16 or fp8 (bf16 unless given)")
     arg(p, "--mfu", "model FLOPs utilisation, 0 < MFU <= 1")
 
     p = command("params", _params, "parameter count of a model preset (breakdown; total and active for MoE)")
@@ -221,11 +270,25 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv)
+    given = {option: text for option, text in typed_options(argv).items() if text}
+    if problem := _group_error(args.command, given):
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    # Each argument an estimator may name, as the option that sets it (every option is named for its
+    # argument, `--window-s` for window_s, or ARGUMENT_OPTIONS says which) and its value as typed or by default.
+    options = {argument: "--" + argument.replace("_", "-") for argument, value in vars(args).items()
+               if value is not None and argument not in ("command", "handler", "json")}
+    options |= {argument: option for argument, option in ARGUMENT_OPTIONS.items() if option in given}
+    by_argument = {argument: (option, given.get(option, str(getattr(args, argument, "")))) for argument, option in options.items()}
     try:
         rows = args.handler(args)
     except EstimatorError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {error.on_command_line(by_argument, given)}", file=sys.stderr)
+        return 2
+    except OverflowError:  # a whole-number product past what a float holds
+        print(f"error: {EstimatorError('', math.inf, '').on_command_line(by_argument, given)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({key: value for key, value, _ in rows}, indent=2))

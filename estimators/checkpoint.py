@@ -25,12 +25,20 @@ order estimate of the optimum checkpoint interval", eq. 37) refines it to
 import math
 from dataclasses import dataclass
 
+from . import units
 from .memory import bytes_per_param
 from .errors import EstimatorError
 from .provenance import quantity
 from .validate import finite_result, flag, non_negative, non_negative_int, one_of, positive, positive_int
 
 SHIPPED_WEIGHT_BYTES = 2  # BF16 weights, what a release ships
+# Bytes a weight takes in a released checkpoint, by the precision its publisher released it in (a
+# model preset's released_precision). FP8 weights ship with a scale per 128×128 block, as DeepSeek-V3's
+# do: 4 bytes in 16,384 weights, left out.
+RELEASED_WEIGHT_BYTES = {"bf16": SHIPPED_WEIGHT_BYTES, "fp8": 1}
+# An interval at a bound of its range, computed back from a rounded or divided figure, lands a
+# rounding error outside it: Daly's optimum at δ ≥ 2M is M itself.
+_ROUNDING = 1e-12
 INTERVAL_METHODS = ("young", "daly")
 # How a save pauses the GPUs, as a reader picks it.
 CHECKPOINT_MODES = {
@@ -222,6 +230,69 @@ def interruption_timeline(window_s: float, interruptions: int, checkpoint_interv
 
 
 @dataclass(frozen=True)
+class IntervalRange:
+    shortest_s: float = quantity("(W − √(W² − 2nWδ))/n: more often, saves and lost work overfill the window", "duration")
+    longest_s: float = quantity("W/n, the mean time between the interruptions", "duration")
+
+
+def checkpoint_interval_range(window_s: float, interruptions: int, checkpoint_stall_s: float) -> IntervalRange:
+    """The intervals τ at which n·τ/2 + (W/τ)·δ holds: from (W − √(W² − 2nWδ))/n to W/n.
+
+    n·τ/2 takes each interruption to strike inside an interval of its own. Past the mean
+    time between interruptions, W/n, an interval holds more than one on average, and n·τ/2
+    counts work that was never done (at τ = 2W/n, the whole window). Below the shortest
+    interval the saves and the lost work add up to more than the window. A pause above
+    half the mean time between interruptions, δ > W/2n, leaves no interval. With no
+    interruption every interval from δ to the window holds.
+    """
+    window = positive("window_s", window_s)
+    n = non_negative_int("interruptions", interruptions)
+    delta = non_negative("checkpoint_stall_s", checkpoint_stall_s)
+    if n == 0:
+        return IntervalRange(delta, window)
+    if 2 * n * delta > window:
+        raise EstimatorError("checkpoint_stall_s", checkpoint_stall_s, (
+            f"at most half the mean time between interruptions, W/2n = {units.duration(window / (2 * n))}: "
+            "with longer saves no interval keeps the saves and the lost work inside the window"))
+    # The smaller root of n·τ²/2 − W·τ + W·δ = 0, written so that a tiny δ does not cancel to 0.
+    shortest = 2 * window * delta / (window + math.sqrt(window * window - 2 * n * window * delta))
+    return IntervalRange(shortest, window / n)
+
+
+def _shortest_share(r: float) -> float:
+    """checkpoint_interval_range's shortest interval over M at a pause δ = r·M: 2r / (1 + √(1 − 2r))."""
+    return 2 * r / (1 + math.sqrt(1 - 2 * r))
+
+
+def _daly_share(r: float) -> float:
+    """Daly's interval over M at a pause δ = r·M (r < 1/2): √(2r)·(1 + √(r/2)/3 + r/18) − r."""
+    return math.sqrt(2 * r) * (1 + math.sqrt(r / 2) / 3 + r / 18) - r
+
+
+def _daly_in_range_share() -> float:
+    """The pause, as a share of M, up to which Daly's interval is no shorter than the shortest the
+    lost-work count holds for: both are functions of δ/M alone, so this is one constant (≈ 0.44).
+    Found by bisection, where Daly's interval falls from above the shortest to below it."""
+    low, high = 0.0, 0.5
+    for _ in range(60):  # halves a width of 1/2 to below a double's resolution
+        middle = (low + high) / 2
+        low, high = (middle, high) if _daly_share(middle) >= _shortest_share(middle) else (low, middle)
+    return low
+
+
+DALY_IN_RANGE_SHARE = _daly_in_range_share()
+
+
+def longest_checkpoint_stall_s(window_s: float, interruptions: int) -> float:
+    """The longest pause per save at which Daly's interval still keeps lost work and saves inside
+    the window: c·W/n, where c ≈ 0.44 solves Daly's τ = (W − √(W² − 2nWδ))/n at δ = c·W/n.
+
+    Past it even the best interval loses nearly all of the window, beyond what n·τ/2 can count.
+    """
+    return DALY_IN_RANGE_SHARE * mtbf_seconds(interruptions, window_s)
+
+
+@dataclass(frozen=True)
 class CheckpointOverhead:
     lost_s: float = quantity("n·τ/2, work thrown away by the interruptions", "duration")
     saving_s: float = quantity("(W/τ)·δ, the GPUs paused for saves", "duration")
@@ -236,11 +307,18 @@ def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval
 
     Each part's share of the window W: (n·τ/2) / W and ((W/τ)·δ) / W = δ/τ.
 
-    Unlike effective_training_time it does not require the sum to fit in the
-    window, so it can chart the cost of any interval.
+    It holds for the intervals checkpoint_interval_range gives, at most the mean time
+    between interruptions, where neither share nor their sum exceeds the window; any
+    other interval is refused with that range.
     """
     window = positive("window_s", window_s)
     lost = lost_work_seconds(interruptions, checkpoint_interval_s)
+    valid = checkpoint_interval_range(window, interruptions, checkpoint_stall_s)
+    tau = checkpoint_interval_s
+    if not valid.shortest_s * (1 - _ROUNDING) <= tau <= valid.longest_s * (1 + _ROUNDING):
+        raise EstimatorError("checkpoint_interval_s", checkpoint_interval_s, (
+            f"from {units.duration(valid.shortest_s)} to {units.duration(valid.longest_s)}, the mean time between "
+            "interruptions: past it an interval holds more than one, and n·τ/2 counts work never done"))
     saving = window / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
     return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving), lost / window, saving / window)
 

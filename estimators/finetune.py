@@ -19,6 +19,7 @@ Model-state memory (activations come on top):
 
 from dataclasses import dataclass
 
+from . import units
 from .errors import EstimatorError
 from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes, model_state_bytes
 from .model_size import DecoderConfig, decoder_params, head_dim
@@ -159,7 +160,7 @@ def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA
     picked = lora_adapted_matrices(config, modules).values()
     narrowest = min(min(shape) for shape in picked)
     if positive_int("rank", rank) > narrowest:
-        raise EstimatorError("rank", rank, f"at most {narrowest}, the narrowest adapted width")
+        raise EstimatorError("rank", rank, f"at most {units.integer(narrowest)}, the narrowest adapted width")
     return config.layers * sum(lora_matrix_params(d_in, d_out, rank) for d_in, d_out in picked)
 
 

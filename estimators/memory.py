@@ -128,7 +128,12 @@ RECOMPUTE_LABELS = {"none": "none", "selective": "selective (attention)", "full"
 # tensor parallelism (layer norms, dropout masks, attention and MLP inputs), 24 are.
 ACTIVATION_UNSPLIT = 10
 ACTIVATION_SPLIT = 24
-ACTIVATION_ATTENTION = 5  # × a·s/h: softmax, its dropout mask and the Q·Kᵀ scores
+# The attention term, × a·s/h: the softmax output, the dropout mask on it and the dropout output (the
+# input of ·V); the Q·Kᵀ scores are not kept, the softmax's backward reads its output.
+SOFTMAX_OUTPUT_BYTES = 2
+DROPOUT_MASK_BYTES = 1
+DROPOUT_OUTPUT_BYTES = 2
+ACTIVATION_ATTENTION = SOFTMAX_OUTPUT_BYTES + DROPOUT_MASK_BYTES + DROPOUT_OUTPUT_BYTES  # Korthikanti's 5
 FULL_RECOMPUTE_STORED = 2  # the 16-bit input of each layer
 # A bill within this share of the budget counts as fitting: sums of sharded parts
 # land a rounding error away from a budget they meet exactly (7.5B on 45 GPUs, 32 GB).
@@ -141,7 +146,7 @@ class ActivationCoefficients:
 
     unsplit: int = quantity("never split by tensor parallelism (the 10 of 10 + 24/t)")
     split: int = quantity("split by tensor parallelism (the 24 of 10 + 24/t)")
-    attention: int = quantity("× a·s/h: softmax, its dropout mask and the Q·Kᵀ scores")
+    attention: int = quantity("× a·s/h: the softmax output, its dropout mask and the dropout output")
     full_recompute: int = quantity("what full recomputation keeps: each layer's 16-bit input")
 
 
@@ -214,7 +219,7 @@ DROPOUT_MASKS = 2  # after attention and after the MLP, 1 byte an element each
 Q_AND_OUTPUT = 4  # Q, and the output projection's input, 2sbh each
 KV_PER_SHARE = 4  # K and V, 2sb·h_kv each: 4 × G/a per s·b·h
 MLP_WIDTH_TENSORS = {"gelu": 4, "swiglu": 8}  # bytes per s·b·F: 2 × (2, GeLU) or 4 × (2, SwiGLU) tensors of width F
-ATTENTION_NO_DROPOUT = 2  # × a·s/h: the softmax output alone
+ATTENTION_NO_DROPOUT = SOFTMAX_OUTPUT_BYTES  # × a·s/h: the softmax output alone
 OUTPUT_SBH = 4  # the final norm's input and the output layer's input, 2sbh each
 LOSS_LOGIT_BYTES = 4  # FP32 logits kept by the cross-entropy, per s·b·V
 

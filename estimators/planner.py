@@ -3,44 +3,29 @@
 For each layout that divides the cluster and the model, with a ZeRO stage, a
 recomputation mode and a number of interleaved pipeline chunks v per stage:
 
-- memory per GPU: the first pipeline stage's bill, the fullest (memory_bill's
-  convention, after Megatron-LM's theoretical memory): its share of the
+- memory per GPU: the fullest of the first two pipeline stages' bills (the
+  first holds the embedding and p micro-batches of its end-stage share of
+  blocks, the second ⌈L/p⌉ blocks and p − 1 micro-batches; each counted at its
+  own worst, after Megatron-LM's theoretical memory): its share of the
   weights under ZeRO (memory.training_memory_per_gpu), experts split over ep
   GPUs and their state sharded over the dp·cp/ep GPUs that hold the same
-  experts, plus 1F1B's L layers' worth of activations
-  (memory.activation_bytes_per_layer, with sequence parallelism, over the s/cp
-  tokens each GPU holds). Interleaving keeps more in flight: × (1 + (p − 1)/(p·v))
+  experts, plus the activations in flight (step_time.block_activation_bytes:
+  FlashAttention and fused kernels, with sequence parallelism, over the s/cp
+  tokens each GPU holds; FlashAttention keeps no s × s scores, so selective
+  recomputation saves nothing over none). Interleaving keeps more in flight: × (1 + (p − 1)/(p·v))
   (Megatron-LM's theoretical_memory_usage.py, its interleaved_schedule_memory_penalty).
-- compute: the hardware FLOPs over GPUs × peak × matmul efficiency, where the
-  efficiency is a measured ceiling of the GPU's matrix multiply (a
-  `matmul_rates` preset), not a utilisation fitted to a run. Model FLOPs per
-  token are 6·N_active (Kaplan et al. 2020) plus causal attention,
-  3·s·H·(d_qk + d_v) per layer (PaLM's 12·L·H·Q·T, appendix B, halved by the
-  causal mask that FlashAttention skips). Selective recomputation adds the
-  attention core's forward again (a third of its FLOPs, Korthikanti et al.
-  2022 §5); full recomputation the whole forward, 2·N_active per token plus
-  that third.
-- traffic: parallelism.layout_traffic, each cut on the link it crosses; the
-  pipeline's sends × v (each chunk boundary is crossed once per micro-batch).
-- the bubble: (p − 1)/m for 1F1B, (p − 1)/(v·m) for the interleaved schedule
-  (Narayanan et al. 2021, §2.2).
+- step time: the step model (estimators/step_time.py, validated against
+  published measured runs), on the framework a planner can assume
+  (planned_setup): one sequence per micro-batch, sequence parallelism,
+  FlashAttention, data-parallel gradients reduced in FP32 behind the backward
+  pass, ZeRO-3's gathers prefetched, tensor-, context- and expert-parallel
+  collectives exposed, 1F1B or the interleaved schedule.
+- traffic: parallelism.layout_traffic, each cut's bytes on the link it
+  crosses, for the cards and the picture.
 
-Step time = (compute + TP + CP + EP + PP link time) × (1 + bubble) + exposed DP
-time, and MFU = model FLOPs / (step time × GPUs × peak). What overlaps:
-
-- tensor-, context- and expert-parallel collectives and the pipeline's sends
-  sit between the matrix multiplies that need their results: none overlaps
-  (an upper bound on their cost: asynchronous TP, DualPipe and the like hide some);
-- data-parallel gradients (ZeRO 0–2) are reduced while the last micro-batch's
-  backward pass runs, 2/3 of its compute (the backward is 4N of a token's 6N):
-  only what exceeds that is exposed;
-- ZeRO-3's weight gathers are prefetched a layer ahead through the whole step
-  (as FSDP does), and counted once per step (weights stay gathered across the
-  micro-batches of a step, as torchtitan keeps them under pipelining).
-
-Links have no latency and reach their full bandwidth; routing is even; the
-arithmetic of norms, activations and the loss is left out. The prediction is
-therefore a ceiling: a real run's MFU lands below it.
+Step time = busy × (1 + x) + exposed data-parallel time + the optimizer step,
+x = (p − 1)/(v·m) the bubble over the busy time, x/(1 + x) its share of the
+step (step_time.pipeline_bubble_share); MFU = model FLOPs / (step × GPUs × peak).
 
 Rejected, by reason: TP wider than a scale-up domain; a degree that divides
 neither the heads (TP), the layers (PP: whole stages of ⌈L/p⌉ layers, the
@@ -59,13 +44,11 @@ is kept (stages 0–2 take equal time, 3 no less); memory is tried before
 traffic, which is counted only for layouts that fit, one layer and one
 micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
 in both); each layout that fits gets a bound on every choice's step
-(its fastest compute, one chunk's sends, its widest interleaving's bubble, the
-least exposed data-parallel time), and its choices are counted only when that
-bound could come next; and the choices are evaluated in full (their cuts,
-through parallelism.layout_traffic) in order of their step time counted from
-the same formulas without the cuts, a hair below it, stopping once none can
-beat the best few (branch and bound: exact, it never drops a layout that
-would rank).
+(step_time.step_floor_seconds: the same terms at the least any choice gives
+each), and its choices are timed only when that bound could come next; each
+choice's step is the step model's, a hair below it as its floor, and the
+search stops once none can beat the best few (branch and bound: exact, it
+never drops a layout that would rank).
 """
 
 import heapq
@@ -78,29 +61,25 @@ from .memory import (
     FIT_TOLERANCE,
     OPTIMIZERS,
     ZERO_STAGES,
-    activation_bytes_per_layer,
     activation_output_bytes,
     memory_fit,
     training_memory_per_gpu,
     zero_breakdown,
 )
-from .memory_bill import first_stage_params
 from .model_size import DecoderConfig, decoder_params, linear_params, mlp_params
 from .moe import MoeConfig, moe_params
-from .parallelism import (Layout, context_parallel_traffic_bytes, data_parallel_traffic_bytes, expert_parallel_traffic_bytes, kv_width, layout_traffic,
-                          link_seconds, pipeline_traffic_bytes, tensor_parallel_traffic_bytes)
+from .parallelism import Layout, layout_traffic
 from .presets import load_presets
 from .provenance import quantity
+from .step_time import Gpu, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks, step_floor_seconds, step_from_terms, step_seconds
 from .validate import fraction, one_of, positive, positive_int
 
-FLOPS_PER_PARAM_TOKEN = 6  # 2 forward + 4 backward per parameter per token (Kaplan et al. 2020, §2.1)
-FORWARD_FLOPS_PER_PARAM_TOKEN = 2  # the forward alone: what full recomputation repeats
-TRAINING_PASSES = 3  # forward + backward, the backward twice the forward: 3 forwards' worth
-BACKWARD_SHARE = 4 / 6  # the backward's 4N of a token's 6N: the window DP gradients overlap with
-CAUSAL_SHARE = 1 / 2  # a causal mask leaves half of the s × s scores to compute
-MATMUL_FLOPS_PER_MAC = 2  # one multiply and one add
+GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
 MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
 RECOMPUTE_ORDER = ("none", "selective", "full")  # cheapest arithmetic first
+# What the search tries: under FlashAttention selective recomputation keeps what none keeps and repeats the attention
+# core's forward, so it is never faster than none (layout_plan still times it when asked).
+SEARCHED = ("none", "full")
 BEST = 5  # layouts a plan returns in full
 FLOOR_MARGIN = 1 - 1e-12  # a floor's own rounding must never lift it above the step it bounds
 REJECTIONS = {
@@ -128,7 +107,12 @@ class Cluster:
     scale_up_gpus: int = quantity("GPUs per scale-up (NVLink) domain", "integer")
     scale_up_bytes_per_s: float = quantity("scale-up bandwidth per GPU, one direction", "si", unit="B/s")
     scale_out_bytes_per_s: float = quantity("scale-out bandwidth per GPU, one direction", "si", unit="B/s")
-    matmul_efficiency: float = quantity("measured matmul ceiling / peak", "percent")
+    matmul_efficiency: float = quantity("best measured matmul rate / peak", "percent")
+    hbm_bytes_per_s: float = quantity("memory bandwidth", "si", unit="B/s", default=None)
+    sms: int = quantity("streaming multiprocessors", "integer", default=None)
+    attention_share: float = quantity("FlashAttention's rate / peak", "percent", default=None)
+    scale_up_latency_seconds: float = quantity("one message's latency inside a scale-up domain", "duration", default=None)
+    scale_out_latency_seconds: float = quantity("one message's latency across the network", "duration", default=None)
 
     def __post_init__(self):
         positive_int("gpus", self.gpus)
@@ -136,6 +120,15 @@ class Cluster:
         for name in ("peak_flops_per_gpu", "memory_bytes", "scale_up_bytes_per_s", "scale_out_bytes_per_s"):
             positive(name, getattr(self, name))
         fraction("matmul_efficiency", self.matmul_efficiency)
+
+    def step_gpu(self) -> Gpu:
+        """The step model's view of one GPU of the cluster and its links (every field given)."""
+        for name in ("hbm_bytes_per_s", "sms", "attention_share", "scale_up_latency_seconds", "scale_out_latency_seconds"):
+            if getattr(self, name) is None:
+                raise EstimatorError(name, None, "a value: the step model needs it (cluster_preset gives every one)")
+        return Gpu(self.peak_flops_per_gpu, self.peak_flops_per_gpu, self.matmul_efficiency, self.attention_share,
+                   self.hbm_bytes_per_s, self.sms, self.memory_bytes, self.scale_up_gpus, self.scale_up_bytes_per_s,
+                   self.scale_out_bytes_per_s, self.scale_up_latency_seconds, self.scale_out_latency_seconds)
 
 
 def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, matmul_rate: str, precision: str = "bf16") -> Cluster:
@@ -145,77 +138,62 @@ def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, matmul_ra
     peak = g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))]
     if rate.precision != precision:
         raise EstimatorError("matmul_rate", matmul_rate, f"a rate measured in {precision}, the precision of the peak")
+    up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
     # A GPU that ships in no NVLink domain reaches its neighbours over the scale-out network: a domain of one.
-    return Cluster(gpus, peak, g.memory_bytes, g.nvlink_domain_gpus or 1, presets.interconnect(scale_up).bandwidth_bytes_per_s,
-                   presets.interconnect(scale_out).bandwidth_bytes_per_s, rate.matmul_flops / peak)
+    return Cluster(gpus, peak, g.memory_bytes, g.nvlink_domain_gpus or 1, up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s,
+                   rate.matmul_flops / peak, hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors,
+                   attention_share=g.attention_share, scale_up_latency_seconds=up.latency_seconds,
+                   scale_out_latency_seconds=out.latency_seconds)
 
 
-def pipeline_bubble(pp: int, micro_batches: int, chunks: int = 1) -> float:
-    """The pipeline's idle share of a step: (p − 1)/(v·m) (1F1B at v = 1; Narayanan et al. 2021, §2.2)."""
-    p, m, v = positive_int("pp", pp), positive_int("micro_batches", micro_batches), positive_int("chunks", chunks)
-    return (p - 1) / (v * m)
+def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micro_batch: int = MICRO_BATCH) -> Setup:
+    """What the planner assumes of a framework for a layout: sequence parallelism, FlashAttention, FP32 gradients
+    reduced behind the backward pass, the interleaved schedule for v ≥ 2 chunks, 1F1B for one."""
+    return Setup(tp=layout.tp, cp=layout.cp, pp=layout.pp, dp=layout.dp, ep=layout.ep, zero_stage=layout.zero_stage,
+                 micro_batch=micro_batch, chunks=chunks, schedule="interleaved" if chunks > 1 else "1f1b",
+                 recompute=recompute, grad_bytes=GRADIENT_BYTES)
 
 
 @dataclass(frozen=True)
 class _Model:
+    """What the planner's checks and model-state count read of a model (its time and activations are the step
+    model's, step_time.Shape)."""
+
     layers: int
     heads: int
-    kv_heads: int  # of the activations' keys and values (MLA attends over full per-head keys)
-    hidden: int
-    vocab: int
-    attention_width: int  # H·(d_qk + d_v), the attention core's width per token
-    active: float
     routed: float  # routed-expert parameters of the whole model
-    moe_layers: int
-    dense_layers: int
-    dense_ffn: int
-    moe_ffn: int  # width of the (k + S) experts a token passes through, as one MLP
-    mlp: str
-    dropout: bool
     experts: int
-    top_k: int
-    kv_width: float  # G·h, one token's keys (parallelism.kv_width): what context parallelism gathers
-    params: float  # every parameter stored, whose gradients data parallelism reduces
 
 
 def _model(config) -> _Model:
     if isinstance(config, DecoderConfig):
-        c = config
-        # Q·Kᵀ and ·V each H·(d/H) = d wide: the attention core is 2d wide per token.
-        return _Model(c.layers, c.heads, c.kv_heads, c.d_model, c.vocab, 2 * c.d_model, decoder_params(c).total, 0, 0, c.layers,
-                      c.ffn_dim, 0, c.mlp, c.dropout, 0, 0, kv_width(c),
-                      decoder_params(c).total)
+        return _Model(layers=config.layers, heads=config.heads, routed=0, experts=0)
     if isinstance(config, MoeConfig):
         c = config
-        p = moe_params(c)
-        moe_layers = c.layers - c.dense_layers
-        routed = moe_layers * c.routed_experts * mlp_params(c.d_model, c.expert_ffn_dim)
-        if c.mla is None:
-            # Q·Kᵀ and ·V each H·h wide, h the config's head width (Qwen3's 128 on d/H = 64), d/H when it gives none.
-            width, kv = 2 * c.heads * (c.head_dim or c.d_model // c.heads), c.kv_heads
-        else:
-            width, kv = c.heads * (c.mla.qk_nope_head_dim + c.mla.qk_rope_head_dim + c.mla.v_head_dim), c.heads
-        # Each token keeps the activations of the k routed and S shared experts it passes through: one MLP k + S wide.
-        moe_ffn = (c.top_k + c.shared_experts) * c.expert_ffn_dim
-        return _Model(c.layers, c.heads, kv, c.d_model, c.vocab, width, p.active, routed, moe_layers,
-                      c.dense_layers, c.dense_ffn_dim, moe_ffn, "swiglu", False, c.routed_experts, c.top_k, kv_width(c),
-                      p.total)
+        routed = (c.layers - c.dense_layers) * c.routed_experts * mlp_params(c.d_model, c.expert_ffn_dim)
+        return _Model(layers=c.layers, heads=c.heads, routed=routed, experts=c.routed_experts)
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 
 
 @cache  # the same for every layout of a plan with this many stages
 def _first_stage_shared_params(config, m: _Model, pp: int) -> float:
-    """Parameters of the first of pp stages other than the routed experts: its L/p share of the blocks and the embedding.
+    """Parameters other than the routed experts on the fuller of the first two stages: the first stage's end share of
+    the blocks (stage_blocks) and the embedding, or a middle stage's ⌈L/p⌉ blocks; the whole model at p = 1.
 
-    A dense model's is memory_bill.first_stage_params; an MoE model's is
-    counted the same way from moe_params, its routed experts left out.
+    A dense model's blocks are decoder_params' attention, MLPs and norms; an
+    MoE model's are counted the same way from moe_params, its routed experts left out.
     """
     if isinstance(config, DecoderConfig):
-        return first_stage_params(config, pp)
-    embedding = config.vocab * config.d_model
-    head = (0 if config.tied_embeddings else linear_params(config.d_model, config.vocab)) + config.d_model  # + final norm
-    blocks = moe_params(config).total - m.routed - embedding - head
-    return blocks / pp + embedding + (head if pp == 1 else 0)
+        b = decoder_params(config)
+        blocks, embedding, head = b.attention + b.mlp + b.norms, b.embeddings, b.head
+    else:
+        embedding = config.vocab * config.d_model
+        head = (0 if config.tied_embeddings else linear_params(config.d_model, config.vocab)) + config.d_model  # + final norm
+        blocks = moe_params(config).total - m.routed - embedding - head
+    if pp == 1:
+        return blocks + embedding + head
+    full, end = stage_blocks(m.layers, pp)
+    return max(end * blocks / m.layers + embedding, full * blocks / m.layers)
 
 
 @dataclass(frozen=True)
@@ -229,15 +207,18 @@ class LayoutPlan:
     memory_bytes: float = quantity("the fullest (first) pipeline stage's bill per GPU", "bytes")
     activation_bytes: float = quantity("of it, the activations kept for the backward pass", "bytes")
     fits: bool
-    compute_seconds: float = quantity("hardware FLOPs / (GPUs × peak × matmul efficiency)", "duration")
-    tp_seconds: float = quantity("tensor-parallel all-reduces on their link, not overlapped", "duration")
-    cp_seconds: float = quantity("context-parallel gathers on their link, not overlapped", "duration")
-    pp_seconds: float = quantity("pipeline sends × v on their link, not overlapped", "duration")
-    ep_seconds: float = quantity("expert-parallel all-to-alls on their link, not overlapped", "duration")
-    dp_seconds: float = quantity("data-parallel (or ZeRO-3) traffic on its link", "duration")
+    compute_seconds: float = quantity("GEMMs at their shapes' rates, attention, memory-bound kernels and recomputation",
+                                      "duration")
+    tp_seconds: float = quantity("tensor-parallel collectives, α–β on the scale-up link, not overlapped", "duration")
+    cp_seconds: float = quantity("context-parallel gathers, α–β on their link, not overlapped", "duration")
+    pp_seconds: float = quantity("pipeline sends × v, α–β on their link", "duration")
+    ep_seconds: float = quantity("expert-parallel all-to-alls on their links, not overlapped", "duration")
+    dp_seconds: float = quantity("data-parallel (or ZeRO-3) traffic, α–β on its link", "duration")
     dp_exposed_seconds: float = quantity("the part of dp_seconds that no compute hides", "duration")
-    bubble: float = quantity("(p − 1)/(v·m), idle share of a step", "percent")
-    step_seconds: float = quantity("(compute + TP + CP + EP + PP) × (1 + bubble) + exposed DP", "duration")
+    optimizer_seconds: float = quantity("the optimizer step: the training state read and written once", "duration")
+    bubble: float = quantity("x/(1 + x), x = (p − 1)/(v·m): the pipeline's idle share of the step", "percent")
+    step_seconds: float = quantity("busy × (1 + x) + exposed DP + optimizer, the step model's", "duration",
+                                   of=step_seconds)
     mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
     bottleneck: str  # the largest share of the step: "compute", "bubble" or a cut
     cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
@@ -265,25 +246,20 @@ def _interleaving(pp: int, chunks: int) -> float:
 
 
 @cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp, and so does every plan of one block
-def _layer_activations(hidden: int, heads: int, kv_heads: int, mlp: str, dropout: bool, ffn: int, tokens: int, b: int, tp: int,
-                       recompute: str) -> float:
-    return activation_bytes_per_layer(tokens, b, hidden, heads, tp, True, recompute, kv_heads=kv_heads, ffn_dim=ffn, mlp=mlp,
-                                      dropout=dropout)
-
-
-def _activations(m: _Model, tp: int, cp: int, pp: int, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
-    """1F1B's first stage: p micro-batches in flight, each through its L/p layers (the output layer's only at p = 1)."""
-    tokens = seq_len // cp
-    stage_layers = m.layers / pp
-    dense_here = min(m.dense_layers, stage_layers)  # an MoE model's dense blocks come first
-    block = (m.hidden, m.heads, m.kv_heads, m.mlp, m.dropout)
-    dense = _layer_activations(*block, m.dense_ffn, tokens, b, tp, recompute) if dense_here else 0
-    moe = _layer_activations(*block, m.moe_ffn, tokens, b, tp, recompute) if m.moe_layers else 0
-    per_micro_batch = dense_here * dense + (stage_layers - dense_here) * moe
-    total = pp * per_micro_batch
+def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
+    """1F1B's fuller of the first two stages: the first keeps p micro-batches of its end share of blocks, the second
+    p − 1 of ⌈L/p⌉ (stage_blocks), each block what step_time.block_activation_bytes counts (FlashAttention and fused
+    kernels, with sequence parallelism); the output layer's only at p = 1."""
+    shape, tokens = _shape(config), b * seq_len // cp
+    setup = Setup(tp=tp, cp=cp, micro_batch=b)
+    kept = {"none": "none_bytes", "selective": "selective_bytes", "full": "full_bytes"}[recompute]
+    dense = getattr(block_activation_bytes(shape, setup, tokens), kept)
+    moe = getattr(block_activation_bytes(shape, setup, tokens, True), kept) if shape.moe_layers else 0
+    per_block = ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
     if pp == 1:
-        total += _output_activations(m.hidden, m.vocab, tokens, b, tp)
-    return total
+        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
+    full, end = stage_blocks(shape.layers, pp)
+    return max(pp * end, (pp - 1) * full) * per_block
 
 
 @cache  # the same for every recomputation mode, and for every plan of one width and vocabulary
@@ -300,15 +276,6 @@ def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
         experts = m.routed / (layout.pp * layout.tp * layout.ep)
         bill += zero_breakdown(experts, layout.dp * layout.cp // layout.ep, layout.zero_stage, optimizer).total
     return bill
-
-
-def _flops(m: _Model, seq_len: int, tokens: int, recompute: str) -> tuple:
-    """(model FLOPs, hardware FLOPs) of one step of `tokens` tokens."""
-    attention = TRAINING_PASSES * MATMUL_FLOPS_PER_MAC * CAUSAL_SHARE * seq_len * m.attention_width * m.layers
-    model = (FLOPS_PER_PARAM_TOKEN * m.active + attention) * tokens
-    again = {"none": 0, "selective": attention / TRAINING_PASSES,
-             "full": FORWARD_FLOPS_PER_PARAM_TOKEN * m.active + attention / TRAINING_PASSES}[recompute]
-    return model, model + again * tokens
 
 
 def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH) -> "str | None":
@@ -374,12 +341,6 @@ def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, 
     return found[0] if found else None
 
 
-def _compute_seconds(m, cluster, s, sequences) -> dict:
-    """Seconds of arithmetic per step under each recomputation mode."""
-    rate = cluster.gpus * cluster.peak_flops_per_gpu * cluster.matmul_efficiency
-    return {r: _flops(m, s, sequences * s, r)[1] / rate for r in RECOMPUTE_ORDER}
-
-
 def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
     s = positive_int("seq_len", seq_len)
     tokens = positive_int("global_batch_tokens", global_batch_tokens)
@@ -392,29 +353,34 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
           b: int = MICRO_BATCH) -> LayoutPlan:
     state = _state(config, m, layout, optimizer) if state is None else state
     if base is None:
-        base = _activations(m, layout.tp, layout.cp, layout.pp, s, recompute, b)
+        base = _activations(config, layout.tp, layout.cp, layout.pp, s, recompute, b)
     act = base * _interleaving(layout.pp, chunks)
     used = state + act
     fits = memory_fit(used, cluster.memory_bytes).fits
     if traffic is None:
         traffic = _traffic(config, layout, cluster, s, sequences, b)
-    micro = sequences // (layout.dp * b)
-    model, hardware = _flops(m, s, sequences * s, recompute)
-    rate = cluster.gpus * cluster.peak_flops_per_gpu
-    compute = hardware / (rate * cluster.matmul_efficiency)
-    links = {c.cut: c.link_seconds for c in traffic.cuts}
-    # ZeRO-3 keeps neither whole weights nor whole gradients between micro-batches: it gathers and scatters for each.
-    dp = links.get("dp", 0.0) + links.get("zero", 0.0) * micro
-    window = compute if layout.zero_stage == 3 else BACKWARD_SHARE * compute / micro
-    exposed = max(0.0, dp - window)
-    pp = links.get("pp", 0.0) * chunks
-    tp, cp, ep = links.get("tp", 0.0), links.get("cp", 0.0), links.get("ep", 0.0)
-    bubble = pipeline_bubble(layout.pp, micro, chunks)
-    busy = compute + tp + cp + ep + pp
-    step = busy * (1 + bubble) + exposed
-    shares = {"compute": compute, "bubble": busy * bubble, "tp": tp, "cp": cp, "pp": pp, "ep": ep, "dp": exposed}
-    return LayoutPlan(layout, recompute, chunks, micro, used, act, fits, compute, tp, cp, pp, ep, dp, exposed, bubble,
-                      step, model / (step * rate), max(shares, key=shares.get), traffic.cuts)
+    step = layout_step(config, layout, cluster, s, sequences * s, recompute, chunks, b)
+    compute = step.gemm_seconds + step.attention_seconds + step.memory_bound_seconds + step.recompute_seconds
+    shares = {"compute": compute, "bubble": step.bubble_seconds, "tp": step.tp_seconds, "cp": step.cp_seconds,
+              "pp": step.pp_seconds, "ep": step.ep_seconds, "dp": step.dp_exposed_seconds}
+    return LayoutPlan(layout, recompute, chunks, step.micro_batches, used, act, fits, compute, step.tp_seconds,
+                      step.cp_seconds, step.pp_seconds, step.ep_seconds, step.dp_seconds, step.dp_exposed_seconds,
+                      step.optimizer_seconds, step.bubble_share, step.step_seconds, step.mfu, max(shares, key=shares.get),
+                      traffic.cuts)
+
+
+def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str = "none",
+                chunks: int = 1, micro_batch: int = MICRO_BATCH):
+    """The step time of one layout and choice on a cluster, busy × (1 + x) + exposed DP + optimizer, on the framework
+    the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass)."""
+    s, sequences = _batch(seq_len, global_batch_tokens)
+    return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.step_gpu(), s,
+                        sequences)
+
+
+@cache  # one per model: every layout of every plan of it reads the same
+def _shape(config):
+    return shape_of(config)
 
 
 def _traffic(config, layout, cluster, s, sequences, b: int = MICRO_BATCH):
@@ -512,7 +478,7 @@ class _Search:
 
     def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
-        self.compute = _compute_seconds(m, cluster, s, sequences)
+        self.shape, self.gpu = _shape(config), cluster.step_gpu()
         self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
         self.shared = {}
 
@@ -520,129 +486,85 @@ class _Search:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
         _, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        return self.state(layout, ZERO_STAGES[-1]) + min(base for _, base in bases) <= self.limit
+        return self.states(layout)[-1] + min(base for r, base in bases if r in SEARCHED) <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
-        return next((stage for stage in ZERO_STAGES if self.state(layout, stage) + activation_bytes <= self.limit), None)
+        room = self.limit - activation_bytes
+        return next((stage for stage, state in zip(ZERO_STAGES, self.states(layout)) if state <= room), None)
 
     def state(self, layout, stage: int) -> float:
-        """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
-        key = ("state", layout.tp, layout.pp, layout.ep, stage)
+        """_state at a ZeRO stage (states)."""
+        return self.states(layout)[ZERO_STAGES.index(stage)]
+
+    def states(self, layout) -> tuple:
+        """_state at each ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one tuple per (tp, pp, ep)."""
+        key = ("state", layout.tp, layout.pp, layout.ep)
         if key not in self.shared:
-            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
-                                      self.optimizer)
+            self.shared[key] = tuple(_state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp,
+                                                                           layout.ep, stage), self.optimizer)
+                                     for stage in ZERO_STAGES)
         return self.shared[key]
 
     def choices(self, layout) -> list:
         """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice
         that fits.
 
-        For each recomputation and v, only the lowest fitting ZeRO stage (stages 0–2 take equal time and 3 no
-        less). The floor is _plan's step, (compute + TP + CP + EP + PP) × (1 + bubble) + exposed DP, from the same
-        traffic formulas without building the cuts: ZeRO-3's gathers once a micro-batch against the whole
-        compute, other stages' gradients once a step against the last micro-batch's backward pass.
+        For each recomputation and v, only the lowest fitting ZeRO stage (the
+        stages above it shard more state and gather weights for every
+        micro-batch, never faster). The floor is the step model's step
+        (step_time.step_seconds, what _plan reports), a rounding's width below it.
         """
         tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
         options, bases = self.pieces(tp, cp, pp)
-        micro = self.sequences // (dp * MICRO_BATCH)
-        links, pp_seconds = self.links(layout, micro)
-        gradients, gathers = self.dp_seconds(layout)
+        block = self.block(layout)
         found = []
+        lighter = {}  # chunks: the ZeRO stage a cheaper recomputation fits with
         for recompute, base in bases:
-            c = self.compute[recompute]
+            if recompute not in SEARCHED:
+                continue
             for chunks in options:
                 stage = self.stage(layout, base * _interleaving(pp, chunks))
-                if stage is None:
+                # More recomputation at the same ZeRO stage only adds arithmetic: never faster (step_time).
+                if stage is None or lighter.get(chunks) == stage:
                     continue
-                busy = (c + links + pp_seconds * chunks) * (1 + (pp - 1) / (chunks * micro))
-                exposed = max(0.0, gathers * micro - c) if stage == 3 else max(0.0, gradients - BACKWARD_SHARE * c / micro)
-                # Below the step _plan computes by a rounding's width at most: never above it.
-                floor = (busy + exposed) * FLOOR_MARGIN
-                found.append((floor, (tp, cp, pp, dp, ep, stage), recompute, chunks, self.state(layout, stage), base))
+                lighter.setdefault(chunks, stage)
+                degrees = (tp, cp, pp, dp, ep, stage)
+                setup = planned_setup(Layout(*degrees), recompute, chunks)
+                step = step_from_terms(self.shape, setup, self.gpu, self.s, self.sequences, block).step_seconds
+                found.append((step * FLOOR_MARGIN, degrees, recompute, chunks, self.state(layout, stage), base))
         return found
 
+    def block(self, layout) -> object:
+        """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
+        key = ("block", layout.tp, layout.cp, layout.ep)
+        if key not in self.shared:
+            self.shared[key] = block_terms(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, layout.ep)),
+                                           self.gpu, self.s)
+        return self.shared[key]
+
     def bound(self, layout) -> float:
-        """A floor under the floor of every choice of a layout: the fastest recomputation's compute, one chunk's
-        sends, the most chunks' bubble and the data-parallel traffic the slowest compute would hide."""
+        """A floor under the floor of every choice of a layout: step_time.step_floor_seconds with the cheapest
+        recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with (memory is
+        known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases = self.pieces(layout.tp, layout.cp, layout.pp)
-        micro = self.sequences // (layout.dp * MICRO_BATCH)
-        links, pp_seconds = self.links(layout, micro)
-        gradients, gathers = self.dp_seconds(layout)
-        fastest, slowest = min(self.compute[r] for r, _ in bases), max(self.compute[r] for r, _ in bases)
-        busy = (fastest + links + pp_seconds) * (1 + (layout.pp - 1) / (max(options) * micro))
-        exposed = min(max(0.0, gathers * micro - slowest), max(0.0, gradients - BACKWARD_SHARE * slowest / micro))
-        return (busy + exposed) * FLOOR_MARGIN
+        room = self.limit - self.states(layout)[-1]
+        fitting = [(r, base) for r, base in bases if r in SEARCHED and base <= room]
+        cheapest = fitting[0][0]  # SEARCHED runs from the least arithmetic to the most
+        most = max(v for _, base in fitting for v in options if base * _interleaving(layout.pp, v) <= room)
+        lowest = self.stage(layout, min(base for _, base in fitting))
+        setup = planned_setup(Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, lowest), cheapest, most)
+        return step_floor_seconds(self.shape, setup, self.gpu, self.s, self.sequences, most,
+                                  self.block(layout)) * FLOOR_MARGIN
 
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
         """(chunk counts, (recompute, activations) pairs) of every layout with these tp, cp and pp: what its memory
-        needs, tried before any traffic."""
+        needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
-            # Without recomputation under CP: the s × s scores of s/cp tokens per GPU are not what
-            # activation_bytes_per_layer counts.
-            self.shared[key] = options, tuple((r, _activations(self.m, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER
-                                              if r != "none" or cp == 1)
+            self.shared[key] = options, tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
         return self.shared[key]
-
-    def links(self, layout, micro: int) -> tuple:
-        """(TP + CP + EP link seconds, one chunk's pipeline seconds) per step of a layout of `micro` micro-batches.
-
-        Each cut's traffic is a layer's (a MoE layer's, for EP) per micro-batch
-        times the stage's layers and the micro-batches (the traffic formulas are
-        linear in both), so the figures of one (tp, cp, ep) serve every pp and dp.
-        """
-        tp, cp, pp, ep = layout.tp, layout.cp, layout.pp, layout.ep
-        m, key = self.m, ("links", tp, cp, ep)
-        if key not in self.shared:
-            self.shared[key] = _per_micro_batch(m.hidden, m.kv_width, m.top_k if m.moe_layers else 0, self.s, self.cluster,
-                                                tp, cp, ep)
-        layer, moe_layer, pp_up, pp_out = self.shared[key]
-        links = micro * (m.layers / pp) * layer + (micro * (m.moe_layers / pp) * moe_layer if moe_layer else 0.0)
-        pp_seconds = 0.0 if pp == 1 else micro * (pp_up if tp * cp * pp <= self.cluster.scale_up_gpus else pp_out)
-        return links, pp_seconds
-
-    def dp_seconds(self, layout) -> tuple:
-        """(ZeRO 0–2's gradients, ZeRO-3's traffic) seconds per step of the data-parallel cut: the GPU's weights,
-        experts over ep, reduced over dp·cp GPUs, the cluster over tp·pp; (0, 0) with none."""
-        tp, cp, pp, dp, ep = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
-        if dp * cp == 1:
-            return 0.0, 0.0
-        key = ("dp", tp, pp, ep)
-        if key not in self.shared:
-            params = (self.m.params - self.m.routed * (1 - 1 / ep)) / (tp * pp)
-            self.shared[key] = tuple(link_seconds(data_parallel_traffic_bytes(params, dp * cp, stage), _job_link(self.cluster))
-                                     for stage in (0, 3))
-        return self.shared[key]
-
-
-@cache  # a layer's traffic reads neither the depth nor the batch: every plan of one width, sequence and cluster shares it
-def _per_micro_batch(hidden: int, kv_width: float, top_k: int, s: int, cluster: Cluster, tp: int, cp: int, ep: int) -> tuple:
-    """(TP + CP seconds of one layer, EP seconds of one MoE layer, the pipeline's seconds on scale-up and on scale-out)
-    for one micro-batch of s/cp tokens; top_k 0 for a model without MoE layers.
-
-    TP's all-reduces on the scale-up link TP never leaves; CP's gathers on the
-    link its span reaches (parallelism.layout_traffic's rule), EP's
-    all-to-alls on the job's; the pipeline's link depends on pp, so both.
-    """
-    tokens = s // cp
-    layer = link_seconds(tensor_parallel_traffic_bytes(tokens, MICRO_BATCH, hidden, 1, tp), cluster.scale_up_bytes_per_s)
-    if cp > 1:
-        within = tp * cp <= cluster.scale_up_gpus
-        layer += link_seconds(context_parallel_traffic_bytes(s, MICRO_BATCH, kv_width / tp, 1, cp),
-                              cluster.scale_up_bytes_per_s if within else cluster.scale_out_bytes_per_s)
-    moe_layer = 0.0
-    if top_k and ep > 1:
-        moe_layer = link_seconds(expert_parallel_traffic_bytes(tokens / tp, MICRO_BATCH, hidden, 1, top_k, ep),
-                                 _job_link(cluster))
-    sends = pipeline_traffic_bytes(tokens / tp, MICRO_BATCH, hidden)
-    return layer, moe_layer, link_seconds(sends, cluster.scale_up_bytes_per_s), link_seconds(sends, cluster.scale_out_bytes_per_s)
-
-
-def _job_link(cluster: Cluster) -> float:
-    """The bandwidth of the cuts that span the whole job's neighbours or more (EP and DP): scale-up only on one domain."""
-    return cluster.scale_up_bytes_per_s if cluster.gpus <= cluster.scale_up_gpus else cluster.scale_out_bytes_per_s
 
 
 def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = math.inf) -> tuple:
@@ -685,7 +607,7 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
 
 
 def layout_preset_cluster(key: str) -> Cluster:
-    """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the matmul ceiling measured for them."""
+    """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the best matmul rate measured for them."""
     presets = load_presets()
     lay = presets.layout(key)
     rates = [k for k, r in presets.matmul_rates.items() if r.gpu == lay.gpu and r.precision == "bf16"]
@@ -726,6 +648,33 @@ def layout_preset_standing(key: str) -> Standing:
         return Standing(None, len(fitting) + 1, len(fitting))
     faster = _branch_and_bound(search, fitting, len(fitting), own.step_seconds)
     return Standing(own, len(faster) + 1, len(fitting))
+
+
+@dataclass(frozen=True)
+class RunStanding:
+    """A published run's own layout beside the planner's best on the same cluster and batch."""
+
+    own: LayoutPlan  # the run's degrees at their fastest fitting choice
+    best: LayoutPlan
+    ratio: float = quantity("the published layout's predicted step / the planner's best step", "times")
+
+
+def measured_run_standing(key: str) -> RunStanding:
+    """A published run's layout, timed by the planner on its own cluster and batch, over the planner's best there:
+    own step / best step (both on the framework the planner assumes)."""
+    from .step_runs import measured_runs
+    presets = load_presets()
+    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    g = presets.gpu(run.gpu)
+    rate = g.matmul_rate or next(k for k, r in presets.matmul_rates.items() if r.gpu == run.gpu and r.precision == "bf16")
+    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, rate)
+    s, tokens = run.seq_len, run.global_batch * run.seq_len
+    su = run.setup
+    own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, su.ep), cluster, s, tokens)
+    if own is None:
+        raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
+    best = plan_layouts(run.config, cluster, s, tokens, best=1).best[0]
+    return RunStanding(own, best, own.step_seconds / best.step_seconds)
 
 
 def step_tokens(sequences: int, seq_len: int) -> int:

@@ -9,7 +9,7 @@ A training stage's range (stage_span) spans its published runs.
 
 from dataclasses import dataclass
 
-from .checkpoint import checkpoint_bytes, weights_bytes
+from .checkpoint import RELEASED_WEIGHT_BYTES, checkpoint_bytes, weights_bytes
 from .compute import training_flops
 from .finetune import ADAPTER_WEIGHT_BYTES, lora_decoder_params
 from .hardware import delivered_flops, fleet_peak_flops, gpu_hours, seconds_for_gpu_hours, training_seconds
@@ -85,8 +85,17 @@ class StageRun:
     gpu_hours: float = quantity("GPU-hours: as reported, or GPUs × wall-clock hours", "count", of=gpu_hours)
     tokens: float | None = quantity("training tokens, where published", "count")
     examples: int | None = quantity("training examples, where published", "count")
-    artifact_bytes: float | None = quantity("what it hands on: BF16 weights, or a 16-bit adapter", "bytes",
+    artifact_bytes: float | None = quantity("what it hands on: its model's weights as released, or a 16-bit adapter", "bytes",
                                             of=weights_bytes)
+    # Which of its figures the run's report gives ("seconds" or "gpu_hours"; the other is derived from
+    # it), or "" when both are this site's ideal estimate at the run's MFU; then the GPU-hours its
+    # publisher reports, if any, and that MFU, so that a reader is told which figure is whose.
+    reported: str = ""
+    gpu_hours_reported: float | None = quantity("GPU-hours its publisher reports, where its figures are estimated", "count",
+                                          default=None)
+    mfu: float | None = quantity("the MFU an estimated run is timed at", "percent", default=None)
+    artifact_precision: str = ""  # what its artifact's bytes are in: "bf16", "fp8" (a model as released) or "lora"
+    artifact_model: str = ""  # the name of the model whose weights it hands on, if any
 
 
 @dataclass(frozen=True)
@@ -108,24 +117,34 @@ class StageSpan:
     artifact_high: float | None = quantity("bytes handed on, the largest published artifact", "bytes")
 
 
-def _artifact_bytes(presets, entry) -> float | None:
-    """The BF16 weights of the model a run hands on, or its 16-bit LoRA adapter; None if neither is named."""
+def _released_bytes(model) -> float:
+    """A model's weights as its publisher released them: BF16, or FP8 for a model trained and shipped in FP8."""
+    return weights_bytes(model.params, RELEASED_WEIGHT_BYTES[model.released_precision])
+
+
+def _artifact(presets, entry) -> tuple:
+    """(bytes, precision, model name) of what a run hands on: its model's weights as released, or its
+    16-bit LoRA adapter ("lora"); (None, "", "") if it names neither."""
     if getattr(entry, "finetune", None) is not None:
         setup = presets.finetune(entry.finetune)
         adapter = lora_decoder_params(presets.model(setup.model).config, setup.rank, setup.modules)
-        return weights_bytes(adapter, ADAPTER_WEIGHT_BYTES)
-    return weights_bytes(presets.model(entry.model).params) if entry.model is not None else None
+        return weights_bytes(adapter, ADAPTER_WEIGHT_BYTES), "lora", ""
+    if entry.model is None:
+        return None, "", ""
+    model = presets.model(entry.model)
+    return _released_bytes(model), model.released_precision, model.name
 
 
 def _stage_run(presets, entry) -> StageRun:
     """A run of the stages or stage_runs table: its time from whichever of seconds and GPU-hours it reports."""
     if entry.seconds is not None:
-        seconds, hours = entry.seconds, gpu_hours(entry.seconds, entry.gpus)
+        seconds, hours, reported = entry.seconds, gpu_hours(entry.seconds, entry.gpus), "seconds"
     else:
-        seconds, hours = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours
+        seconds, hours, reported = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours, "gpu_hours"
     # A stage names its run by its example; a run of stage_runs by its name.
+    artifact, precision, model = _artifact(presets, entry)
     return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, hours, entry.tokens, entry.examples,
-                    _artifact_bytes(presets, entry))
+                    artifact, reported, artifact_precision=precision, artifact_model=model)
 
 
 def _span(values: list) -> tuple:
@@ -147,8 +166,9 @@ def stage_span(key: str) -> StageSpan:
     if stage.run is not None:
         run = presets.run(stage.run)
         e = run_preset_estimate(stage.run)
+        model = presets.model(run.model)
         runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, e.gpu_hours, run.tokens, None,
-                             weights_bytes(presets.model(run.model).params)))
+                             _released_bytes(model), "", run.gpu_hours_reported, run.mfu, model.released_precision, model.name))
     return StageSpan(
         tuple(runs),
         *_span([r.gpus for r in runs]), *_span([r.seconds for r in runs]), *_span([r.gpu_hours for r in runs]),

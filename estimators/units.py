@@ -218,11 +218,18 @@ def number(value: float) -> str:
 
 @_remembered
 def percent(fraction: float) -> str:
-    """0.4 -> "40%"; 0.38234 -> "38.2%"."""
+    """0.4 -> "40%"; 0.38234 -> "38.2%"; 3.01e-6, under the smallest plain figure, -> "under 0.001%"."""
     magnitude = abs(_finite(fraction)) * 100
     if math.isinf(magnitude):  # a fraction near the float limit: its hundredfold in exact decimal arithmetic
         magnitude = abs(decimal.Decimal(fraction)) * 100
-    return f"{_sign(fraction)}{_plain(magnitude, SIGNIFICANT['percent'])}%" if magnitude else "0%"
+    if not magnitude:
+        return "0%"
+    if _round(magnitude, SIGNIFICANT["percent"]) < PLAIN_RANGE[0]:
+        # A share too small for a plain figure says it is under the smallest one, in words rather than
+        # in scientific notation: "3.01e-4% of the run" reads as a typo.
+        smallest = _plain(PLAIN_RANGE[0], SIGNIFICANT["percent"])
+        return f"under {smallest}%" if fraction > 0 else f"over -{smallest}%"
+    return f"{_sign(fraction)}{_plain(magnitude, SIGNIFICANT['percent'])}%"
 
 
 @_remembered

@@ -8,17 +8,15 @@ highlights the picked one).
 
 from html import escape
 
-FONT = "font-family:var(--md-text-font-family, sans-serif)"
-
-
 def root(width: int, height: int, title: str, description: str, body: list) -> str:
     """The <svg> around `body`, its <title> the accessible name and its <desc> the text alternative.
 
     No ids: a page may hold a widget twice, and the first <title> and <desc>
-    children name and describe an SVG without them.
+    children name and describe an SVG without them. No font either: inline in a page, its text
+    inherits the page's (an inline style would be the only one of the page's own markup).
     """
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" style="{FONT}">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img">'
         f"<title>{escape(title)}</title><desc>{escape(description)}</desc>" + "".join(body) + "</svg>"
     )
 

@@ -1,6 +1,7 @@
 """Debian's Chromium, driven by Playwright's Python package (never a downloaded browser)."""
 
 import contextlib
+import json
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -31,3 +32,91 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+
+# What a page can set for itself; everything else (JavaScript, a phone's touch and pixel ratio,
+# permissions) only a context can, so it keys the context a page is opened in.
+PAGE_OPTIONS = ("viewport", "color_scheme", "reduced_motion")
+# Run before a lent page's first document of each origin (the tab's session storage remembers it):
+# the local storage an earlier test left there (a palette chosen, say) is gone, and the page starts
+# as a first visit's would, its caches aside.
+FORGET_EARLIER_TESTS = """(() => { try {
+  if (!sessionStorage.getItem("shared-context-fresh")) { localStorage.clear(); sessionStorage.setItem("shared-context-fresh", "1"); }
+} catch (error) {} })();"""
+
+
+class SharedContexts:
+    """Browser contexts that tests share, one per set of context-only options.
+
+    A context keeps its HTTP cache and its Cache API across the pages opened in it, so after the
+    first page of a site Pyodide restores the worker's memory snapshot and the browser reuses its
+    compiled WebAssembly instead of booting cold in every test. Nothing else carries over: a page
+    is lent with its viewport and media set, starts with its origin's local storage empty
+    (FORGET_EARLIER_TESTS), and is closed, with the context's cookies cleared, when its test ends
+    (`give_back`). A test that needs a browser that has never seen the site (the boot, the
+    snapshot, a route on the whole context) opens a context of its own.
+    """
+
+    def __init__(self, browser):
+        self.browser = browser
+        self._contexts: dict[str, object] = {}
+        self._lent: list = []
+
+    def new_context(self, **options) -> "BorrowedContext":
+        """The pages of one context's options, lent from the shared context for them; `viewport`,
+        `color_scheme` and `reduced_motion` are set on each page instead."""
+        page_options = {name: options.pop(name) for name in PAGE_OPTIONS if name in options}
+        key = json.dumps(options, sort_keys=True)
+        if key not in self._contexts:
+            self._contexts[key] = self.browser.new_context(**options)
+        return BorrowedContext(self, self._contexts[key], page_options)
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def lend(self, context, page_options: dict):
+        page = context.new_page()
+        page.add_init_script(FORGET_EARLIER_TESTS)
+        if "viewport" in page_options:
+            page.set_viewport_size(page_options["viewport"])
+        media = {name: value for name, value in page_options.items() if name != "viewport"}
+        if media:
+            page.emulate_media(**media)
+        self._lent.append(page)
+        return page
+
+    def give_back(self):
+        """Close every page lent since the last call and clear the cookies they left."""
+        for page in self._lent:
+            if not page.is_closed():
+                page.close()
+        for context in self._contexts.values():
+            context.clear_cookies()
+        self._lent.clear()
+
+    def close(self):
+        self.give_back()
+        for context in self._contexts.values():
+            context.close()
+        self._contexts.clear()
+
+
+class BorrowedContext:
+    """What a test holds of a shared context: `new_page` and `close`, as a context's own."""
+
+    def __init__(self, shared: SharedContexts, context, page_options: dict):
+        self.shared = shared
+        self.context = context
+        self.page_options = page_options
+        self.pages: list = []
+
+    def new_page(self):
+        page = self.shared.lend(self.context, self.page_options)
+        self.pages.append(page)
+        return page
+
+    def close(self):
+        for page in self.pages:
+            if not page.is_closed():
+                page.close()

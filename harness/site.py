@@ -87,13 +87,18 @@ def throwaway_project(folder: Path, pages: dict, with_docs: bool = True) -> Path
 NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "site", "tests", "bench", "__pycache__", ".*cache", ".hypothesis")
 
 
-def copy_project(folder: Path) -> Path:
-    """A copy of the whole project in `folder`, with an empty build cache (build/); returns it.
+def copy_project(folder: Path, with_cache: bool = False) -> Path:
+    """A copy of the whole project in `folder`, with an empty build cache (build/), or with a copy
+    of the checkout's (`with_cache`: what the session's builds made, under the same keys for the
+    same sources, so only what the test changes is built again); returns it.
 
     node_modules is linked, not copied: the build only reads it.
     """
     shutil.copytree(ROOT, folder, ignore=NOT_COPIED)
     (folder / "node_modules").symlink_to(ROOT / "node_modules")
+    if with_cache and (ROOT / "build" / "cache").is_dir():
+        # A build running beside the test writes each entry as a dot-file first (cache._write_atomically).
+        shutil.copytree(ROOT / "build" / "cache", folder / "build" / "cache", ignore=shutil.ignore_patterns(".*"))
     return folder
 
 

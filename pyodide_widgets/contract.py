@@ -9,9 +9,9 @@ the message beside that field, in the field's own units and with the labels
 the reader sees.
 """
 
+import dataclasses
 import math
 import re
-import dataclasses
 from dataclasses import dataclass
 
 from estimators import units, validate
@@ -188,15 +188,25 @@ def parse_number(name: str, raw: object) -> float:
     return value
 
 
+def in_a_sentence(label: str) -> str:
+    """A label inside a sentence: "Checkpoints kept" -> "checkpoints kept"; "LoRA rank r" stays."""
+    first = label.split()[0]
+    return label[0].lower() + label[1:] if first[1:].islower() else label
+
+
 def _limits(field: Field) -> str:
-    """What the field takes, in its own units: "a whole number of 1 or more, at most 10,000,000 GPUs"."""
+    """What the field takes, in its own units: "a whole number from 1 to 10,000,000 GPUs", "a number
+    from 0.1 to 1,000,000 minutes"; a field without a unit is named instead: "a whole number from 1 to
+    100,000 (LoRA rank r)"."""
     def text(value):
         return units.integer(value) if value == int(value) else units.plain(value)
-    unit = f" {field.unit}" if field.unit else ""
+    unit = f" {field.unit}" if field.unit else f" ({in_a_sentence(field.label)})"
     kind = "a whole number" if field.kind == "whole" else "a number"
-    below = f"of {text(field.min)} or more" if field.min is not None else "above 0"
-    above = f", at most {text(field.max)}" if math.isfinite(field.max) else ""
-    return f"{kind} {below}{above}{unit}"
+    if field.min is None:
+        return f"{kind} above 0" + (f", at most {text(field.max)}{unit}" if math.isfinite(field.max) else unit)
+    if not math.isfinite(field.max):
+        return f"{kind} of {text(field.min)} or more{unit}"
+    return f"{kind} from {text(field.min)} to {text(field.max)}{unit}"
 
 
 def _read_number(field: Field, raw: object) -> float:
@@ -241,9 +251,33 @@ _READERS = {"number": _read_number, "whole": _read_number, "choice": _read_choic
             "toggle": _read_toggle}
 
 
+class UndeclaredField(LookupError):
+    """A widget's own code names a field its FIELDS do not declare (one renamed in FIELDS and not
+    where the module reads it): a mistake in the widget, for the build to name, not bad input."""
+
+    def __init__(self, name: str, where: str, fields, unnamed=()):
+        declared = [f.name for f in fields]
+        # The field it was renamed to, when `where` leaves exactly one declared field unnamed.
+        renamed = f"if it is now {unnamed[0]!r}, " if len(unnamed) == 1 else ""
+        super().__init__(f"{where} names the field {name!r}, which FIELDS does not declare (it declares "
+                         f"{', '.join(declared)}): {renamed}rename it in {where} too, or declare {name!r} in FIELDS again")
+        self.field, self.where = name, where
+
+
+class _State(dict):
+    """The values `read` returns: reading a field FIELDS does not declare says so."""
+
+    def __init__(self, fields):
+        super().__init__()
+        self.fields = fields
+
+    def __missing__(self, name):
+        raise UndeclaredField(name, "update()", self.fields)
+
+
 def read(fields, state: dict) -> dict:
     """{field name: validated value in SI units} for a raw state; the first bad field raises."""
-    values = {}
+    values = _State(fields)
     for field in fields:
         if field.name not in state:
             raise EstimatorError(field.name, None, "a value (the field is missing)")
@@ -335,6 +369,8 @@ def preset(fields, label: str, values: dict) -> dict:
 
     def held(name, value):
         raw = value.value if isinstance(value, Supplied) else value
+        if name not in by_name:
+            raise UndeclaredField(name, "presets()", fields, [f for f in by_name if f not in values])
         field = by_name[name]
         return form_text(field, raw) if field.kind in ("choice", "number") else raw
 

@@ -76,8 +76,12 @@ def _in_field_terms(widget, state: dict, error: EstimatorError) -> tuple:
     """(field name, what it must be) for an estimator's error: the field it names, or else the first
     field whose default value makes the rest compute; (None, ...) when no one field is to blame."""
     fields = {f.name: f for f in widget.FIELDS}
+    named = fields.get(error.argument)
+    if named is not None and named.kind == "whole" and error.value == contract.read([named], state)[named.name]:
+        # The estimator refused a count the reader typed, as typed: its limit is already in the field's terms.
+        return named.name, error.allowed
     default = next(iter(widget.presets().values()))["state"]
-    culprit = fields.get(error.argument) or next(
+    culprit = named or next(
         (f for f in widget.FIELDS if _computes(widget, {**state, f.name: contract.form_text(f, default[f.name])})),
         None,
     )

@@ -6,6 +6,9 @@
 - Text escapes only `&` and `<`: an apostrophe needs no `&#39;`.
 - An `<svg>` inline in HTML is in SVG's namespace without an `xmlns` (a file of
   its own would need one).
+- A void element (`<hr>`, `<br>`, `<img>`) has no end tag: the XHTML-style
+  ` />` that Python-Markdown writes after one means nothing in HTML (the
+  footnotes' `<hr />`). No element of SVG bears one of these names.
 
 Attribute values keep every other character, and everything inside an element
 that may show whitespace as written (`pre`, `code`, `textarea`) or whose text
@@ -18,13 +21,15 @@ _KEPT = re.compile(r"<(pre|code|textarea|script|style)\b.*?</\1>", re.S | re.I)
 # A tag (its quoted values may hold ">"), a run of whitespace that holds a line break, or an apostrophe.
 _TAG_OR_TEXT = re.compile(r"""(<(?:[^>"']|"[^"]*"|'[^']*')*>)|([ \t\r]*\n[ \t\r\n]*)|&#39;""")
 _SVG_NAMESPACE = ' xmlns="http://www.w3.org/2000/svg"'
+# HTML's void elements, whose start tag is the whole element.
+_VOID = re.compile(r"<(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)\s*/>", re.I)
 
 
 def _outside(text: str) -> str:
     def lean(found: re.Match) -> str:
         tag = found.group(1)
         if tag:
-            return tag.replace(_SVG_NAMESPACE, "", 1) if tag.startswith("<svg") else tag
+            return tag.replace(_SVG_NAMESPACE, "", 1) if tag.startswith("<svg") else _VOID.sub(r"<\1\2>", tag)
         return "\n" if found.group(2) else "'"
     return _TAG_OR_TEXT.sub(lean, text)
 

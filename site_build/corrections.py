@@ -66,13 +66,18 @@ def _listed(summary: str, moved: list) -> str:
 
 
 def _reason(change: LockChange) -> list:
+    """Why the numbers moved, in the words of the commits that moved them. A merge's own message
+    says how the team combined its work (a branch's name, the tracker's issue), which tells a reader
+    nothing: its reasons are the messages of the commits it brought in that changed printed numbers,
+    each written for a reader (CONTRIBUTING.md)."""
     commit = change.commit
-    out = [f'<p class="change__reason">{_text(commit.subject)}</p>']
-    out += [f"<p>{_text(' '.join(paragraph.split()))}</p>" for paragraph in commit.body.split("\n\n") if paragraph.strip()]
-    if change.merged:
-        items = "".join(f"<li><code>{m.short}</code> {_text(m.subject)}</li>" for m in change.merged)
-        out.append(f"<p>The commits this merge brought in that changed printed numbers:</p>\n<ul>{items}</ul>")
-    return out
+    if len(commit.parents) < 2:
+        out = [f'<p class="change__reason">{_text(commit.subject)}</p>']
+        return out + [f"<p>{_text(' '.join(paragraph.split()))}</p>" for paragraph in commit.body.split("\n\n") if paragraph.strip()]
+    if not change.merged:
+        return ['<p class="change__reason">Work done apart was brought together here, and these numbers moved as its parts met.</p>']
+    items = "".join(f"<li><code>{m.short}</code> {_text(m.subject)}</li>" for m in change.merged)
+    return [f'<p class="change__reason">These numbers moved with the changes brought in here:</p>\n<ul>{items}</ul>']
 
 
 def entry(change: LockChange) -> str:

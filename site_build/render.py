@@ -26,10 +26,13 @@ import pyodide_widgets
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from estimators import units
-from pyodide_widgets.contract import as_typed, form_text, main_fields, output_keys, parse_number
+from pyodide_widgets.contract import (UndeclaredField, as_typed, form_text, in_a_sentence, main_fields, output_keys,
+                                      parse_number)
 from site_build import lean, prefetch
 from site_build.cache import cached, key_path, kept, tree_hash, versions
 
+# The repository, for naming a widget module in a build error.
+ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GENERIC_TEMPLATE = "widget.html"
 # The build cache's folder of charts' Vega specs, each named by its content.
@@ -64,12 +67,8 @@ _JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(chart_svg(na
 _JINJA.globals["beside_width"] = lambda svg: _beside(str(svg))
 
 
-def _in_a_sentence(label: str) -> str:
-    """A field's label as it reads inside a sentence: "Sequence length" -> "sequence length", "MFU" as it is."""
-    return label[0].lower() + label[1:] if label[1:2].islower() else label
-
-
-_JINJA.filters["in_a_sentence"] = _in_a_sentence
+# A field's label inside "More inputs (sequence length, MFU)", as a limit names it too.
+_JINJA.filters["in_a_sentence"] = in_a_sentence
 
 
 class WidgetError(Exception):
@@ -252,12 +251,16 @@ def render(name: str, preset: str | None = None, element_id: str | None = None) 
 
 def _render(name: str, preset: str | None, element_id: str | None) -> str:
     widget = pyodide_widgets.module(name)
-    states = widget.presets()
-    preset = preset or next(iter(states))
-    if preset not in states:
-        raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
-    state = states[preset]["state"]
-    result = widget.update(state)
+    try:
+        states = widget.presets()
+        preset = preset or next(iter(states))
+        if preset not in states:
+            raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
+        state = states[preset]["state"]
+        result = widget.update(state)
+    except UndeclaredField as error:
+        module = Path(widget.__file__).resolve().relative_to(ROOT)
+        raise WidgetError(f"widget {name!r} ({module}): {error}") from None
     check_outputs(name, result["outputs"])
     chart = getattr(widget, "CHART", None)
     spec = chart_spec(chart, result["data"]) if chart else None

@@ -14,7 +14,9 @@ that is not drawn from the first frame stand in a `<noscript>`: without JavaScri
 are; with it they are text, no element, until the widget's block comes near and runtime.js makes
 them. Chromium's form autofill reads every form control of a page once it is parsed, and asking
 whether a control inside a skipped block can take focus lays that whole block out: with its widgets'
-controls in place, /training/ spent over half a second so on a 4x slowed phone at every load.
+controls in place, /training/ spent over half a second so on a 4x slowed phone at every load. A
+widget that runtime.js has not mounted two seconds in (its script blocked, or failed) gets its
+controls from site.js, so its inputs are in the page whatever happens to the runtime.
 
 The parts are also the sections in which the glossary marks a term's first use
 (`glossary.marked_once`). What comes before the first h2 (the title, the introduction) stays as it

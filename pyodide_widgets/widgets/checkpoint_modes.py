@@ -29,8 +29,11 @@ FIELDS = (
     choice("host", "GPU to host memory",
            {key: f"{i.name} · {units.si(i.bandwidth_bytes_per_s, 'B/s')}" for key, i in _PRESETS.interconnects.items()
             if i.scope == "host"}),
-    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6),
-    number("window", "Length of the run", unit="days", scale=DAY, max=1e5),
+    # A hundredth of a minute (0.6 s) at least: a checkpoint comes at most once a training step, and
+    # no step of a large run is that short.
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, min=0.01, max=1e6),
+    # A hundredth of a day (14.4 min) at least: a shorter run has nothing worth checkpointing.
+    number("window", "Length of the run", unit="days", scale=DAY, min=0.01, max=1e5),
     choice("clock", "The picture's clock", {k: f"after {units.noun(k, 'saves')}" for k in CLOCK_SAVES},
            play=True),
 )

@@ -7,6 +7,8 @@ Daly's (estimators.optimal_checkpoint_interval), from the pause and the mean
 time between interruptions (estimators.mtbf_seconds).
 """
 
+import math
+
 import estimators
 from estimators import units
 
@@ -27,11 +29,15 @@ CURVE_FACTORS = (1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 1, 3 / 2, 2, 3, 4, 6,
 CADENCE_MINUTES = (5, 15, 30, 60, 120)
 
 FIELDS = (
-    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, max=1e6,
+    # A hundredth of a minute (0.6 s) at least: a checkpoint comes at most once a training step, and
+    # no step of a large run is that short.
+    number("interval", "Checkpoint interval", unit="minutes", scale=MINUTE, min=0.01, max=1e6,
            picks=CADENCE_MINUTES, pick_output=("optimal_minutes", "Daly's optimum")),
     whole("interruptions", "Interruptions", unit="in the window", max=1e5),  # one a minute for months: past any run
-    number("window", "Length of the window", unit="days", scale=DAY, max=1e4),  # decades: past any run
-    number("pause", "Pause per checkpoint", unit="seconds", max=1e6,
+    # From a hundredth of a day (14.4 min), shorter than any window failures are counted over, to decades.
+    number("window", "Length of the window", unit="days", scale=DAY, min=0.01, max=1e4),
+    # A millisecond at least: no save, however small its shard, pauses the GPUs for less.
+    number("pause", "Pause per checkpoint", unit="seconds", min=0.001, max=1e6,
            note="the GPUs wait this long at each save; by default a synchronous write to Llama 3's storage"),
 )
 
@@ -73,17 +79,67 @@ def presets() -> dict:
     }
 
 
+# A limit prints at the units policy's digits, rounded towards the side it allows, so that the figure a
+# reader types back from the message is accepted: "at most 185 minutes" for 185.6.
+LIMIT_DIGITS = 3
+
+
+def _toward(value: float, rounding) -> str:
+    step = 10 ** (math.floor(math.log10(value)) - LIMIT_DIGITS + 1)
+    return units.number(rounding(value / step) * step)
+
+
+def _at_most(value: float) -> str:
+    return _toward(value, math.floor)
+
+
+def _at_least(value: float) -> str:
+    return _toward(value, math.ceil)
+
+
+def _interval_range(state: dict, window: float, n: int, interval: float, pause: float):
+    """The intervals the lost-work count holds for (estimators.checkpoint_interval_range); a state outside
+    them is refused on the field the reader set, with its limit in that field's units."""
+    mtbf = estimators.mtbf_seconds(n, window)
+    longest = estimators.longest_checkpoint_stall_s(window, n)
+    if pause > longest:
+        field = typed(FIELDS, presets(), state, ("pause", "interruptions", "window"))
+        why = "even the best interval would lose nearly all of the window"
+        share = estimators.checkpoint.DALY_IN_RANGE_SHARE
+        limits = {
+            "pause": (f"at most {_at_most(longest)} seconds, {units.percent(share)} of the mean time between "
+                      f"interruptions: with longer saves {why}"),
+            "interruptions": f"at most {units.integer(share * window // pause)} in the window with this pause: more, and {why}",
+            "window": f"at least {_at_least(pause / share * n / DAY)} days with this pause: shorter, and {why}",
+        }
+        raise estimators.EstimatorError(field, state[field], limits[field])
+    valid = estimators.checkpoint_interval_range(window, n, pause)
+    if interval > valid.longest_s:
+        # More than one interruption an interval, on average: named on whichever of the three the reader set.
+        field = typed(FIELDS, presets(), state, ("interval", "interruptions", "window"))
+        why = "more, and they come more often than the checkpoints"
+        limits = {
+            "interval": f"at most the mean time between interruptions, {units.duration(mtbf)}: {_at_most(mtbf / MINUTE)} minutes",
+            "interruptions": f"at most {units.integer(window // interval)} in the window at this interval: {why}",
+            "window": (f"at least {_at_least(n * interval / DAY)} days, the interruptions times the interval: "
+                       "shorter, and they come more often than the checkpoints"),
+        }
+        raise estimators.EstimatorError(field, state[field], limits[field])
+    if interval < valid.shortest_s:
+        why = "the saves and the lost work fill more than the window"
+        if typed(FIELDS, presets(), state, ("interval", "pause")) == "pause":
+            most = interval * (1 - n * interval / (2 * window))
+            raise estimators.EstimatorError("pause", state["pause"], f"at most {_at_most(most)} seconds at this interval: longer, {why}")
+        raise estimators.EstimatorError("interval", state["interval"], (
+            f"at least {_at_least(valid.shortest_s / MINUTE)} minutes: more often, {why}"))
+    return valid
+
+
 def update(state: dict) -> dict:
     """Outputs (text) and the chart's rows for one state of the form."""
     s = read(FIELDS, state)
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
-    if interval > window:
-        # Named on the field the reader set, in the units policy's words for the other one.
-        if typed(FIELDS, presets(), state, ("interval", "window")) == "window":
-            raise estimators.EstimatorError("window", state["window"], (
-                f"at least the checkpoint interval, {units.duration(interval)}: {units.number(interval / DAY)} days"))
-        raise estimators.EstimatorError("interval", state["interval"], (
-            f"at most the window, {units.duration(window)}: {units.number(window / MINUTE)} minutes"))
+    valid = _interval_range(state, window, n, interval, pause)
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
         "lost": units.duration(now.lost_s, "h"),  # work lost over a run reads in hours, as its sources give it
@@ -114,7 +170,8 @@ def update(state: dict) -> dict:
         {"interval_min": daly / MINUTE, "overhead_h": hours(best.total_s), "label": f"optimal: {units.duration(daly)}",
          "kind": "optimal"},
     ]}
-    taus = sorted({base * f for base in (daly, interval) for f in CURVE_FACTORS if base * f <= window})
+    taus = sorted({base * f for base in (daly, interval) for f in CURVE_FACTORS
+                   if valid.shortest_s <= base * f <= valid.longest_s})
     rows["curve"] = [
         {"interval_min": tau / MINUTE, "overhead_h": hours(estimators.checkpoint_overhead(window, n, tau, pause).total_s)}
         for tau in taus

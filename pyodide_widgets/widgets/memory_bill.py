@@ -99,8 +99,11 @@ def update(state: dict) -> dict:
     """Outputs (text) and chart rows for one state of the form."""
     s = read(FIELDS, state)
     model, gpu = _MODELS[s["model"]], _PRESETS.gpu(s["gpu"])
-    bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], s["seq_len"],
-                                  s["micro_batch"], s["recompute"], s["tp"], gpu.memory_bytes, s["pp"])
+    try:
+        bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], s["seq_len"],
+                                      s["micro_batch"], s["recompute"], s["tp"], gpu.memory_bytes, s["pp"])
+    except estimators.EstimatorError as error:
+        raise _in_form_terms(error, model, state) from None
     parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]
     outputs = {key: units.bytes_(value) for key, _, value in parts}
     outputs["total"] = units.bytes_(bill.memory.total)
@@ -122,6 +125,21 @@ def update(state: dict) -> dict:
              for i, column in enumerate(bill.columns)]
     budget = [{"bytes": bill.fit.budget, "label": f"red line: one {gpu.name}'s {_capacity(gpu)}"}]
     return {"outputs": outputs, "data": {"bill": rows, "whole": whole, "budget": budget}}
+
+
+def _in_form_terms(error: estimators.EstimatorError, model, state: dict) -> estimators.EstimatorError:
+    """The estimator's limit on the tensor-parallel size or the stages, with the model's own figures and the
+    field's unit; any other error as it is."""
+    c = model.config
+    if error.argument == "tp":
+        sizes = [units.integer(d) for d in range(1, c.heads + 1) if c.heads % d == 0]
+        listed = ", ".join(sizes[:-1]) + f" or {sizes[-1]}" if len(sizes) > 1 else sizes[0]
+        return estimators.EstimatorError("tp", state["tp"], (
+            f"a divisor of {model.name}'s {units.integer(c.heads)} attention heads: {listed} GPUs per layer"))
+    if error.argument == "pp":
+        return estimators.EstimatorError("pp", state["pp"], (
+            f"at most {units.integer(c.layers)} stages, one layer each: {model.name} has {units.integer(c.layers)} layers"))
+    return error
 
 
 def _column_name(column) -> str:

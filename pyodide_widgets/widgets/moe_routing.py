@@ -16,7 +16,7 @@ import dataclasses
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, from_preset, preset, read, whole
+from ..contract import Output, choice, from_preset, preset, read, typed, whole
 
 TITLE = "Dense against mixture-of-experts: what one token touches"
 CHART = "moe_params"
@@ -83,6 +83,13 @@ def _rows(name: str, total: float, active: float, order: int) -> list:
 
 def update(state: dict) -> dict:
     s = read(FIELDS, state)
+    if s["top_k"] > s["experts"]:
+        # Named on the field the reader set, in experts.
+        if typed(FIELDS, presets(), state, ("top_k", "experts")) == "experts":
+            raise estimators.EstimatorError("experts", state["experts"], (
+                f"at least {units.integer(s['top_k'])} experts, as many as each token goes to"))
+        raise estimators.EstimatorError("top_k", state["top_k"], (
+            f"at most {units.integer(s['experts'])} experts, as many as there are"))
     routing = estimators.route_tokens(SENTENCE, s["experts"], s["top_k"])
     token = int(s["token"])
     shape = _MOE[SHAPE].config

@@ -42,7 +42,8 @@ FIELDS = (
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     whole("global_batch", "Batch", unit="sequences per step", max=1e7),
     whole("micro_batch", "Micro-batch", unit="sequences", max=1e5),
-    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
+    # A thousandth of peak at least: below it the GPUs are idle, not training.
+    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),
 )
 # Beside the picture (the cut, and what it cuts over how many GPUs); the rest under "More inputs".
 MAIN = ("cut", "model", "gpus")

@@ -34,7 +34,11 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 RANKS = len(ORDINALS)
 # The picture: stages drawn (the first ones and the last), lines of GPUs a stage, GPUs a line.
 DRAWN_STAGES, STAGE_LINES, LINE_GPUS = 4, 2, 16
-_GPUS = {key: g for key, g in _PRESETS.gpus.items() if PRECISION in g.peak_flops}
+# The GPUs the step model can time: a BF16 peak, memory bandwidth, streaming multiprocessors and FlashAttention's rate.
+_GPUS = {key: g for key, g in _PRESETS.gpus.items()
+         if PRECISION in g.peak_flops and None not in (g.hbm_bytes_per_s, g.streaming_multiprocessors, g.attention_share)}
+# A typed link has a bandwidth; its latency is the default cluster's links' (Llama 3's NVLink and RoCE).
+_LINKS = _PRESETS.layout("llama3-405b-8k")
 
 
 def _gpu_label(g) -> str:
@@ -54,9 +58,11 @@ FIELDS = (
     choice("gpu", "GPU", {key: _gpu_label(g) for key, g in _GPUS.items()}),
     whole("gpus", "GPUs", unit="GPUs", max=1e6),  # a million: past any fleet built
     whole("scale_up_gpus", "GPUs per scale-up domain", unit="GPUs", max=1e5),
-    number("scale_up_bandwidth", "Scale-up bandwidth per GPU", unit="GB/s each way", scale=GIGA, max=1e5),
-    number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, max=1e5),
-    number("matmul_efficiency", "Matmul efficiency", unit="% of peak", scale=PER_CENT, max=100,
+    # A tenth of a GB/s at least, about one 1 Gb/s Ethernet port: slower than any network GPUs are built into.
+    number("scale_up_bandwidth", "Scale-up bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
+    number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
+    # A thousandth of peak at least: below it the GPUs are idle, not multiplying.
+    number("matmul_efficiency", "Matmul efficiency", unit="% of peak", scale=PER_CENT, min=0.1, max=100,
            note="the best matrix multiply measured on the GPU, over its peak"),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
     whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),
@@ -66,8 +72,11 @@ MAIN = ("gpu", "gpus", "seq_len", "batch_tokens")
 
 _MODEL = ("layers", "d_model", "heads", "kv_heads", "head_dim", "ffn_dim", "vocab", "experts", "top_k")
 _EVERYTHING = tuple(f.name for f in FIELDS)
-# The head count and width weigh on the attention's arithmetic alone, too little to move the fastest layout of a preset.
-_RANKED = tuple(f for f in _EVERYTHING if f not in ("heads", "head_dim"))
+# The heads, their width and the key/value heads weigh on the attention's arithmetic and activations alone, too little
+# to move the fastest layout of a preset.
+_RANKED = tuple(f for f in _EVERYTHING if f not in ("heads", "head_dim", "kv_heads"))
+# At every preset the second layout stays second whatever the head count: a dense model's attention is d wide for any.
+_SECOND = tuple(f for f in _EVERYTHING if f != "heads")
 # What the structural rejections read (at the presets no layout fails on memory): the degrees' divisors.
 _REJECTED = ("layers", "experts", "gpus", "scale_up_gpus", "seq_len", "batch_tokens")
 P = estimators.LayoutPlan
@@ -79,7 +88,7 @@ OUTPUTS = (
     Output("mfu", "MFU", detail="bubble", of=(P, "mfu"), uses=_EVERYTHING),
     *(o for i in range(1, RANKS + 1) for o in (
         Output(f"rank{i}", ORDINALS[i - 1], detail=f"rank{i}_choices", of=estimators.plan_layouts,
-               uses=_RANKED if i == 1 else _EVERYTHING),
+               uses={1: _RANKED, 2: _SECOND}.get(i, _EVERYTHING)),
         Output(f"rank{i}_memory", of=(P, "memory_bytes"), uses=_EVERYTHING),
         Output(f"rank{i}_step", of=(P, "step_seconds"), uses=_EVERYTHING),
         Output(f"rank{i}_mfu", of=(P, "mfu"), uses=_EVERYTHING),
@@ -110,7 +119,7 @@ def _model_values(model) -> dict:
 
 
 def _cluster_values(lay) -> dict:
-    """A published layout's cluster and batch: its GPU, their count and links, the matmul ceiling measured for it."""
+    """A published layout's cluster and batch: its GPU, their count and links, the best matmul rate measured for it."""
     g = _PRESETS.gpu(lay.gpu)
     return {
         "gpu": from_entry(g), "gpus": from_estimate(estimators.layout_preset_cluster, address_key(lay), attribute="gpus",
@@ -191,7 +200,11 @@ def _plan(state: dict, s: dict):
         raise error
     g = _GPUS[s["gpu"]]
     cluster = estimators.Cluster(s["gpus"], g.peak_flops[PRECISION], g.memory_bytes, s["scale_up_gpus"],
-                                 s["scale_up_bandwidth"], s["scale_out_bandwidth"], s["matmul_efficiency"])
+                                 s["scale_up_bandwidth"], s["scale_out_bandwidth"], s["matmul_efficiency"],
+                                 hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors,
+                                 attention_share=g.attention_share,
+                                 scale_up_latency_seconds=_PRESETS.interconnect(_LINKS.scale_up).latency_seconds,
+                                 scale_out_latency_seconds=_PRESETS.interconnect(_LINKS.scale_out).latency_seconds)
     return estimators.plan_layouts(_config(s), cluster, s["seq_len"], s["batch_tokens"])
 
 

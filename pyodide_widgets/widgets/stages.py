@@ -66,11 +66,20 @@ def _time(span) -> str:
     return _between(span.seconds_low, span.seconds_high, units.duration)
 
 
+def _computed(run) -> str:
+    """What of a run this site computed rather than took from its report, and what the report says instead."""
+    published = (f", where its publisher reports {units.count(run.gpu_hours_reported)} GPU-hours"
+                 if run.gpu_hours_reported is not None else "")
+    return (f"computed here, not published: {run.name}'s {units.duration(run.seconds)} and "
+            f"{units.count(run.gpu_hours)} GPU-hours, ideal at {units.percent(run.mfu)} MFU{published}")
+
+
 def _range(span) -> str:
     runs = len(span.runs)
     which = "its one published run so far" if runs == 1 else f"its {units.integer(runs)} published runs"
     hours = _between(span.gpu_hours_low, span.gpu_hours_high, units.count, "GPU-hours")
-    return f"{_gpus(span)}, {_time(span)}, {hours} ({which})"
+    notes = "".join(f"; {_computed(run)}" for run in span.runs if not run.reported)
+    return f"{_gpus(span)}, {_time(span)}, {hours} ({which}{notes})"
 
 
 def _data(span) -> str:
@@ -83,10 +92,17 @@ def _data(span) -> str:
 
 
 def _bytes(span, stage) -> str:
+    """What the stage hands on: an adapter, or weights in the precision each model was released in."""
     if span.artifact_low is None:
         return "not counted: no run names the model it hands on"
-    what = "a 16-bit LoRA adapter" if stage.finetune is not None else "BF16 weights"
-    return f"{_between(span.artifact_low, span.artifact_high, units.bytes_)} of {what}"
+    amount = _between(span.artifact_low, span.artifact_high, units.bytes_)
+    if stage.finetune is not None:
+        return f"{amount} of a 16-bit LoRA adapter"
+    released = {run.artifact_model: run.artifact_precision.upper() for run in span.runs if run.artifact_bytes is not None}
+    if len(set(released.values())) == 1:
+        return f"{amount} of {next(iter(released.values()))} weights, as released"
+    each = ", ".join(f"{precision} for {model}" for model, precision in released.items())
+    return f"{amount} of weights as released: {each}"
 
 
 def update(state: dict) -> dict:
@@ -116,7 +132,7 @@ def update(state: dict) -> dict:
         runs += [{
             "stage": stage.short, "order": order, "run": run.name, "picked": picked, "gpus": run.gpus, "seconds": run.seconds,
             "gpus_label": f"{run.name}: {units.noun(run.gpus, 'GPUs')}",
-            "time_label": f"{run.name}: {units.duration(run.seconds)}",
+            "time_label": f"{run.name}: {units.duration(run.seconds)}{'' if run.reported else ', computed here'}",
         } for run in span.runs]
     picked = _STAGES[s["stage"]]
     outputs["summary"] = (f"{picked.name}. {outputs[s['stage']]} Its range: {outputs[s['stage'] + '_range']}; "

@@ -31,8 +31,10 @@ PARTS = {
 }
 
 FIELDS = (
-    number("params", "Model size", unit="billion parameters", scale=BILLION, max=1e6),
-    number("tokens_per_param", "Training tokens per parameter", unit="tokens", max=1e6),
+    # A million parameters at least: the smallest language models trained for study have a few million.
+    number("params", "Model size", unit="billion parameters", scale=BILLION, min=0.001, max=1e6),
+    # A ten-thousandth at least: about what a short fine-tune of a large model reads per parameter.
+    number("tokens_per_param", "Training tokens per parameter", unit="tokens", min=0.0001, max=1e6),
     whole("checkpoints_kept", "Checkpoints kept", max=1e6),
     choice("token_bytes", "Token ids on disk", {str(w): f"{w} B per token" for w in TOKEN_ID_WIDTHS}),
     toggle("gradients", "Checkpoints hold the gradients too"),

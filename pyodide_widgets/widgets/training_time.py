@@ -19,12 +19,15 @@ BILLION, TRILLION, PER_CENT = 1e9, 1e12, 1e-2
 _PRECISIONS = {p: p.upper() for gpu in _PRESETS.gpus.values() for p in gpu.peak_flops}
 
 FIELDS = (
-    number("params", "Model size", unit="billion parameters", scale=BILLION, max=1e6),  # 10¹⁵ params: a typo
-    number("tokens", "Training tokens", unit="trillion tokens", scale=TRILLION, max=1e6),
+    # From a million parameters, the smallest language models trained for study, to 10¹⁵, a typo.
+    number("params", "Model size", unit="billion parameters", scale=BILLION, min=0.001, max=1e6),
+    # A hundred million tokens at least: a short fine-tune's budget, far below any pretraining run.
+    number("tokens", "Training tokens", unit="trillion tokens", scale=TRILLION, min=0.0001, max=1e6),
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
     choice("precision", "Precision", _PRECISIONS),
     whole("gpus", "GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
-    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, max=100),
+    # A thousandth of peak at least: below it the GPUs are idle, not training.
+    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),
     choice("token_bytes", "Token ids on disk", {w: f"{w} B per token" for w in estimators.storage.TOKEN_ID_WIDTHS}),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".

@@ -21,7 +21,7 @@
   }
 
   function writeState(widget) {
-    for (const control of widget.querySelectorAll("form select, form input:not([type=checkbox]), form input[data-kind=toggle]")) {
+    for (const control of widget.querySelectorAll(".widget__inputs :is(select, input:not([type=checkbox]), input[data-kind=toggle])")) {
       const shown = text(VALUE, valueOf(control));
       // A toggle's value follows its label's text; any other control's stands in its place.
       if (control.dataset.kind === "toggle") control.closest("label").append(shown);

@@ -81,9 +81,10 @@
     runtime.worker.onmessage = (event) => onMessage(event.data);
     runtime.worker.onerror = (event) => {
       event.preventDefault();
-      // The worker reports its own failures; this is its script failing to run at all. A script that
-      // ran and threw (a browser without module workers) has a message; one never delivered has none.
-      fail(event.message ? { cause: "browser" } : { cause: "network", file: "worker.js (or the Pyodide loader it imports)" });
+      // The worker reports its own failures, Pyodide's loader's among them; this is its script failing to
+      // run at all. A script that ran and threw (a browser without module workers) has a message; one
+      // never delivered has none.
+      fail(event.message ? { cause: "browser" } : { cause: "network", file: "worker.js" });
     };
     stillAlive();
     runtime.worker.postMessage({ type: "init", indexURL: PYODIDE_URL, wheel: WHEEL_URL, sizes: DOWNLOAD_SIZES });
@@ -870,7 +871,7 @@
       root,
       name: root.dataset.widget,
       deferred,
-      form: (deferred ? deferred.holder : root).querySelector("form"),
+      form: (deferred ? deferred.holder : root).querySelector(".widget__inputs"), // a <fieldset>: its controls are its .elements
       status: root.querySelector("[data-status]"),
       live: root.querySelector("[data-live]"),
       chart: root.querySelector("[data-chart]"),
@@ -901,7 +902,6 @@
     mounted.add(w);
     setState(w, runtime.status === "idle" ? "static" : runtime.status === "error" ? "error" : runtime.status);
 
-    w.form.addEventListener("submit", (event) => event.preventDefault()); // Enter in a field recomputes, never reloads
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
       delete event.target.dataset.exact; // the reader typed: the text they see is the value

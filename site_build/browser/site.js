@@ -41,3 +41,26 @@ document$.subscribe(() => {
   document$.subscribe(hold);
   addEventListener("hashchange", hold);
 })();
+
+// A widget's inputs whatever happens to its script. Far down a page a widget's controls wait as the
+// text of a <noscript data-controls> (site_build/sections.py), for runtime.js to make into elements
+// when the widget comes near: in place from the start, Chromium's form autofill would lay out every
+// far block that holds them at each load. If runtime.js is blocked, or fails before it mounts a
+// widget, no script would make them: once the runtime has had its time (the same two seconds after
+// which widgets.css's status line says the inputs are not live), every widget it has not mounted
+// gets its controls here, marked `data-unmounted` for that status line. A mounted widget is the
+// runtime's, which makes them when the widget comes near.
+(() => {
+  const RUNTIME_WAIT_MS = 2000;
+
+  function showUnmounted() {
+    for (const source of document.querySelectorAll(".widget:not([data-enhanced]) noscript[data-controls]")) {
+      source.closest(".widget").dataset.unmounted = "";
+      // The page's parser leaves the content as text; instant navigation's DOMParser as elements.
+      if (source.firstElementChild) source.replaceWith(...source.childNodes);
+      else source.outerHTML = source.textContent; // the build's own markup
+    }
+  }
+
+  document$.subscribe(() => setTimeout(showUnmounted, RUNTIME_WAIT_MS));
+})();

@@ -14,7 +14,10 @@
 // simply means no snapshot. Pyodide's snapshots are experimental API (the
 // underscore options); a snapshot also fixes Python's hash seed, which no
 // widget depends on.
-import { loadPyodide, version } from "./pyodide/pyodide.mjs";
+// Pyodide's loader is imported when the boot starts, not as this module's static import: a static
+// import that does not download fails the worker before any of it runs, and the page could not tell
+// which of the two files the network lost; imported here, its failure names it (failBoot).
+const PYODIDE_LOADER = "./pyodide/pyodide.mjs";
 
 const SNAPSHOT_CACHE = "widgets-pyodide-snapshot";
 const DIGEST_HEADER = "x-snapshot-sha256";
@@ -122,7 +125,7 @@ async function openStore() {
   }
 }
 
-function snapshotKey(indexURL, wheel) {
+function snapshotKey(version, indexURL, wheel) {
   return `${indexURL}snapshot?pyodide=${encodeURIComponent(version)}&wheel=${encodeURIComponent(wheel)}`;
 }
 
@@ -170,7 +173,7 @@ function scheduleSnapshot() {
   }, SNAPSHOT_AFTER_IDLE_MS);
 }
 
-async function restore(indexURL, bytes) {
+async function restore(loadPyodide, indexURL, bytes) {
   try {
     return await loadPyodide({ indexURL, _loadSnapshot: bytes });
   } catch {
@@ -189,10 +192,11 @@ async function init({ indexURL, wheel, sizes }) {
     return response.arrayBuffer();
   });
   wheelBytes.catch(failBoot); // at once, not after Pyodide has started (and never as unhandled)
+  const { loadPyodide, version } = await import(PYODIDE_LOADER);
   const store = await openStore();
-  const key = snapshotKey(indexURL, wheel);
+  const key = snapshotKey(version, indexURL, wheel);
   let { bytes, status } = store ? await readSnapshot(store, key) : { bytes: null, status: "unavailable" };
-  let pyodide = bytes && (await restore(indexURL, bytes));
+  let pyodide = bytes && (await restore(loadPyodide, indexURL, bytes));
   if (bytes && !pyodide) {
     status = "corrupt";
     await store.delete(key).catch(() => {});

@@ -35,6 +35,7 @@ def heading_top(page, anchor: str) -> float:
     return page.locator(f"#{anchor}").evaluate("el => el.getBoundingClientRect().top")
 
 
+@pytest.mark.without_python
 def test_a_far_block_is_skipped_until_it_comes_near(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     shown = skipped(page)
@@ -45,6 +46,7 @@ def test_a_far_block_is_skipped_until_it_comes_near(page, site_url):
 
 
 @pytest.mark.parametrize("anchor", FAR)
+@pytest.mark.without_python
 def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url, anchor):
     page.goto(f"{site_url}{PAGE}#{anchor}")
     page.wait_for_load_state("load")
@@ -65,6 +67,7 @@ def test_an_anchor_link_lands_on_its_heading_with_containment_on(page, site_url,
     assert 0 <= heading_top(page, anchor) <= HEADER_PX
 
 
+@pytest.mark.without_python
 def test_find_in_page_reaches_a_skipped_block(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     paragraph = page.locator(f"section:has(> #{FAR[-1]}) > div p").first
@@ -74,6 +77,7 @@ def test_find_in_page_reaches_a_skipped_block(page, site_url):
 
 
 @pytest.mark.parametrize("path", ["/training/", "/methods/"])
+@pytest.mark.without_python
 def test_no_heading_the_table_of_contents_reads_stands_in_a_block(page, site_url, path):
     # The theme reads each of these headings' positions at load and whenever the page's height
     # changes; one inside a skipped block would make the browser lay the whole block out there and then.
@@ -87,6 +91,7 @@ def test_no_heading_the_table_of_contents_reads_stands_in_a_block(page, site_url
     assert targets and set(targets) <= {"H2", "H3"}, targets
 
 
+@pytest.mark.without_python
 def test_printing_draws_every_block(page, site_url):
     page.goto(f"{site_url}{PAGE}")
     page.emulate_media(media="print")

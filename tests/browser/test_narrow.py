@@ -46,7 +46,7 @@ def test_static_charts_are_legible_at_360_px(browser, site_url, path, scheme):
     assert too_small(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert "needs JavaScript" in status_cue(page)
-    page.context.close()
+    page.close()
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
@@ -65,4 +65,4 @@ def test_live_charts_are_legible_at_360_px(browser, site_url, scheme):
     assert too_small(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert "needs JavaScript" not in status_cue(page)
-    page.context.close()
+    page.close()

@@ -12,6 +12,10 @@ from harness.widgets import run_axe, scrolled_into_view
 from site_build import numbers
 from site_build.cards import LIST_PAGE
 
+
+# Prose numbers and their cards: nothing here needs the live calculator.
+pytestmark = pytest.mark.without_python
+
 PAGES = sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
 
 

@@ -23,9 +23,9 @@ CONTROLS_MADE = """id => { const r = document.getElementById(id);
 # Of one widget: its height, where its picture and its form start, and which of its fields show.
 LAYOUT = """id => { const r = document.getElementById(id);
   const top = (sel) => r.querySelector(sel)?.getBoundingClientRect().top;
-  const shown = [...r.querySelector('form').elements].filter((c) => c.name && c.checkVisibility())
+  const shown = [...r.querySelector('.widget__inputs').elements].filter((c) => c.name && c.checkVisibility())
     .map((c) => c.name);
-  return {height: r.getBoundingClientRect().height, form: top('form'),
+  return {height: r.getBoundingClientRect().height, form: top('.widget__inputs'),
           picture: top('.widget__chart, .widget__matrix, .widget__stack'), shown: [...new Set(shown)]}; }"""
 
 

@@ -58,7 +58,7 @@ def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_
                                  estimators.single_cut_layout(state["cut"], state["gpus"]), state["seq_len"], state["global_batch"])
     assert all(estimators.units.bytes_(share.state_bytes) in bar and "does not fit" in bar for bar in bars)
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="fit"]').endswith("does not fit")
-    page.context.close()
+    page.close()
 
 
 def contract_state(widget, preset: str) -> dict:
@@ -86,7 +86,7 @@ def test_each_cut_draws_its_collective_live(browser, moves_site):
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=parallel_cuts] [data-chart] [aria-label]')]"
                            ".filter((el) => /^GPU \\d: /.test(el.getAttribute('aria-label'))).length === 2")
     assert sends(page) == {(1, 2), (2, 1)}
-    page.context.close()
+    page.close()
 
 
 def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_site):
@@ -104,7 +104,7 @@ def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_
     detail = page.text_content('[data-widget="parallel_cuts"] [data-output="per_micro_batch"]')
     assert t.micro_batches == state["global_batch"] // 2
     assert detail.startswith(f"{estimators.units.bytes_(t.cuts[0].micro_batch_bytes)} per micro-batch × {t.micro_batches} ")
-    page.context.close()
+    page.close()
 
 
 def test_a_micro_batch_that_breaks_the_step_is_marked_on_the_field_typed_into(browser, moves_site):
@@ -116,7 +116,7 @@ def test_a_micro_batch_that_breaks_the_step_is_marked_on_the_field_typed_into(br
     assert page.get_attribute('[data-widget="parallel_cuts"] [name="micro_batch"]', "aria-invalid") == "true"
     assert page.get_attribute('[data-widget="parallel_cuts"] [name="global_batch"]', "aria-invalid") is None
     assert page.text_content('[data-widget="parallel_cuts"] [data-error-for="global_batch"]') == ""
-    page.context.close()
+    page.close()
 
 
 # --- the cost of interruptions ------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_choosing_a_cadence_sets_the_field_and_lights_the_choice(browser, moves_
     page.wait_for_function("() => document.querySelector('[data-widget=interruptions] [data-pick-output]').dataset.pick"
                            " === 'interval=' + document.querySelector('[data-widget=interruptions] [data-output=optimal_minutes]').textContent")
     assert pressed_picks(page) == []
-    page.context.close()
+    page.close()
 
 
 # --- storage across scale ----------------------------------------------------------------
@@ -197,7 +197,7 @@ def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, m
     page.mouse.up()
     assert model_size(page) != before
     wait_for_cpython_outputs(page, "storage_scale")
-    page.context.close()
+    page.close()
 
 
 def test_a_finger_drags_the_storage_chart_too(browser, moves_site):
@@ -209,7 +209,7 @@ def test_a_finger_drags_the_storage_chart_too(browser, moves_site):
                                     "clientX": box["x"] + box["width"] * share, "clientY": box["y"] + box["height"] / 2})
     wait_for_size_under(page, 0.9)
     wait_for_cpython_outputs(page, "storage_scale")
-    page.context.close()
+    page.close()
 
 
 def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, moves_site):
@@ -227,7 +227,7 @@ def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, mo
                            arg=up)
     assert model_size(page) == pytest.approx(before, rel=5e-3)
     wait_for_cpython_outputs(page, "storage_scale")
-    page.context.close()
+    page.close()
 
 
 # --- Play under reduced motion --------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_under_reduced_motion_play_steps_once_per_press(browser, moves_site):
         assert page.input_value('[data-widget="parallel_cuts"] [name="cut"]') == options[(start + presses) % len(options)]
         page.wait_for_timeout(PLAY_STEP_S * 1000 * 1.5)  # nothing moves on by itself
         assert page.input_value('[data-widget="parallel_cuts"] [name="cut"]') == options[(start + presses) % len(options)]
-    page.context.close()
+    page.close()
 
 
 def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_site):
@@ -263,7 +263,7 @@ def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_sit
     page.wait_for_function("(v) => document.querySelector('[data-widget=parallel_cuts] [name=cut]').value !== v", arg=first)
     button.click()
     assert button.get_attribute("aria-pressed") == "false"
-    page.context.close()
+    page.close()
 
 
 # --- fitting the column ---------------------------------------------------------------------
@@ -288,4 +288,4 @@ def test_the_picture_fits_its_column(browser, moves_site, name, width, javascrip
         if diagram.bounding_box():
             column = diagram.evaluate("(svg) => svg.parentElement.clientWidth")
             assert diagram.bounding_box()["width"] <= column + 0.5
-    page.context.close()
+    page.close()

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+import pyodide_widgets
 from harness.browser import LIVE_TIMEOUT_MS
 from harness.site import nav_paths
 from harness.widgets import address, choose, cpython_outputs, form_state, look_at, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
@@ -100,7 +101,7 @@ def test_state_round_trips_through_the_url(browser, page, site_url):
     assert form_state(other, WIDGET) == form_state(page, WIDGET)
     wait_live(other, WIDGET)
     assert wait_for_cpython_outputs(other, WIDGET) == expected
-    other.context.close()
+    other.close()
 
 
 def test_url_values_are_validated_and_never_inserted_as_html(page, site_url):
@@ -150,7 +151,8 @@ def test_bad_input_is_named_beside_its_field_and_keeps_the_last_good_outputs(pag
 
 
 @pytest.mark.parametrize("blocked", ["**/assets/widgets/pyodide/**", "**/assets/widgets/worker.js", "**/*.whl*"])
-def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(page, site_url, blocked):
+def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(fresh_page, site_url, blocked):
+    page = fresh_page  # a snapshot a shared context kept would boot without some of the files blocked
     page.route(blocked, lambda route: route.abort())
     page.goto(f"{site_url}/training/")
     built = shown_outputs(page, WIDGET)
@@ -170,15 +172,55 @@ def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(page, site_
 CUE = "el => { const cue = getComputedStyle(el, '::before'); return cue.content === 'none' ? '' : parseFloat(cue.fontSize) > 0 ? cue.content : ''; }"
 
 
-def test_with_runtime_js_blocked_the_status_line_says_the_inputs_are_not_live(page, site_url):
-    """The build-time numbers stay, and the reader is told the inputs do nothing yet."""
+# Whether the widget holds a visible label with `text`, found as find-in-page finds it: from the page's
+# start, each match in turn, until one inside the widget.
+FOUND_IN_WIDGET = """([selector, text]) => {
+  const widget = document.querySelector(selector);
+  getSelection().removeAllRanges();
+  while (window.find(text, false, false, false)) if (widget.contains(getSelection().anchorNode)) return true;
+  return false;
+}"""
+
+
+def assert_every_widgets_inputs_are_in_the_page_and_found(page):
+    """Each widget of the page holds a control for every field, none waiting in a <noscript>, and
+    find-in-page reaches each field's label inside it."""
+    widgets = page.eval_on_selector_all("[data-widget]", "roots => roots.map((r) => [r.id, r.dataset.widget])")
+    assert widgets
+    page.wait_for_function("() => !document.querySelector('noscript[data-controls]')", timeout=10_000)
+    for element_id, name in widgets:
+        for field in pyodide_widgets.module(name).FIELDS:
+            assert page.locator(f"#{element_id} .widget__inputs [name='{field.name}']").count(), (element_id, field.name)
+            assert page.evaluate(FOUND_IN_WIDGET, [f"#{element_id}", field.label]), (element_id, field.label)
+
+
+def test_with_runtime_js_blocked_every_widgets_inputs_are_in_the_page_and_said_not_live(page, site_url):
+    """The build-time numbers stay, every input is there to read and find, and the reader is told
+    the inputs do nothing yet."""
     page.route("**/assets/widgets/runtime.js*", lambda route: route.abort())
     page.goto(f"{site_url}/training/")
+    assert_every_widgets_inputs_are_in_the_page_and_found(page)
     look_at(page, WIDGET)  # a section far from the viewport is not styled, its cue neither
     status = f"{root(WIDGET)} [data-status]"
     page.wait_for_function(f"() => ({CUE})(document.querySelector('{status}')) !== ''", timeout=10_000)
     assert "not live" in page.eval_on_selector(status, CUE)
     assert page.get_attribute(root(WIDGET), "data-enhanced") is None
+
+
+def test_with_a_runtime_that_fails_before_mounting_every_widgets_inputs_are_in_the_page(page, site_url):
+    """A script error before the first widget is mounted leaves the same page as a blocked script."""
+    def failing(route):
+        body = route.fetch().text()
+        route.fulfill(body=body.replace("function mountAll() {", "function mountAll() { throw new Error('before mounting');", 1),
+                      content_type="text/javascript")
+    page.route("**/assets/widgets/runtime.js*", failing)
+    page.goto(f"{site_url}/ten-steps/")
+    assert_every_widgets_inputs_are_in_the_page_and_found(page)
+    assert page.locator("[data-widget][data-enhanced]").count() == 0
+    status = f"{root(WIDGET)} [data-status]"
+    look_at(page, WIDGET)
+    page.wait_for_function(f"() => ({CUE})(document.querySelector('{status}')) !== ''", timeout=10_000)
+    assert "not live" in page.eval_on_selector(status, CUE)
 
 
 def test_a_runtime_that_starts_never_shows_the_cue(page, site_url):

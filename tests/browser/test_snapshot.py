@@ -7,6 +7,12 @@ import pytest
 
 from harness.widgets import NO_SNAPSHOT_STORAGE, snapshot_saved, wait_for_cpython_outputs, wait_live
 
+@pytest.fixture
+def page(fresh_page):
+    """A browser that has never seen the site: no snapshot stored yet."""
+    return fresh_page
+
+
 WIDGET = "training_time"
 STORE = "widgets-pyodide-snapshot"
 

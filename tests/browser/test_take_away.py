@@ -105,7 +105,7 @@ def test_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(bro
     shared.wait_for_function("sel => document.querySelectorAll(sel).length > 0", arg=f"{root(name)} [data-pinned-for]")
     assert pinned_shown(shared, name) == shown
     assert shared.get_attribute(f"{root(name)} [data-tool='pin']", "aria-pressed") == "true"
-    shared.context.close()
+    shared.close()
 
     tool(page, name, "pin")  # unpin
     assert page.locator(f"{root(name)} [data-pinned-for]").count() == 0
@@ -193,4 +193,4 @@ def test_the_tools_and_a_comparison_fit_a_360_px_column(browser, site_url, name)
     overflow = page.eval_on_selector(root(name), """el => [...el.querySelectorAll('[data-tools] *, [data-pinned-for]')]
         .filter(e => e.getBoundingClientRect().right > el.getBoundingClientRect().right + 1).map(e => e.outerHTML.slice(0, 80))""")
     assert overflow == []
-    page.context.close()
+    page.close()

@@ -3,9 +3,11 @@
 A throwaway site holds one page per widget with two copies of it. On each, with
 no test written for the widget: the build-time numbers read with JavaScript
 off; the copies go live, answer as CPython does, keep two states and two sets
-of URL keys, and come back from a shared link; every preset answers; a bad
-value from a link is named beside its field; no status line complains (a
-widget without a chart included); and axe finds nothing in either palette.
+of URL keys, and come back from a shared link, a changed chart redrawn live;
+every preset answers; a bad value from a link is named beside its field; no
+status line complains (a widget without a chart included); and axe finds
+nothing in either palette. Each page state is visited once for every check
+that reads it.
 """
 
 import json
@@ -23,7 +25,6 @@ from harness.widgets import (
     address,
     cpython_outputs,
     form_state,
-    read_without_javascript,
     root,
     run_axe,
     set_field,
@@ -88,15 +89,17 @@ def a_change(name: str):
 @pytest.mark.parametrize("name", WIDGETS)
 def test_both_copies_read_fully_without_javascript(browser, contract_site, name):
     expected = cpython_outputs(name, default_text_state(name))
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(f"{contract_site}/{name}/")
     for copy in (f"#{name}", f"#{name}-2"):
-        seen = read_without_javascript(browser, f"{contract_site}/{name}/", copy)
-        assert seen["outputs"] == {key: text for key, text in expected.items() if key in seen["outputs"]}
-        assert set(seen["outputs"]) == set(expected) - {"summary"}
-        assert seen["state"] == "static"
+        seen = shown_outputs(page, copy)
+        assert seen == {key: text for key, text in expected.items() if key in seen}
+        assert set(seen) == set(expected) - {"summary"}
+        assert page.get_attribute(copy, "data-state") == "static"
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_two_copies_keep_their_own_state_and_url(browser, page, contract_site, name):
+def test_two_copies_keep_their_own_state_and_url_and_a_changed_chart_redraws_live(browser, page, contract_site, name):
     page.goto(f"{contract_site}/{name}/")
     first, second = f"#{name}", f"#{name}-2"
     wait_live(page, first)
@@ -110,6 +113,9 @@ def test_two_copies_keep_their_own_state_and_url(browser, page, contract_site, n
     assert f"{name}.{field.name}=" in shared_address and f"{name}-2." not in shared_address
     for copy in (first, second):
         assert page.inner_text(f"{copy} [data-status]").strip() == "", "a status line complains"
+    if _has_live_chart(name):  # the changed copy's chart is a live view now, redrawn from the answer
+        page.wait_for_function("sel => document.querySelector(sel).widget.view !== null", arg=root(first))
+        assert page.locator(f"{first} [data-chart] svg").count() == 1
 
     shared = browser.new_context().new_page()
     shared.goto(shared_address)
@@ -117,21 +123,8 @@ def test_two_copies_keep_their_own_state_and_url(browser, page, contract_site, n
     assert form_state(shared, first) == form_state(page, first)
     assert wait_for_cpython_outputs(shared, first) == changed
     assert form_state(shared, second) == default_text_state(name)
-    shared.context.close()
+    shared.close()
     assert not page.log.page_errors and not page.log.console_errors
-
-
-@pytest.mark.parametrize("name", WIDGETS)
-def test_every_preset_answers_as_cpython_does(page, contract_site, name):
-    page.goto(f"{contract_site}/{name}/")
-    first = f"#{name}"
-    wait_live(page, first)
-    buttons = page.locator(f"{first} [data-preset]")
-    for index in reversed(range(buttons.count())):
-        buttons.nth(index).click()
-        assert form_state(page, first) == json.loads(buttons.nth(index).get_attribute("data-preset"))
-        wait_for_cpython_outputs(page, first)
-        assert buttons.nth(index).get_attribute("aria-pressed") == "true"
 
 
 # The presets whose every value the form holds: the ones the highlight must mark, and no other.
@@ -156,9 +149,9 @@ def assert_highlight_matches(page, widget: str, move: str):
     assert [(label, matches) for label, matches, _ in presets] == [(label, pressed) for label, _, pressed in presets], move
 
 
-# A widget of one preset shows no row of them (widget.html), so nothing to highlight.
+# A widget of one preset shows no row of them (widget.html): nothing to press, nothing to highlight.
 @pytest.mark.parametrize("name", [n for n in WIDGETS if len(pyodide_widgets.module(n).presets()) > 1])
-def test_the_highlighted_preset_is_the_one_the_state_matches_after_every_kind_of_move(page, contract_site, name):
+def test_every_preset_answers_as_cpython_does_and_the_highlight_follows_every_kind_of_move(page, contract_site, name):
     widget, first = pyodide_widgets.module(name), f"#{name}"
     # By the address: the last preset's state in the link.
     fields = {f.name: f for f in widget.FIELDS}
@@ -168,9 +161,13 @@ def test_the_highlighted_preset_is_the_one_the_state_matches_after_every_kind_of
     page.goto(f"{contract_site}/{name}/?{query}")
     wait_live(page, first)
     assert_highlight_matches(page, first, "address")
-    # By a preset, then a field.
-    page.click(f"{first} [data-preset]")
-    assert_highlight_matches(page, first, "preset")
+    # By each preset, the first last, each answered as CPython answers its state; then by a field.
+    buttons = page.locator(f"{first} [data-preset]")
+    for index in reversed(range(buttons.count())):
+        buttons.nth(index).click()
+        assert form_state(page, first) == json.loads(buttons.nth(index).get_attribute("data-preset"))
+        assert_highlight_matches(page, first, f"preset {index}")
+        assert buttons.nth(index).get_attribute("aria-pressed") == "true"
     field, text = a_change(name)
     set_field(page, first, field, text)
     assert_highlight_matches(page, first, "field")
@@ -185,8 +182,14 @@ def test_the_highlighted_preset_is_the_one_the_state_matches_after_every_kind_of
             assert_highlight_matches(page, first, "chart click")
 
 
+def _has_live_chart(name: str) -> bool:
+    """A Vega chart; a diagram (figures' `draw`) stays the build-time SVG, its picked part marked."""
+    chart = getattr(pyodide_widgets.module(name), "CHART", None)
+    return bool(chart) and not figures.is_diagram(chart)
+
+
 @pytest.mark.parametrize("name", WIDGETS)
-def test_a_bad_value_from_a_link_is_named_beside_its_field(page, contract_site, name):
+def test_a_bad_value_from_a_link_is_named_beside_its_field_and_axe_finds_nothing_in_either_palette(page, contract_site, name):
     field = pyodide_widgets.module(name).FIELDS[0]
     page.goto(f"{contract_site}/{name}/?{name}.{field.name}=%3Cb%3Enot-valid")
     wait_live(page, f"#{name}")
@@ -195,32 +198,7 @@ def test_a_bad_value_from_a_link_is_named_beside_its_field(page, contract_site, 
     assert page.locator(f"#{name} b").count() == 0
     assert page.get_attribute(f'#{name} [name="{field.name}"]', "aria-invalid") == "true"
     assert page.inner_text(f"#{name}-2 [data-error-for='{field.name}']") == ""
-
-
-def _has_live_chart(name: str) -> bool:
-    """A Vega chart; a diagram (figures' `draw`) stays the build-time SVG, its picked part marked."""
-    chart = getattr(pyodide_widgets.module(name), "CHART", None)
-    return bool(chart) and not figures.is_diagram(chart)
-
-
-@pytest.mark.parametrize("name", [n for n in WIDGETS if _has_live_chart(n)])
-def test_a_chart_becomes_a_live_view_that_redraws(page, contract_site, name):
-    page.goto(f"{contract_site}/{name}/")
-    wait_live(page, f"#{name}")
-    field, text = a_change(name)
-    set_field(page, f"#{name}", field, text)
-    wait_for_cpython_outputs(page, f"#{name}")
-    page.wait_for_function("sel => document.querySelector(sel).widget.view !== null", arg=root(f"#{name}"))
-    assert page.locator(f"#{name} [data-chart] svg").count() == 1
-
-
-@pytest.mark.parametrize("scheme", ["default", "slate"])
-@pytest.mark.parametrize("name", WIDGETS)
-def test_axe_finds_no_violation_live_with_an_error_shown(page, contract_site, name, scheme):
-    field = pyodide_widgets.module(name).FIELDS[0]
-    page.goto(f"{contract_site}/{name}/?{name}.{field.name}=not-valid")
-    page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
-    wait_live(page, f"#{name}")
-    page.locator(f'#{name} [data-error-for="{field.name}"]').filter(has_text="Must be").wait_for()
-    violations = run_axe(page)
-    assert violations == [], "\n".join(map(str, violations))
+    for scheme in ("default", "slate"):  # the same state, live with its error shown, in each palette
+        page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
+        violations = run_axe(page)
+        assert violations == [], "\n".join(map(str, [scheme, *violations]))

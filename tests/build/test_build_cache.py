@@ -15,7 +15,9 @@ EDIT = "\n_single = training_flops\n\n\ndef training_flops(params, tokens):\n   
 
 @pytest.fixture
 def project(tmp_path) -> Path:
-    return copy_project(tmp_path / "project")
+    """A copy of the project with the session build's cache (same sources, same keys): only the
+    build this test empties the cache for is cold."""
+    return copy_project(tmp_path / "project", with_cache=True)
 
 
 def build(project: Path, out: Path) -> dict[str, bytes]:

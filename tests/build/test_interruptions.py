@@ -1,5 +1,6 @@
 """The interruptions widget and the prose around it: every figure is the checkpoint estimators', at the seed's inputs by default."""
 
+import math
 import re
 
 import pytest
@@ -103,3 +104,68 @@ def test_beside_the_interval_a_press_picks_each_declared_cadence_and_dalys_optim
     # The pressed one is the one the field holds: the preset's 30 minutes.
     pressed = re.findall(r'data-pick="interval=([^"]+)"[^>]*aria-pressed="true"', page)
     assert pressed == [interruptions.presets()[preset]["state"]["interval"]]
+
+
+def test_an_interval_past_the_mean_time_between_interruptions_is_refused_with_that_limit():
+    # 1,000 minutes between checkpoints against one unexpected interruption every 3.09 h once printed
+    # "269% of the window": n·τ/2 holds while an interval holds one interruption at most, on average.
+    state = {**interruptions.presets()["unexpected"]["state"], "interval": "1000"}
+    s = read(interruptions.FIELDS, state)
+    mtbf = estimators.mtbf_seconds(s["interruptions"], s["window"])
+    with pytest.raises(estimators.EstimatorError) as e:
+        interruptions.update(state)
+    assert e.value.argument == "interval"
+    minutes = mtbf / interruptions.MINUTE  # printed rounded down, so that the figure typed back is accepted
+    assert e.value.allowed == (f"at most the mean time between interruptions, {units.duration(mtbf)}: "
+                               f"{units.number(math.floor(minutes))} minutes")
+    interruptions.update({**state, "interval": units.number(math.floor(minutes))})
+    with pytest.raises(estimators.EstimatorError) as e:
+        estimators.checkpoint_overhead(s["window"], s["interruptions"], s["interval"], s["pause"])
+    assert e.value.argument == "checkpoint_interval_s"
+    # At the limit itself the model holds, and half the window is lost.
+    at = estimators.checkpoint_overhead(s["window"], s["interruptions"], mtbf, 0)
+    assert at.lost_share == pytest.approx(0.5)
+
+
+PERCENT = re.compile(r"^([\d.,]+(?:e[-+]?\d+)?)% of the window")
+
+
+@pytest.mark.parametrize("preset", list(interruptions.presets()))
+def test_no_share_of_the_window_exceeds_the_window(preset):
+    # Every interval and pause a reader might type: either refused beside a field, or shares of the
+    # window that add up to no more than the whole of it.
+    base = interruptions.presets()[preset]["state"]
+    for interval in ("0.01", "0.05", "1", "5", "30", "120", "185", "200", "1000", "1e6"):
+        for pause in ("0.001", "2.84", "60", "600", "3600", "5000", "1e6"):
+            state = {**base, "interval": interval, "pause": pause}
+            try:
+                out = interruptions.update(state)
+            except estimators.EstimatorError as e:
+                assert e.argument in {"interval", "pause"}, e
+                continue
+            s = read(interruptions.FIELDS, state)
+            o = estimators.checkpoint_overhead(s["window"], s["interruptions"], s["interval"], s["pause"])
+            assert o.lost_share + o.saving_share <= 1 + 1e-12, (interval, pause)
+            for key in ("lost_share", "writing_detail"):
+                assert float(PERCENT.match(out["outputs"][key]).group(1).replace(",", "")) <= 100, out["outputs"][key]
+            assert all(row["overhead_h"] * units.SECONDS_PER_HOUR <= s["window"] * (1 + 1e-12) for row in out["data"]["curve"])
+
+
+def test_a_pause_too_long_for_the_best_interval_is_refused_where_dalys_interval_leaves_the_range():
+    # Daly's interval and the shortest the count holds for are both functions of δ/M: they meet at one share.
+    share = estimators.checkpoint.DALY_IN_RANGE_SHARE
+    window, n = FAILURES.window_seconds, FAILURES.unexpected
+    mtbf = estimators.mtbf_seconds(n, window)
+    for r in (share * 0.999, share * 1.001):
+        daly = estimators.optimal_checkpoint_interval(r * mtbf, mtbf)
+        inside = daly >= estimators.checkpoint_interval_range(window, n, r * mtbf).shortest_s
+        assert inside == (r < share)
+    state = {**interruptions.presets()["unexpected"]["state"], "pause": "1e6"}
+    with pytest.raises(estimators.EstimatorError) as e:
+        interruptions.update(state)
+    assert e.value.argument == "pause"
+    longest = estimators.longest_checkpoint_stall_s(window, n)
+    assert longest == pytest.approx(share * mtbf)
+    step = 10 ** (math.floor(math.log10(longest)) - 2)  # three digits, rounded down: typed back, it is accepted
+    assert e.value.allowed.startswith(f"at most {units.number(math.floor(longest / step) * step)} seconds, "
+                                      f"{units.percent(share)} of the mean time")

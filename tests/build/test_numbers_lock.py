@@ -1,7 +1,6 @@
 """The numbers the site prints are the reviewed ones (numbers.lock), each quantity reads
 one way, and a change to a preset shows up as the list of prose numbers it moves."""
 
-import shutil
 import subprocess
 
 import estimators
@@ -55,10 +54,8 @@ def _run(command: list, cwd) -> subprocess.CompletedProcess:
 
 
 def test_a_changed_preset_lists_the_numbers_it_moves_until_make_lock_accepts_them(tmp_path):
-    copy = copy_project(tmp_path / "project")
+    copy = copy_project(tmp_path / "project", with_cache=True)
     (copy / ".venv").symlink_to(ROOT / ".venv")
-    if (ROOT / "build" / "cache").is_dir():  # the charts and widgets this session built: same keys, less time
-        shutil.copytree(ROOT / "build" / "cache", copy / "build" / "cache")
     presets = copy / "estimators" / "presets.toml"
     text = presets.read_text("utf-8")
     start = text.index("[runs.llama3-405b]")

@@ -27,8 +27,9 @@ def wait_for(condition, what: str):
 
 @pytest.fixture
 def server(tmp_path):
-    """mkdocs serve on a throwaway copy of the docs, started as `make serve` starts it."""
-    config = throwaway_project(tmp_path, {"broken.md": "# A page\n\nThis page is fine for now.\n"})
+    """mkdocs serve of a one-page project, started as `make serve` starts it (its rebuilds of the
+    real pages are test_serve_rebuilds')."""
+    config = throwaway_project(tmp_path, {"broken.md": "# A page\n\nThis page is fine for now.\n"}, with_docs=False)
     log = tmp_path / "serve.log"
     with mkdocs_serve(config, log) as url:
         wait_for(lambda: "This page is fine" in fetch(f"{url}/broken/"), "the first build")

@@ -68,7 +68,7 @@ def serve_builds(project: Path, site: Path, edits: list) -> list[dict]:
 @pytest.fixture(scope="module")
 def views(tmp_path_factory) -> list[dict]:
     folder = tmp_path_factory.mktemp("serve")
-    project = copy_project(folder / "project")
+    project = copy_project(folder / "project", with_cache=True)
     return serve_builds(project, folder / "site", [
         (str(project / "docs" / "glossary.md"), "\nA sentence added while serving.\n"),
         (str(project / "estimators" / "presets.toml"), "\n# A comment added while serving.\n"),

@@ -252,3 +252,16 @@ def test_step_4_gives_zeros_own_7_5b_example(built_site):
     assert (f"a model of {units.count(example.params)} parameters: plain data parallelism gives every GPU all "
             f"{units.bytes_(estimators.model_state_bytes(example.params))} of its state") in text
     assert f"leaves each with {units.bytes_(estimators.zero_bytes_per_gpu(example.params, example.gpus, 3))}" in text
+
+
+def test_no_row_of_the_scale_table_calls_a_step_hard_below_the_rung_it_needs_attention_from(scale_table):
+    # The ten-steps widget and each step's own paragraph say from which rung a step needs real attention
+    # (ten_steps.toml); the table once called step 4 hard at one GPU, which step 4 puts at one server.
+    steps = list(ten_steps.STEPS.values())
+    for key in LADDER:
+        hard, _ = scale_table[PRESETS.scale(key).name]
+        named = re.search(r"\(steps? ([\d, and]+)\)", hard)
+        assert named, hard
+        for number in map(int, re.findall(r"\d+", named.group(1))):
+            step = steps[number - 1]
+            assert LADDER.index(step.rung) <= LADDER.index(key), (key, number, step.title, step.rung)

@@ -65,3 +65,20 @@ def test_stages_widget_shows_every_stage_without_javascript(built_site):
     for key, stage in PRESETS.stages.items():
         assert f'class="widget__option" data-when="stage={key}"' in raw
         assert html.escape(stage.example, quote=False) in raw  # an apostrophe in text is itself (site_build.compact)
+
+
+def test_the_published_layouts_bill_says_the_run_used_no_activation_checkpointing(text):
+    # Llama 3 paper §3.3.2: the 8K-token pretraining ran without activation checkpointing, its memory
+    # kept down by the pipeline schedule. The full-recomputation figures stand as what it did without.
+    s = PRESETS.setup("llama3-405b-3d")
+    config, memory = PRESETS.model(s.model).config, PRESETS.gpu(s.gpu).memory_bytes
+    bill = estimators.memory_bill(config, s.gpus, s.zero_stage, s.optimizer, s.seq_len, s.micro_batch, s.recompute,
+                                  s.tp, memory, s.pp)
+    full = estimators.memory_bill(config, s.gpus, s.zero_stage, s.optimizer, s.seq_len, s.micro_batch, "full",
+                                  s.tp, memory, s.pp)
+    assert bill.memory.total > memory > full.memory.total  # over the card as counted, inside it recomputed
+    said = text.split(f"Together that is {units.bytes_(bill.memory.total)}")[1].split("## ")[0]
+    assert "ran without activation checkpointing" in said
+    assert "the paper does not say which memory savings" not in said
+    assert (f"would cut the activations to {units.bytes_(full.memory.activations)} and the whole bill to "
+            f"{units.bytes_(full.memory.total)}") in said

@@ -73,7 +73,10 @@ def test_the_page_lists_each_change_newest_first_with_its_reason_and_its_moved_n
     assert anchors == [sha[:7] for sha in expected]
     for sha, moved in expected.items():
         section = html.unescape(section_of(page, sha))
-        assert git("log", "-1", "--format=%s", sha).strip() in section
+        if len(git("log", "-1", "--format=%P", sha).split()) < 2:
+            assert git("log", "-1", "--format=%s", sha).strip() in section
+        else:  # a merge: not its own message, but those of the commits it brought in
+            assert git("log", "-1", "--format=%s", sha).strip() not in section
         first = not lock_at(f"{sha}^")
         for (where, derivation), (old, new) in moved.items():
             if old and new:  # a number that moved: its page, what it is, its texts before and after
@@ -145,6 +148,16 @@ def test_sources_without_git_build_a_page_that_says_so(tmp_path):
     assert found.reach.oldest is None and found.changes == ()
     assert history.head(tmp_path) is None
     assert "<h2" not in corrections.markdown(found)
+
+
+def test_a_merge_reads_as_the_changes_it_brought_in_not_as_the_teams_bookkeeping():
+    merge = history.Commit("a" * 40, ("b" * 40, "c" * 40), 0, "Merge accuracy: issue 22's accuracy pass")
+    brought = history.Commit("d" * 40, ("b" * 40,), 0, "Llama 3's GPU-hours are the model card's 30.84M")
+    shown = html.unescape(corrections.entry(history.LockChange(merge, (), merged=(brought,))))
+    assert "issue 22" not in shown and "Merge accuracy" not in shown
+    assert "Llama 3's GPU-hours are the model card's 30.84M" in shown
+    alone = html.unescape(corrections.entry(history.LockChange(merge, ())))
+    assert "issue 22" not in alone and "brought together" in alone
 
 
 def test_a_commit_message_is_text_on_the_page_never_markup():

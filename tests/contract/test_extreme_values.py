@@ -57,15 +57,15 @@ def test_an_extreme_valid_value_gives_readable_outputs_or_an_error_beside_its_fi
             assert len(shown) <= LONGEST_FIGURE, (key, shown)
 
 
-def test_an_estimators_internal_error_lands_on_the_field_that_caused_it():
-    """mfu = 1e-300 % once named "training_seconds" in the status line; 5e-324 said "a fraction … at most 1"."""
+def test_a_value_that_once_overflowed_an_estimator_is_refused_by_its_fields_own_limit():
+    """mfu = 1e-300 % once named "training_seconds" in the status line, then "more than 1e-310 % of peak: with the
+    other inputs, this value takes the result out of range"; the field's minimum now refuses it, in its unit."""
+    mfu = next(f for f in pyodide_widgets.module("training_time").FIELDS if f.name == "mfu")
     for text in ("1e-310", "5e-324"):
         state = {**default_state("training_time"), "mfu": text}
         reply = json.loads(dispatch.handle(json.dumps({"widget": "training_time", "state": state})))
-        assert reply["error"]["field"] == "mfu"
-        assert reply["error"]["message"] == (
-            f"Must be more than {text} % of peak: with the other inputs, this value takes the result out of range."
-        )
+        assert reply["error"] == {"field": "mfu", "message": (
+            f"Must be a number from {contract.form_text(mfu, mfu.min)} to {contract.form_text(mfu, mfu.max)} {mfu.unit}.")}
 
 
 def test_a_widgets_own_error_keeps_its_message():

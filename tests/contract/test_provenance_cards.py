@@ -326,3 +326,17 @@ def test_the_sources_under_a_widget_follow_its_state_and_name_the_readers_own_in
     params = contract.form_text(widget.FIELDS[0], presets[0]["state"]["params"])
     typed = {**presets[0]["state"], "params": str(float(params) * 3)}
     assert provenance.listed(*provenance.parts(widget, typed))[-1] == f"Your input: {widget.FIELDS[0].label}"
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_a_count_of_one_reads_in_the_singular_on_its_card(name):
+    # A card (and so the printed note under a widget) once read "1 GPUs", "1 sequences per GPU".
+    for field in pyodide_widgets.module(name).FIELDS:
+        if field.kind not in ("number", "whole") or not field.unit:
+            continue
+        one = provenance.shown(field, field.scale)  # one, in the field's display units
+        many = provenance.shown(field, 2 * field.scale)
+        assert one == f"1 {units.unit_after(1, field.unit)}" and many == f"2 {field.unit}"
+        first = field.unit.split()[0]
+        if first.isalpha() and first.endswith("s") and not first.endswith("ss"):
+            assert one.split()[1] == first[:-1], one

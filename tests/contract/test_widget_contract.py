@@ -158,7 +158,7 @@ def test_a_widget_shows_at_most_four_fields_beside_its_picture_and_folds_the_res
     # The picture (a chart, or what a layout of its own draws) comes before every control.
     if getattr(widget, "CHART", None) or getattr(widget, "TEMPLATE", None):
         picture = re.search(r'class="widget__(?:chart|matrix|stack)\b', page)
-        assert picture and picture.start() < page.index("<form")
+        assert picture and picture.start() < page.index('class="widget__inputs"')
 
 
 def test_a_widget_of_many_fields_must_name_its_main_ones():

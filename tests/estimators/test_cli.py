@@ -41,21 +41,78 @@ def test_zero_stage_3_and_storage_and_finetune(capsys):
 
 
 @pytest.mark.parametrize(
-    "argv, argument",
+    "argv, message",
     [
-        (["memory", "--params", "7e9", "--stage", "4"], "stage"),
-        (["time", "--params", "1e9", "--tokens", "1e9", "--gpus", "0", "--mfu", "0.4"], "gpus"),
-        (["time", "--params", "1e9", "--tokens", "1e9", "--gpus", "8", "--mfu", "1.5"], "mfu"),
-        (["flops", "--params", "nan", "--tokens", "1e9"], "params"),
-        (["memory", "--params", "7e9", "--optimizer", "lion"], "optimizer"),
-        (["time", "--run", "no-such-run"], "run"),
+        (["memory", "--params", "7e9", "--stage", "4"], "--stage 4 is not allowed: one of 0, 1, 2, 3"),
+        (["time", "--params", "1e9", "--tokens", "1e9", "--gpus", "0", "--mfu", "0.4"], "--gpus 0 is not allowed: a whole number of 1 or more"),
+        (["time", "--params", "1e9", "--tokens", "1e9", "--gpus", "8", "--mfu", "1.5"], "--mfu 1.5 is not allowed: a fraction greater than 0 and at most 1"),
+        (["flops", "--params", "nan", "--tokens", "1e9"], "--params nan is not allowed: a finite number"),
+        (["memory", "--params", "7e9", "--optimizer", "lion"], "--optimizer lion is not allowed: one of 'adam'"),
+        (["time", "--run", "no-such-run"], "--run no-such-run is not allowed: one of 'llama3-405b'"),
+        # An option of another name than its estimator's argument, and one left at its default.
+        (["failures", "--preset", "no-such-run"], "--preset no-such-run is not allowed: one of 'llama3-405b'"),
+        (["finetune", "--method", "lora", "--params", "7e9"], "--trainable-params 0 is not allowed: a number greater than 0"),
+        (["storage", "--params", "7e9", "--bytes-per-token", "0"], "--bytes-per-token 0 is not allowed: a number greater than 0"),
     ],
 )
-def test_bad_input_exits_2_with_the_message(capsys, argv, argument):
+def test_a_refused_value_names_the_option_as_typed_and_its_limit(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2
-    assert err.startswith(f"error: {argument} = ")
+    assert err.startswith(f"error: {message}"), err
     assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["flops", "--params", "1e300", "--tokens", "1e300"], "--params 1e300, --tokens 1e300: the result is too large to compute (at most 1.8e308)"),
+        (["storage", "--params", "1e307"], "--params 1e307: the result is too large to compute (at most 1.8e308)"),
+        (["lora", "--d-model", "1e200", "--rank", "1e200", "--modules", "1", "--layers", "1"], "the result is too large to compute (at most 1.8e308)"),
+    ],
+)
+def test_a_result_past_the_largest_float_names_the_options_typed_and_the_limit(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and message in err, err
+    assert "inf" not in err and "_" not in err and out == ""
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["flops", "--params", "8e9", "--tokens", "15e12", "--layers", "32"],
+         "--heads, --head-dim and --seq-len missing: --layers, --heads, --head-dim and --seq-len go together"),
+        (["time", "--params", "8e9"], "--tokens, --gpus and --mfu missing: --params, --tokens, --gpus and --mfu go together, or --run alone"),
+        (["time", "--run", "llama3-405b", "--gpus", "8"], "--run sets --gpus itself: give --run alone"),
+        (["failures", "--interruptions", "3"], "--window-s and --checkpoint-interval-s missing"),
+        (["failures", "--preset", "llama3-405b", "--window-s", "100"], "--preset sets --window-s itself"),
+    ],
+)
+def test_a_partial_option_group_is_refused_rather_than_ignored_or_read_as_none(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.startswith(f"error: {message}"), err
+    assert "None" not in err and out == ""
+
+
+def test_the_full_attention_term_is_counted(capsys):
+    plain = json.loads(run(capsys, "flops", "--params", "8e9", "--tokens", "15e12", "--json")[1])
+    attention = ["--layers", "32", "--heads", "32", "--head-dim", "128", "--seq-len", "8192"]
+    full = json.loads(run(capsys, "flops", "--params", "8e9", "--tokens", "15e12", *attention, "--json")[1])
+    assert full["training_flops"] > plain["training_flops"]
+
+
+def commands() -> list:
+    """Every command the parser declares, read from it rather than listed by hand."""
+    from estimators.__main__ import parser
+
+    return [name for action in parser()._subparsers._group_actions for name in action.choices]
+
+
+@pytest.mark.parametrize("command", commands())
+def test_every_commands_help_runs(capsys, command):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    assert f"python -m estimators {command}" in capsys.readouterr().out
 
 
 def test_module_entry_point_help_and_error_without_traceback():
@@ -67,4 +124,4 @@ def test_module_entry_point_help_and_error_without_traceback():
     bad = subprocess.run([sys.executable, "-m", "estimators", "memory", "--params", "-1"],
                          cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2
-    assert bad.stderr == "error: params = -1 is not allowed: a number greater than 0\n"
+    assert bad.stderr == "error: --params -1 is not allowed: a number greater than 0\n"

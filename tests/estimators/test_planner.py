@@ -7,15 +7,16 @@ from estimators import EstimatorError
 from estimators.model_size import DecoderConfig
 from estimators import planner
 from estimators.parallelism import Layout
-from estimators.planner import Cluster, cluster_preset, fastest_layout_plan, layout_plan, pipeline_bubble, plan_layouts
+from estimators.planner import Cluster, cluster_preset, fastest_layout_plan, layout_plan, plan_layouts
 
 PRESETS = estimators.load_presets()
 GIB = 2**30
 
-# The planner's MFU is a ceiling: links without latency at full bandwidth, matrix multiplies at
-# their measured best, norms, activations and the loss free. A published MFU may lie below it by
-# this much, in points of peak, and never above it.
-CEILING_POINTS = 0.05
+# The planner's step is the step model's (estimators/step_time.py), validated against published runs to within
+# ±15% for most; a published layout's predicted MFU must land that close to the paper's.
+WITHIN = 0.15
+# A published layout's predicted step within this share of the planner's best on the same cluster and batch.
+RANKING_SLACK = 0.10
 
 
 def _llama3_cluster():
@@ -29,36 +30,31 @@ def _published(key):
 
 
 @pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])
-def test_llama3_405b_published_layouts_fit_and_predict_an_mfu_just_above_the_papers(key):
-    # Llama 3 (Llama Team 2024) §3.3.2 and table 4: TP 8, CP 1 or 16, PP 16; BF16 MFU 38–43% (runs.llama3-405b).
+def test_llama3_405b_published_layouts_fit_without_recomputation_and_predict_the_papers_mfu(key):
+    # Llama 3 (Llama Team 2024) §3.3.2 and table 4: TP 8, CP 1 or 16, PP 16, trained without activation checkpointing,
+    # 41% and 38% BF16 MFU (layouts.llama3-405b-8k, -128k).
     lay, layout = _published(key)
-    low, high = PRESETS.run("llama3-405b").mfu_reported
     plan = fastest_layout_plan(PRESETS.model(lay.model).config, layout, _llama3_cluster(), lay.seq_len,
                                lay.global_batch * lay.seq_len)
-    assert plan.fits
-    assert low <= plan.mfu <= high + CEILING_POINTS
-    # Under Korthikanti's count the layout keeps too much for selective recomputation: it recomputes whole layers.
-    assert plan.recompute == "full"
+    assert plan.fits and plan.recompute == "none"
+    assert abs(plan.mfu / lay.mfu - 1) <= WITHIN
 
 
-def test_llama3_405b_long_context_layout_ranks_second_among_layouts_that_recompute_whole_layers():
-    # Llama 3 §3.3.2: 131K-token sequences on TP 8, CP 16, PP 16, DP 8. The planner ranks layouts that keep
-    # selective recomputation (ZeRO-3 over fewer stages) ahead: it leaves out what ZeRO-3's gathers over
-    # 2,048 GPUs of the scale-out network cost in latency. Among the layouts that recompute, Meta's is near the top.
-    lay, layout = _published("llama3-405b-128k")
-    plan = plan_layouts(PRESETS.model(lay.model).config, _llama3_cluster(), lay.seq_len, lay.global_batch * lay.seq_len,
-                        best=20)  # deep enough to reach the first layouts that recompute whole layers
-    full = [p.layout for p in plan.best if p.recompute == "full"]
-    assert Layout(lay.tp, lay.cp, lay.pp, lay.dp) in full[:2]
-    assert all(p.recompute == "selective" for p in plan.best[:5])
+@pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])
+def test_llama3_405b_published_layouts_are_within_ten_percent_of_the_planners_best(key):
+    standing = estimators.layout_preset_standing(key)
+    best = estimators.layout_preset_plan(key).best[0]
+    assert standing.plan.step_seconds <= (1 + RANKING_SLACK) * best.step_seconds
+    assert all(p.recompute == "none" for p in estimators.layout_preset_plan(key).best)
 
 
-def test_llama3_405b_short_context_planner_prefers_context_parallelism_to_recomputation():
-    # Llama 3 §3.3.2 uses CP only for long sequences. The planner, whose matmul efficiency does not fall as
-    # CP shortens each GPU's matrices, splits 8K sequences too, to keep selective recomputation.
-    lay, _ = _published("llama3-405b-8k")
-    plan = plan_layouts(PRESETS.model(lay.model).config, _llama3_cluster(), lay.seq_len, lay.global_batch * lay.seq_len)
-    assert all(p.layout.cp > 1 and p.recompute == "selective" for p in plan.best)
+def test_the_planners_bubble_is_its_share_of_the_step():
+    # x = (p − 1)/(v·m) is the bubble over the busy time; the plan reports x/(1 + x), the share of the step it idles.
+    lay, layout = _published("llama3-405b-8k")
+    plan = fastest_layout_plan(PRESETS.model(lay.model).config, layout, _llama3_cluster(), lay.seq_len,
+                               lay.global_batch * lay.seq_len)
+    x = (layout.pp - 1) / (plan.chunks * plan.micro_batches)
+    assert plan.bubble == pytest.approx(x / (1 + x))
 
 
 # torchtitan's Llama 3.1 benchmarks on H100 (benchmarks/llama3_h100_202412_torchtitan.md, December 2024):
@@ -91,34 +87,33 @@ def test_torchtitan_llama31_layouts_fit_and_count_less_than_the_measured_peak(mo
     assert plan.memory_bytes < measured_gib * GIB <= cluster.memory_bytes
 
 
-def test_torchtitan_llama31_8b_counts_more_than_measured_under_selective_recomputation():
-    # torchtitan table 1: Llama 3.1 8B on 8 GPUs, FSDP, local batch 2, selective recomputation: 82.4 GiB.
-    # torchtitan's per-operator selective checkpointing keeps less than Korthikanti's selective count,
-    # under which the bill overflows 96 GiB; with whole layers recomputed it fits.
+def test_torchtitan_llama31_8b_fits_under_selective_recomputation_counting_more_than_measured():
+    # torchtitan table 1: Llama 3.1 8B on 8 GPUs, FSDP, local batch 2, selective recomputation: 82.4 GiB measured.
+    # With FlashAttention and fused kernels counted the run fits; torchtitan's per-operator checkpointing also drops
+    # every other matmul's output, which this count keeps, so the bill stays above the measurement.
     cluster = cluster_preset("h100-hbm2e-96gb", 8, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
     layout, seq, tokens = Layout(dp=8, zero_stage=3), 8192, 8 * 2 * 8192
     config = PRESETS.model("llama3-8b").config
     selective = layout_plan(config, layout, cluster, seq, tokens, "selective", 1, "adam", 2)
-    assert not selective.fits and selective.memory_bytes > 82.4 * GIB
-    assert layout_plan(config, layout, cluster, seq, tokens, "full", 1, "adam", 2).fits
+    assert selective.fits and selective.memory_bytes > 82.4 * GIB
 
 
-def test_deepseek_v3_published_layout_fits_with_zero_1():
+def test_deepseek_v3_published_layout_fits_with_zero_1_recomputing_its_blocks():
     # DeepSeek-V3 report (DeepSeek-AI 2024) §3.2: 2,048 H800s as 16-way pipeline, 64-way expert parallelism
     # over 8 nodes, ZeRO-1 data parallelism, no tensor parallelism; §4.2: 4K-token sequences, batch up to 15,360.
-    # The H800's matrix units are the H100 SXM's: the H100's measured matmul ceiling stands for it.
+    # The H800's matrix units are the H100 SXM's: the H100's measured matmul rate stands for it. DeepSeek recomputes
+    # norms and MLA's up-projections and caches the experts' inputs in FP8 (§3.2.3, §3.3.3), which this count does not
+    # model: with the BF16 tensors of nine experts a token kept, the layout fits only recomputing whole blocks.
     cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr", "h100-sxm-bf16")
-    plan = layout_plan(PRESETS.model("deepseek-v3").config, Layout(pp=16, dp=128, ep=64, zero_stage=1), cluster,
-                       4096, 15360 * 4096, "selective")
-    assert plan.fits
-    # Unhidden, the all-to-alls dominate the step: DeepSeek's DualPipe overlaps them, which the planner does not model.
-    assert plan.bottleneck == "ep"
+    config, layout = PRESETS.model("deepseek-v3").config, Layout(pp=16, dp=128, ep=64, zero_stage=1)
+    assert not layout_plan(config, layout, cluster, 4096, 15360 * 4096, "none").fits
+    assert layout_plan(config, layout, cluster, 4096, 15360 * 4096, "full").fits
 
 
-def test_pipeline_bubble_is_p_minus_1_over_m_and_interleaving_divides_it_by_v():
-    # Narayanan et al. 2021 §2.2.1 (1F1B: (p − 1)/m) and §2.2.2 (interleaved: (p − 1)/(v·m)).
-    assert pipeline_bubble(16, 16) == 15 / 16
-    assert pipeline_bubble(16, 16, 8) == 15 / 128
+def test_deepseek_v3s_fastest_layouts_split_the_experts():
+    cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr", "h100-sxm-bf16")
+    plan = plan_layouts(PRESETS.model("deepseek-v3").config, cluster, 4096, 15360 * 4096)
+    assert plan.best and all(p.layout.ep > 1 for p in plan.best)
 
 
 def test_rejected_layouts_are_counted_by_reason_and_the_counts_add_up():
@@ -239,21 +234,19 @@ MEGATRON_TABLE_1 = [
 
 
 @pytest.mark.parametrize("billions, heads, hidden, layers, tp, pp, gpus, batch, share", MEGATRON_TABLE_1)
-def test_megatron_gpt_runs_fit_and_their_share_of_peak_stays_under_the_planners_ceiling(billions, heads, hidden, layers,
-                                                                                         tp, pp, gpus, batch, share):
+def test_megatron_gpt_runs_fit_and_a_newer_framework_beats_their_share_of_peak(billions, heads, hidden, layers, tp, pp,
+                                                                              gpus, batch, share):
     # Megatron's GPT: a GeLU MLP of 4h, LayerNorm, biases, learned positions and a tied output layer; its share of
     # peak counts the recomputed forward too (the paper's equation 3: every layer's activations are recomputed).
     config = DecoderConfig(layers, hidden, heads, heads, 4 * hidden, 51200, tied_embeddings=True, mlp="gelu",
                            norm="layernorm", bias=True, max_positions=2048, dropout=True)
     assert estimators.decoder_params(config).total / 1e9 == pytest.approx(billions, abs=0.05)  # the row as transcribed
-    # Compute at the A100's measured matmul ceiling (85.9% of its peak), as the planner counts it.
     cluster = cluster_preset("a100-sxm", gpus, "nvlink-a100", "infiniband-hdr", "a100-sxm-bf16")
     plan = layout_plan(config, Layout(tp=tp, pp=pp, dp=gpus // (tp * pp)), cluster, 2048, batch * 2048, "full")
     assert plan.fits
-    # The share of peak in the paper's count: the arithmetic the step does, recomputation included, over the step.
-    # The paper's runs reach it; no run passes the measured ceiling.
-    hardware_share = cluster.matmul_efficiency * plan.compute_seconds / plan.step_seconds
-    assert share <= hardware_share < cluster.matmul_efficiency
+    # The paper's count is 4/3 of the model FLOPs with whole layers recomputed (and a little attention): the planner,
+    # which assumes FlashAttention, sequence parallelism and an overlapped reduction, does no worse than the 2021 run.
+    assert plan.mfu >= share * 3 / 4
 
 
 @pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])

@@ -7,6 +7,7 @@ import pytest
 from estimators import (
     activation_bytes,
     activation_bytes_per_layer,
+    activation_coefficients,
     chinchilla_optimal,
     compute_optimal,
     decoder_params,
@@ -25,6 +26,7 @@ from estimators import (
 )
 import estimators
 from estimators import units
+from estimators.provenance import quantity_of
 
 PRESETS = load_presets()
 
@@ -475,3 +477,23 @@ def test_the_adapter_papers_results_sit_near_parity_with_a_full_fine_tune():
     assert shares["lora-gpt3-mnli"] > 1 > shares["lora-gpt3-wikisql"]
     assert not any(0.90 <= share <= 0.95 for share in shares.values())
     assert all(("LoRA" in r.source) for r in results.values())
+
+
+def test_the_attention_term_is_the_softmax_output_its_dropout_mask_and_the_dropout_output():
+    # Korthikanti et al. 2022 §4.1: the 5as²b of a layer are the softmax output (2as²b), the dropout mask
+    # on it (as²b, one byte an element) and the dropout output (2as²b); the Q·Kᵀ scores are not kept.
+    # Without dropout only the softmax output stays; the difference is the mask and the masked copy.
+    from estimators import memory
+
+    s, b, h, a = 2048, 1, 12288, 96
+    with_dropout = activation_bytes_per_layer(s, b, h, a, kv_heads=a, ffn_dim=4 * h, dropout=True)
+    without = activation_bytes_per_layer(s, b, h, a, kv_heads=a, ffn_dim=4 * h, dropout=False)
+    unsplit_masks = memory.DROPOUT_MASKS * s * b * h
+    assert with_dropout - without - unsplit_masks == pytest.approx(
+        (memory.DROPOUT_MASK_BYTES + memory.DROPOUT_OUTPUT_BYTES) * a * s * s * b)
+    assert memory.ATTENTION_NO_DROPOUT == memory.SOFTMAX_OUTPUT_BYTES
+    assert activation_coefficients().attention == (
+        memory.SOFTMAX_OUTPUT_BYTES + memory.DROPOUT_MASK_BYTES + memory.DROPOUT_OUTPUT_BYTES)
+    # What a card says the term holds: those three, and not the scores.
+    note = quantity_of(memory.ActivationCoefficients, "attention").note
+    assert "scores" not in note and "dropout output" in note

@@ -33,10 +33,23 @@ def test_pretraining_spans_deepseek_v3_to_llama_3_405b():
     assert span.seconds_low == pytest.approx(2664e3 * 3600 / 2048)
     assert span.seconds_high == llama.seconds
     assert (span.tokens_low, span.tokens_high) == (14.8e12, 15.6e12)
-    # The artifacts: Llama 3 405B's BF16 weights (the seed's "405B -> ~810 GB" at the exact count) and
-    # DeepSeek-V3's, 2 bytes a parameter each.
-    assert units.bytes_(span.artifact_low) == "812 GB"
-    assert span.artifact_high == 2 * PRESETS.model("deepseek-v3").params
+    # The artifacts, each as its publisher released it: Llama 3 405B's BF16 weights (the seed's
+    # "405B -> ~810 GB" at the exact count), and DeepSeek-V3's FP8 weights, trained and shipped in FP8.
+    assert span.artifact_high == 2 * PRESETS.model("llama3-405b").params and units.bytes_(span.artifact_high) == "812 GB"
+    assert span.artifact_low == 1 * PRESETS.model("deepseek-v3").params
+
+
+def test_deepseek_v3s_stages_hand_on_its_weights_in_fp8_as_released():
+    # DeepSeek-V3 report §3.3: trained in FP8; its released checkpoint stores FP8 weights (about 0.69 TB
+    # with the multi-token-prediction module). Its stages say which precision their bytes are in.
+    from pyodide_widgets.widgets import stages
+
+    ds = PRESETS.model("deepseek-v3")
+    assert ds.released_precision == "fp8" and PRESETS.model("llama3-405b").released_precision == "bf16"
+    out = stages.update({"stage": "rl"})["outputs"]
+    assert out["rl_bytes"] == f"{units.bytes_(ds.params)} of FP8 weights, as released"
+    assert out["pretraining_bytes"] == (f"{units.bytes_(ds.params)} to {units.bytes_(2 * PRESETS.model('llama3-405b').params)} "
+                                        "of weights as released: FP8 for DeepSeek-V3, BF16 for Llama 3 405B")
 
 
 @pytest.mark.parametrize("key", list(PRESETS.stages))
@@ -54,3 +67,23 @@ def test_a_stage_with_one_run_has_a_range_of_one_point():
     span = estimators.stage_span("rl")
     assert span.gpus_low == span.gpus_high == PRESETS.stage("rl").gpus
     assert span.seconds_low == span.seconds_high == PRESETS.stage("rl").seconds
+
+
+def test_the_pretraining_range_tells_the_estimated_run_from_the_published_ones():
+    # DeepSeek-V3's report gives its GPU-hours; the Llama 3 paper gives neither time nor GPU-hours of its
+    # 16,384-GPU run, so those are this site's ideal estimate, and the model card's 30.84M H100-hours
+    # are what Meta published: the widget says which is which.
+    from pyodide_widgets.widgets import stages
+
+    deepseek, llama = estimators.stage_span("pretraining").runs
+    estimate = estimators.run_preset_estimate("llama3-405b")
+    assert deepseek.reported == "gpu_hours" and deepseek.gpu_hours == PRESETS.stage("pretraining").gpu_hours
+    assert llama.reported == "" and llama.gpu_hours == estimate.gpu_hours
+    assert llama.gpu_hours_reported == PRESETS.run("llama3-405b").gpu_hours_reported
+    text = stages.update({"stage": "pretraining"})["outputs"]["pretraining_range"]
+    computed = text.split("computed here, not published:")[1]
+    for figure in (units.duration(estimate.seconds), units.count(estimate.gpu_hours), units.percent(estimate.mfu),
+                   units.count(llama.gpu_hours_reported)):
+        assert figure in computed
+    # A stage whose every run is published says nothing is computed.
+    assert "computed here" not in stages.update({"stage": "sft"})["outputs"]["sft_range"]

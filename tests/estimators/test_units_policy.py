@@ -96,6 +96,8 @@ def check(kind: str, value: float) -> str | None:
     """What is wrong with the text of `value`, or None."""
     formatter, space, suffixes, plain_below = KINDS[kind]
     text = formatter(value)
+    if kind == "percent" and value and rounded(abs(value)) < PLAIN[0]:  # a share too small for a figure reads in words
+        return None if text == ("under 0.001%" if value > 0 else "over -0.001%") else "a tiny share not in words"
     if re.search(r"nan|inf|e\+|\.\d*0(?!\d)|(?<![\d.,])1 (days|years)\b", text):
         return "forbidden form"
     m = _TEXT.fullmatch(text)
@@ -246,3 +248,17 @@ def test_a_share_moves_by_points_and_a_figure_across_zero_by_its_change():
 def test_figures_that_print_alike_are_the_same_whatever_their_digits_beyond():
     assert units.difference(405e9, 405.1e9, units.count) == "same"
     assert units.difference(405e9, 406e9, units.count) != "same"
+
+
+def test_a_share_too_small_for_the_policys_digits_reads_in_words():
+    # An asynchronous save of Llama 3 405B pauses the GPUs for milliseconds every 30 minutes: its share
+    # of the run once read "3.01e-4% of the run". Under the smallest plain figure, it says so.
+    smallest = units.percent(PLAIN[0] / 100)
+    assert smallest == "0.001%"
+    assert units.percent(3.01e-6) == f"under {smallest}"
+    assert units.percent(-3.01e-6) == f"over -{smallest}"
+    assert units.percent(0.99996e-5) == smallest  # rounds up to the smallest plain figure: a figure
+    from pyodide_widgets.widgets import checkpoint_modes
+
+    out = checkpoint_modes.update(checkpoint_modes.presets()["async"]["state"])["outputs"]
+    assert out["run_share"].startswith(f"under {smallest} of the run")

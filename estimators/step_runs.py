@@ -1,0 +1,162 @@
+"""Published training runs whose throughput was measured, and the step model's prediction for each.
+
+The runs are step_runs.toml's rows: each a model, a cluster, a layout, what
+its framework overlaps, and the source's measured figure in the source's own
+unit. A measured figure becomes tokens per second per GPU through the
+source's own way of counting FLOPs (FLOP_COUNTINGS), so that the prediction
+and the measurement are compared on the same work: the ratio is predicted /
+measured throughput.
+"""
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from . import data_file
+from .errors import EstimatorError
+from .model_size import DecoderConfig
+from .provenance import quantity
+from .step_time import Setup, StepTime, gpu_preset, shape_of, step_seconds
+from .validate import one_of
+
+SECONDS_PER_HOUR = 3600
+TOKENS_PER_TRILLION = 1e12
+# How each source counts the FLOPs its TFLOP/s figure divides: per step of B sequences of s tokens.
+FLOP_COUNTINGS = ("megatron_hardware", "six_n_causal")
+CLOSE_BAND = 0.15  # a prediction within ±15% of its measurement counts as close (the validation's target band)
+
+
+@dataclass(frozen=True)
+class MeasuredRun:
+    """One published run: its model, cluster, layout and measured figure."""
+
+    key: str
+    name: str
+    config: object  # DecoderConfig or MoeConfig
+    gpu: str
+    scale_up: str
+    scale_out: str
+    precision: str
+    seq_len: int = quantity("tokens per sequence", "integer")
+    global_batch: int = quantity("sequences per step", "integer")
+    setup: Setup
+    measured: dict
+    fit: bool  # one of the runs the fitted constants were fitted on
+    source: str
+
+
+def step_flops(counting: str, config, seq_len: int, global_batch: int) -> float:
+    """A step's FLOPs as its source counts them. megatron_hardware: 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) (Narayanan
+    et al. 2021 §5.1, recomputation included); six_n_causal: B·s·(6N + 3·s·L·H·(d_qk + d_v)), 6N (Kaplan et al. 2020)
+    plus causal attention (PaLM's appendix B, halved by the mask)."""
+    one_of("counting", counting, FLOP_COUNTINGS)
+    shape = shape_of(config)
+    b, s = global_batch, seq_len
+    if counting == "megatron_hardware":
+        h, l, v = shape.d, shape.layers, shape.vocab
+        return 96 * b * s * l * h * h * (1 + s / (6 * h) + v / (16 * l * h))
+    attention = 3 * s * shape.layers * shape.heads * (shape.qk_head + shape.v_head)
+    return b * s * (6 * shape.params + attention)
+
+
+def measured_tokens_per_second_per_gpu(run: MeasuredRun) -> float:
+    """Measured tokens per second per GPU: tokens per step / (step × GPUs), the step read from the figure the source
+    gives (its TFLOP/s per GPU through its own FLOP count, a step time, tokens per second, or GPU-hours per trillion
+    tokens)."""
+    got, gpus, tokens = run.measured, run.setup.gpus, run.global_batch * run.seq_len
+    if "tokens_per_second_per_gpu" in got:
+        return got["tokens_per_second_per_gpu"]
+    if "gpu_hours_per_trillion_tokens" in got:
+        return TOKENS_PER_TRILLION / (got["gpu_hours_per_trillion_tokens"] * SECONDS_PER_HOUR)
+    if "step_seconds" in got:
+        return tokens / (got["step_seconds"] * gpus)
+    flops = step_flops(got["counting"], run.config, run.seq_len, run.global_batch)
+    return tokens / (flops / (got["tflops_per_gpu"] * gpus) * gpus)
+
+
+@dataclass(frozen=True)
+class RunPrediction:
+    """A published run's measured throughput beside the step model's."""
+
+    run: MeasuredRun
+    step: StepTime
+    measured: float = quantity("tokens per second per GPU, as the source measured it", "si", unit="tokens/s")
+    predicted: float = quantity("tokens per second per GPU, as the step model predicts it", "si", unit="tokens/s")
+    ratio: float = quantity("predicted / measured throughput", "times")
+
+
+def predict_run(key: str) -> RunPrediction:
+    """predicted / measured throughput of a published run: the step model's tokens per second per GPU on the run's own
+    layout, model, GPUs and links, over the figure its source measured."""
+    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
+    step = step_seconds(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
+    predicted = step.tokens_per_second / run.setup.gpus
+    measured = measured_tokens_per_second_per_gpu(run)
+    return RunPrediction(run, step, measured, predicted, predicted / measured)
+
+
+@dataclass(frozen=True)
+class ValidationSummary:
+    """How well the step model predicts a set of measured runs."""
+
+    runs: int = quantity("runs compared", "integer")
+    band: float = quantity("the band a prediction counts as close within, ±", "percent")
+    geometric_mean: float = quantity("geometric mean of predicted / measured", "times")
+    within_band: float = quantity("share of runs whose prediction lies within the band", "percent")
+    worst: float = quantity("the largest |ratio − 1|", "percent")
+    mean_abs_error: float = quantity("mean |ratio − 1|", "percent")
+
+
+def validation_summary(fit: "bool | None" = None) -> ValidationSummary:
+    """Over the published runs (those the constants were fitted on, the others, or all): the geometric mean of predicted
+    / measured throughput, the share of runs within ±15%, the worst and the mean |ratio − 1|."""
+    ratios = [predict_run(k).ratio for k, r in measured_runs().items() if fit is None or r.fit == fit]
+    if not ratios:
+        raise EstimatorError("fit", fit, "a selection holding at least one run")
+    errors = [abs(r - 1) for r in ratios]
+    return ValidationSummary(len(ratios), CLOSE_BAND, math.exp(sum(math.log(r) for r in ratios) / len(ratios)),
+                             sum(e <= CLOSE_BAND for e in errors) / len(ratios), max(errors), sum(errors) / len(errors))
+
+
+def _setup(where: str, raw: dict) -> Setup:
+    try:
+        return Setup(**raw)
+    except TypeError as error:
+        raise EstimatorError(where, raw, f"Setup's fields ({error})") from None
+    except EstimatorError as error:
+        raise EstimatorError(f"{where}.{error.argument}", error.value, error.allowed) from None
+
+
+def _build(data: dict) -> dict:
+    from .presets import load_presets
+    presets = load_presets()
+    runs = {}
+    for key, raw in data.get("runs", {}).items():
+        where = f"runs.{key}"
+        if "model" in raw:
+            config = presets.model(raw["model"]).config
+        else:
+            try:
+                config = DecoderConfig(**raw["config"])
+            except EstimatorError as error:
+                raise EstimatorError(f"{where}.config.{error.argument}", error.value, error.allowed) from None
+        measured = raw["measured"]
+        if not any(k in measured for k in ("tflops_per_gpu", "step_seconds", "tokens_per_second_per_gpu",
+                                           "gpu_hours_per_trillion_tokens")):
+            raise EstimatorError(f"{where}.measured", measured, "one measured figure")
+        if "tflops_per_gpu" in measured:
+            one_of(f"{where}.measured.counting", measured.get("counting"), FLOP_COUNTINGS)
+        if not raw.get("source"):
+            raise EstimatorError(f"{where}.source", "", "the run's source: paper and table")
+        runs[key] = MeasuredRun(key, raw["name"], config, raw["gpu"], raw["scale_up"], raw["scale_out"],
+                                raw.get("precision", "bf16"), raw["seq_len"], raw["global_batch"],
+                                _setup(f"{where}.setup", raw["setup"]), measured, raw["fit"], raw["source"])
+    return runs
+
+
+@cache
+def measured_runs() -> dict:
+    """The published runs the step model is checked against, each with its source, layout and measured figure, every
+    value checked as it is read."""
+    return data_file.load(__package__, "step_runs.toml", _build)

@@ -1,0 +1,798 @@
+"""One training step's time, term by term, on the slowest GPU of a layout: what a measured run's throughput comes from.
+
+A step of a layout (TP × CP × PP × DP, EP drawn from DP) is the busiest
+pipeline stage's time for its micro-batches, stretched by the pipeline's
+bubble, plus what no computation hides. Each term is a small function below,
+its formula and source in its docstring:
+
+- matrix multiplies timed from their shapes after the cuts (gemm_seconds):
+  the best measured rate of the GPU, lowered by wave quantisation of output
+  tiles over the GPU's streaming multiprocessors and by a pipeline-fill term
+  in the inner dimension, never faster than the bytes over memory bandwidth;
+- attention as FlashAttention computes it (flash_attention_seconds), or, for
+  runs that predate it, as batched matrix multiplies plus a softmax that reads
+  and writes the s × s scores (unfused_attention_seconds);
+- memory-bound kernels (norms, activation functions, residual adds, rotary,
+  the loss over the vocabulary) as bytes over the GPU's memory bandwidth
+  (memory_bound_seconds);
+- the optimizer step, which reads and writes the training state once
+  (optimizer_seconds);
+- collectives with an α–β model per algorithm (collective_seconds);
+- overlap as frameworks do it (data_parallel_seconds, fsdp_seconds,
+  expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
+  schedules (pipeline_bubble_share).
+
+Fitted constants (FITTED) were fitted on the runs the validation table marks
+`fit = true`; the tests report the error on the others.
+"""
+
+import math
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from .errors import EstimatorError
+from .model_size import DecoderConfig
+from .moe import MoeConfig
+from .provenance import quantity
+from .validate import finite_result, fraction, non_negative, non_negative_int, one_of, positive, positive_int
+
+BYTES_BF16 = 2  # activations, weights and most gradients in mixed precision
+MATMUL_FLOPS_PER_MAC = 2  # a multiply and an add
+BACKWARD_GEMMS = 2  # each forward GEMM has a data-gradient and a weight-gradient GEMM of the same FLOPs
+FLASH_BACKWARD_RATIO = 2.5  # FlashAttention-2's backward runs 5 of the forward's 2 matmuls again (Dao 2023, §3.2)
+CAUSAL_SHARE = 1 / 2  # a causal mask leaves half the s × s scores to compute
+# Output tiles a GEMM library picks among (cuBLAS and CUTLASS kernels on Ampere and Hopper), both orientations.
+TILES = ((256, 128), (128, 256), (128, 128), (128, 64), (64, 128), (64, 64))
+ADAM_BYTES_PER_PARAM = 30  # read FP32 weight, m, v and gradient (16), write weight, m, v (12), write the BF16 copy (2)
+BACKWARD_BYTES_RATIO = 2  # a memory-bound kernel's backward reads its input and the gradient and writes a gradient
+# Elements a token's forward pass reads and writes in one block's memory-bound kernels (bf16), Megatron-LM's fused kernels:
+# two norms (read d, write d), two residual adds fused with dropout (read 2d, write d, mask d/2).
+SEQUENCE_KERNEL_ELEMENTS = 2 * 2 + 2 * 3.5
+LOSS_PASSES = 4  # cross-entropy reads the logits, writes probabilities, reads them back and writes their gradient
+UNFUSED_SOFTMAX_BYTES_PER_SCORE = 16  # scale-mask-softmax and dropout, forward (7 B) and backward (9 B) per score
+SCHEDULES = ("1f1b", "interleaved", "dualpipe")
+ATTENTION_KERNELS = ("flash", "unfused")
+# none; selective: the attention core (Korthikanti et al. 2022 §5); ops: every other matmul and every elementwise op
+# (torchtitan's per-operator policy, torchtitan/distributed/activation_checkpoint.py); full: the whole forward.
+RECOMPUTE_MODES = ("none", "selective", "ops", "full")
+
+# A GEMM costs at least a kernel launch and its tail however little it does: a few µs on CUDA (assumed, not fitted).
+KERNEL_FLOOR_SECONDS = 6e-6
+# Constants fitted to measured runs: a grid search minimising Σ log²(predicted / measured) over the seven runs
+# step_runs.toml marks fit = true (Narayanan 1.7B, 39.1B, 529.6B; Korthikanti 22B, 175B, 1T selective; Llama 3 8K on
+# 16,384 GPUs). Their mean error is 2.4%; on the 18 others 10.1% (validation_summary), reasons beside each.
+FITTED = {
+    # The inner-dimension length at which a GEMM reaches half its large-K rate: the main loop's fill and drain.
+    "gemm_fill_k": 96.0,
+    # Share of a link's bandwidth a collective's bus reaches (NCCL's busbw over the link's rate).
+    "bus_efficiency": 0.60,
+    # Share of HBM bandwidth a memory-bound kernel reaches.
+    "memory_efficiency": 0.60,
+    # Operand reuse at which a tile reaches half its rate: a tile of m × n reuses each loaded value m·n/(m + n) times.
+    "tile_reuse_half": 32.0,
+}
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """What the step model needs of a GPU and its links."""
+
+    peak_flops: float = quantity("dense peak at the GEMMs' precision", "si", unit="FLOP/s")
+    attention_peak_flops: float = quantity("dense BF16 peak, the precision attention runs in", "si", unit="FLOP/s")
+    matmul_share: float = quantity("best measured matrix-multiply rate / peak", "percent")
+    attention_share: float = quantity("FlashAttention's forward and backward rate / BF16 peak", "percent")
+    hbm_bytes_per_s: float = quantity("memory bandwidth", "si", unit="B/s")
+    sms: int = quantity("streaming multiprocessors", "integer")
+    memory_bytes: float = quantity("memory per GPU", "bytes", binary=True)
+    scale_up_gpus: int = quantity("GPUs per scale-up domain", "integer")
+    scale_up_bytes_per_s: float = quantity("scale-up bandwidth per GPU, one direction", "si", unit="B/s")
+    scale_out_bytes_per_s: float = quantity("scale-out bandwidth per GPU, one direction", "si", unit="B/s")
+    scale_up_latency_seconds: float = quantity("one message's latency inside a scale-up domain", "duration")
+    scale_out_latency_seconds: float = quantity("one message's latency across the network", "duration")
+
+    def __post_init__(self):
+        for name in ("peak_flops", "attention_peak_flops", "hbm_bytes_per_s", "memory_bytes", "scale_up_bytes_per_s",
+                     "scale_out_bytes_per_s", "scale_up_latency_seconds", "scale_out_latency_seconds"):
+            positive(name, getattr(self, name))
+        fraction("matmul_share", self.matmul_share)
+        fraction("attention_share", self.attention_share)
+        positive_int("sms", self.sms)
+        positive_int("scale_up_gpus", self.scale_up_gpus)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A decoder's shape as the step model reads it (dense or mixture-of-experts)."""
+
+    layers: int
+    d: int
+    heads: int
+    kv_heads: int
+    qk_head: int  # width of one head's query and key
+    v_head: int  # width of one head's value
+    ffn: int  # dense blocks' MLP width
+    gated: bool  # SwiGLU (three matrices) rather than GeLU (two)
+    vocab: int
+    params: float  # every parameter stored
+    moe_layers: int = 0
+    experts: int = 0
+    top_k: int = 0
+    expert_ffn: int = 0
+    shared_experts: int = 0
+    q_rank: int = 0  # MLA's query bottleneck (0: plain attention)
+    kv_rank: int = 0  # MLA's key/value bottleneck
+    rope_head: int = 0  # MLA's rotary part of a query/key head
+    expert_params: float = 0.0  # the routed experts' parameters, held over ep GPUs
+    dropout: bool = False  # trains with dropout (GPT-2, Megatron's GPT): masks kept for the backward pass
+
+
+def shape_of(config) -> Shape:
+    """The step model's view of a DecoderConfig or MoeConfig."""
+    if isinstance(config, DecoderConfig):
+        from .model_size import decoder_params
+        h = config.d_model // config.heads
+        return Shape(config.layers, config.d_model, config.heads, config.kv_heads, h, h, config.ffn_dim,
+                     config.mlp == "swiglu", config.vocab, decoder_params(config).total, dropout=config.dropout)
+    if isinstance(config, MoeConfig):
+        from .model_size import mlp_params
+        from .moe import moe_params
+        c = config
+        moe_layers = c.layers - c.dense_layers
+        routed = moe_layers * c.routed_experts * mlp_params(c.d_model, c.expert_ffn_dim)
+        if c.mla:
+            qk, v, rope = c.mla.qk_nope_head_dim + c.mla.qk_rope_head_dim, c.mla.v_head_dim, c.mla.qk_rope_head_dim
+            q_rank, kv_rank = c.mla.q_lora_rank, c.mla.kv_lora_rank
+        else:
+            qk = v = c.head_dim or c.d_model // c.heads
+            q_rank = kv_rank = rope = 0
+        return Shape(c.layers, c.d_model, c.heads, c.kv_heads, qk, v, c.dense_ffn_dim, True, c.vocab,
+                     moe_params(c).total, moe_layers, c.routed_experts, c.top_k, c.expert_ffn_dim, c.shared_experts,
+                     q_rank, kv_rank, rope, routed)
+    raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a run is laid out and what its framework overlaps: the choices a step's time depends on."""
+
+    tp: int = 1
+    cp: int = 1
+    pp: int = 1
+    dp: int = 1
+    ep: int = 1
+    zero_stage: int = 1  # 0 all-reduce; 1–2 reduce-scatter + all-gather; 3 weights gathered for every micro-batch (FSDP)
+    micro_batch: int = 1  # sequences per micro-batch
+    chunks: int = 1  # v, model chunks per pipeline stage (interleaved schedule)
+    schedule: str = "1f1b"
+    recompute: str = "none"
+    sequence_parallel: bool = True  # norms and dropouts split over the TP GPUs (Korthikanti et al. 2022)
+    attention: str = "flash"
+    dp_overlap: bool = True  # gradient reduction bucketed behind the backward pass
+    tp_overlap: float = 0.0  # share of tensor-parallel traffic hidden behind GEMMs (async TP, MegaScale)
+    ep_overlap: bool = False  # expert all-to-alls hidden behind another micro-batch's compute (DualPipe)
+    nodes_per_token: int = 0  # node-limited routing: a token reaches at most this many nodes (0: no limit)
+    dispatch_bytes: float = BYTES_BF16  # bytes per value of the expert dispatch (1 in FP8)
+    grad_bytes: float = BYTES_BF16  # bytes per gradient value reduced over data-parallel GPUs
+    comm_sms: int = 0  # streaming multiprocessors kept for communication kernels, lost to compute
+
+    def __post_init__(self):
+        degrees = (self.tp, self.cp, self.pp, self.dp, self.ep, self.micro_batch, self.chunks)
+        if type(self.tp) is type(self.cp) is type(self.pp) is type(self.dp) is type(self.ep) is \
+                type(self.micro_batch) is type(self.chunks) is int and min(degrees) >= 1 and self.schedule in SCHEDULES and \
+                self.recompute in RECOMPUTE_MODES and self.attention in ATTENTION_KERNELS and \
+                type(self.zero_stage) is int and 0 <= self.zero_stage <= 3 and 0 <= self.tp_overlap <= 1 and \
+                type(self.nodes_per_token) is int and self.nodes_per_token >= 0 and type(self.comm_sms) is int and \
+                self.comm_sms >= 0 and self.dispatch_bytes > 0 and self.grad_bytes > 0 and not self.dp % self.ep and \
+                (self.chunks == 1 or self.schedule == "interleaved"):
+            return  # the common case, checked at once: a planner builds one for every layout it times
+        for name in ("tp", "cp", "pp", "dp", "ep", "micro_batch", "chunks"):
+            positive_int(name, getattr(self, name))
+        if self.chunks > 1 and self.schedule != "interleaved":
+            raise EstimatorError("chunks", self.chunks, "1, or the interleaved schedule")
+        one_of("schedule", self.schedule, SCHEDULES)
+        one_of("recompute", self.recompute, RECOMPUTE_MODES)
+        one_of("attention", self.attention, ATTENTION_KERNELS)
+        one_of("zero_stage", self.zero_stage, (0, 1, 2, 3))
+        if not 0 <= non_negative("tp_overlap", self.tp_overlap) <= 1:
+            raise EstimatorError("tp_overlap", self.tp_overlap, "a share from 0 to 1")
+        non_negative_int("nodes_per_token", self.nodes_per_token)
+        non_negative_int("comm_sms", self.comm_sms)
+        positive("dispatch_bytes", self.dispatch_bytes)
+        positive("grad_bytes", self.grad_bytes)
+        if self.dp % self.ep:
+            raise EstimatorError("ep", self.ep, f"a divisor of the data-parallel degree ({self.dp})")
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.cp * self.pp * self.dp
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+@dataclass(frozen=True)
+class GemmTime:
+    """One matrix multiply of M × K by K × N on one GPU."""
+
+    flops: float = quantity("2·M·N·K", "sci")
+    efficiency: float = quantity("achieved rate / peak", "percent")
+    seconds: float = quantity("max(FLOPs / (peak × efficiency), bytes / bandwidth, the kernel floor)", "duration")
+
+
+def tile_rates() -> tuple:
+    """(m, n, r) of each output tile, r = ρ(I)/ρ(I_max) its rate relative to the largest, ρ(I) = I/(I + I_half),
+    I = m·n/(m + n) the times the tile reuses each value it loads."""
+    def rate(m, n):
+        reuse = m * n / (m + n)
+        return reuse / (reuse + FITTED["tile_reuse_half"])
+    return tuple((m, n, rate(m, n) / rate(*TILES[0])) for m, n in TILES)
+
+
+_TILE_RATES = tile_rates()
+
+
+def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: int = 1) -> GemmTime:
+    """t = max(2MNK / (peak × e), 2(MK + KN + MN) / bandwidth, t_floor), e = e_max × max over tiles (r × wave) × K/(K + K_fill).
+
+    e_max is the GPU's best measured matmul rate / peak (mamf-finder); for each
+    output tile a library offers (256 × 128 down to 64 × 64), wave = M·N·batch /
+    (⌈tiles / SMs⌉ · SMs · tile area), the share of the waves of tiles that does
+    work (NVIDIA's "Matrix Multiplication Background" guide: tile and wave
+    quantisation), r the tile's rate from its operand reuse; K/(K + K_fill) the
+    main loop's fill and drain. Memory: the roofline's bytes over bandwidth.
+    `batch` GEMMs of one shape run as one batched or grouped kernel.
+    """
+    if min(m, n, k) <= 0:
+        return GemmTime(0.0, 0.0, 0.0)
+    return GemmTime(*_gemm(m, n, k, sms or gpu.sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s))
+
+
+@lru_cache(maxsize=4096)  # a plan times the same few shapes for every layout that shares a tensor-parallel degree
+def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s) -> tuple:
+    best = 0.0
+    for tm, tn, rate in _TILE_RATES:
+        tiles = -(-m // tm) * -(-n // tn) * batch
+        wave = (m * n * batch) / (-(-tiles // units) * units * tm * tn)
+        best = max(best, rate * (wave if wave < 1 else 1.0))
+    efficiency = matmul_share * best * k / (k + FITTED["gemm_fill_k"]) * units / sms
+    flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
+    memory = BYTES_BF16 * (m * k + k * n + m * n) * batch / hbm_bytes_per_s
+    seconds = max(flops / (peak_flops * efficiency), memory, KERNEL_FLOOR_SECONDS)
+    return flops, flops / (seconds * peak_flops), seconds
+
+
+def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int = 1) -> tuple:
+    """(forward seconds, backward seconds, FLOPs of all three) of a GEMM with its two gradient GEMMs:
+    dX = dY·Wᵀ (M × K, inner N) and dW = Xᵀ·dY (K × N, inner M), each timed as gemm_seconds times it."""
+    flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
+    if min(m, n, k) <= 0:
+        return 0.0, 0.0, 0.0
+    rates = (sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s)
+    backward = _gemm(m, k, n, *rates)[2] + _gemm(k, n, m, *rates)[2]
+    quantise = fp8_quantise_seconds(m, n, k, gpu, batch)
+    return _gemm(m, n, k, *rates)[2] + quantise / 2, backward + quantise / 2, (1 + BACKWARD_GEMMS) * flops
+
+
+def fp8_quantise_seconds(m: float, n: float, k: float, gpu: Gpu, batch: int = 1) -> float:
+    """GEMMs run in FP8 quantise their activation inputs online (DeepSeek-V3 §3.3.2): X for the forward, Xᵀ for the weight
+    gradient, dY and dYᵀ for the two gradients, each read in BF16 and written in FP8, 3 bytes an element:
+    3 × 2(MK + MN) bytes over memory bandwidth; 0 when the GEMMs run in BF16."""
+    if gpu.peak_flops == gpu.attention_peak_flops:
+        return 0.0
+    elements = 2 * (m * k + m * n) * batch
+    return (BYTES_BF16 + 1) * elements / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+
+
+@dataclass(frozen=True)
+class KernelTime:
+    """The arithmetic of one part of a block (its matrix multiplies, or its attention core) for one micro-batch on one GPU."""
+
+    forward_seconds: float = quantity("the forward pass", "duration")
+    backward_seconds: float = quantity("the backward pass: data and weight gradients", "duration")
+    flops: float = quantity("forward and backward", "sci")
+
+
+def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
+    """(M, N, K, count) of one block's GEMMs on one GPU, tokens = b·s/cp rows."""
+    t, s = setup.tp, shape
+    if s.q_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head
+        attention = [(tokens, s.q_rank + s.kv_rank + s.rope_head, s.d, 1),
+                     (tokens, s.heads * s.qk_head / t, s.q_rank, 1),
+                     (tokens, s.heads * (s.qk_head - s.rope_head + s.v_head) / t, s.kv_rank, 1),
+                     (tokens, s.d, s.heads * s.v_head / t, 1)]
+    else:
+        attention = [(tokens, (s.heads * s.qk_head + s.kv_heads * (s.qk_head + s.v_head)) / t, s.d, 1),
+                     (tokens, s.d, s.heads * s.v_head / t, 1)]
+    up = 2 if s.gated else 1
+    if not moe:
+        return attention + [(tokens, up * s.ffn / t, s.d, 1), (tokens, s.d, s.ffn / t, 1)]
+    # Routed tokens arrive evenly at the ep GPUs; each holds E/ep experts (GShard §2.2).
+    local_experts = max(1, s.experts // setup.ep)
+    per_expert = tokens * s.top_k / t * setup.ep / s.experts
+    ffn = [(tokens, s.experts, s.d, 1),  # the router
+           (per_expert, up * s.expert_ffn, s.d, local_experts), (per_expert, s.d, s.expert_ffn, local_experts)]
+    if s.shared_experts:
+        width = s.shared_experts * s.expert_ffn / t
+        ffn += [(tokens, up * width, s.d, 1), (tokens, s.d, width, 1)]
+    return attention + ffn
+
+
+def layer_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> KernelTime:
+    """Σ over a block's GEMMs (QKV or MLA's projections, output, MLP or router and experts) of gemm_seconds, forward
+    and backward, with M = b·s/cp tokens and the TP-split width (Megatron-LM's column and row splits, Shoeybi et al. 2019)."""
+    sms = gpu.sms - setup.comm_sms
+    forward = backward = flops = 0.0
+    for m, n, k, count in _gemm_list(shape, setup, tokens, moe):
+        f, b, c = _training_gemm(m, n, k, gpu, sms, count)
+        forward, backward, flops = forward + f, backward + b, flops + c
+    return KernelTime(forward, backward, flops)
+
+
+def head_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> KernelTime:
+    """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward (gemm_seconds)."""
+    f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, gpu, gpu.sms - setup.comm_sms)
+    return KernelTime(f, b, c)
+
+
+def flash_attention_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> KernelTime:
+    """F = b·s²·H·(d_qk + d_v)/(cp·tp) forward (causal: half of 2·s²·H·(d_qk + d_v)), 2.5 F backward, at FlashAttention's
+    measured share of the BF16 peak (Dao 2023, "FlashAttention-2"; Shah et al. 2024, "FlashAttention-3"); no s × s
+    activations kept. CP's causal load is balanced as Llama 3 does (§3.3.2), each GPU a 1/cp share."""
+    forward = (MATMUL_FLOPS_PER_MAC * CAUSAL_SHARE * setup.micro_batch * seq_len ** 2 * shape.heads
+               * (shape.qk_head + shape.v_head) / (setup.cp * setup.tp))
+    rate = gpu.attention_peak_flops * gpu.attention_share * (gpu.sms - setup.comm_sms) / gpu.sms
+    return KernelTime(forward / rate, FLASH_BACKWARD_RATIO * forward / rate, (1 + FLASH_BACKWARD_RATIO) * forward)
+
+
+def unfused_attention_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> KernelTime:
+    """QKᵀ and P·V as batched GEMMs over b·H/tp heads (s × s × d_qk, s × d_v × s, every score computed), and the
+    fused scale-mask-softmax with dropout reading and writing the s × s scores: 16 bytes a score forward and backward,
+    over memory bandwidth (Megatron-LM before FlashAttention; Korthikanti et al. 2022 §4.1 counts the same tensors)."""
+    s, heads = seq_len // setup.cp, setup.micro_batch * shape.heads // setup.tp
+    f1, b1, c1 = _training_gemm(s, seq_len, shape.qk_head, gpu, gpu.sms, heads)
+    f2, b2, c2 = _training_gemm(s, shape.v_head, seq_len, gpu, gpu.sms, heads)
+    softmax = UNFUSED_SOFTMAX_BYTES_PER_SCORE * s * seq_len * heads / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    forward_share = 7 / UNFUSED_SOFTMAX_BYTES_PER_SCORE
+    return KernelTime(f1 + f2 + softmax * forward_share, b1 + b2 + softmax * (1 - forward_share), c1 + c2)
+
+
+@dataclass(frozen=True)
+class MemoryBoundTime:
+    """Kernels whose time is the bytes they move: norms, residual adds, activations, rotary, dropout."""
+
+    forward_seconds: float = quantity("forward bytes / (bandwidth × efficiency)", "duration")
+    backward_seconds: float = quantity("backward: twice the forward's bytes", "duration")
+
+
+def memory_bound_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> MemoryBoundTime:
+    """bytes = 2 × [11·d·T/t_sp (norms, residual adds with dropout) + T·F_act/t (the MLP's activation: read 3F write F
+    for SwiGLU, 2F for GeLU) + 2·T·(H + G)·d_h/t (rotary on q and k)], t_sp = tp with sequence parallelism, else 1;
+    seconds = bytes / (HBM bandwidth × efficiency); the backward moves twice the forward's bytes."""
+    s, t = shape, setup.tp
+    sp = t if setup.sequence_parallel else 1
+    width = (s.top_k + s.shared_experts) * s.expert_ffn if moe else s.ffn
+    activation = (3 if s.gated else 2) * width / (1 if moe else t)
+    rotary = 2 * (s.heads + (s.heads if s.q_rank else s.kv_heads)) * (s.rope_head or s.qk_head) / t
+    elements = tokens * (SEQUENCE_KERNEL_ELEMENTS * s.d / sp + activation + rotary)
+    forward = BYTES_BF16 * elements / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    return MemoryBoundTime(forward, BACKWARD_BYTES_RATIO * forward)
+
+
+def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Cross-entropy over the vocabulary: 4 passes over T × V/tp logits of 2 bytes, over memory bandwidth."""
+    return (LOSS_PASSES * BYTES_BF16 * tokens * shape.vocab / setup.tp
+            / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"]))
+
+
+def optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+    """Adam's step reads and writes the training state once: 30 bytes per parameter held (FP32 weight, m, v, gradient
+    read; weight, m, v written; the BF16 copy written) over memory bandwidth."""
+    return _optimizer_seconds(non_negative("params_per_gpu", params_per_gpu), gpu)
+
+
+def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+    return ADAM_BYTES_PER_PARAM * params_per_gpu / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+
+
+# Bytes a token keeps per element of its block's tensors (BF16), as Megatron-Core's fused kernels keep them.
+FUSED_SWIGLU_BYTES_PER_F = 6  # the first matrix's gate and up outputs (2 × 2) and the down matrix's input (2): SiLU redone
+GELU_BYTES_PER_F = 4  # the GeLU's input and the down matrix's input
+FLASH_STATS_BYTES_PER_HEAD = 4  # FlashAttention's FP32 log-sum-exp, one per head and token
+FULL_RECOMPUTE_BYTES_PER_D = 2  # the block's BF16 input, all full recomputation keeps
+
+
+@dataclass(frozen=True)
+class BlockActivations:
+    """What one block keeps for its backward pass, per micro-batch on one GPU, under each recomputation."""
+
+    none_bytes: float = quantity("every tensor the backward reads: no recomputation", "bytes")
+    selective_bytes: float = quantity("the same: FlashAttention keeps no s × s scores for selective recomputation to drop", "bytes")
+    full_bytes: float = quantity("the block's input alone", "bytes")
+
+
+def block_activation_bytes(shape: Shape, setup: Setup, tokens: float, moe: bool = False) -> BlockActivations:
+    """Per token, BF16: two norm inputs and the two projections' inputs (4 × 2d, split by tp under sequence parallelism),
+    Q, K, V and the attention output (2·(H·d_qk + G·(d_qk + d_v) + H·d_v)/tp) with FlashAttention's log-sum-exp (no s × s
+    scores, Dao 2022), the MLP's fused SwiGLU (6 bytes per F: gate and up, the down matrix's input) or GeLU (4) over tp,
+    an MoE block's for each of its k routed and S shared experts, and dropout masks (1 byte per d, two) when it trains with
+    dropout; full recomputation keeps the block's input alone (Korthikanti et al. 2022 §4, recounted for these kernels)."""
+    s, t = shape, setup.tp
+    sp = t if setup.sequence_parallel else 1
+    kv_heads = s.heads if s.q_rank else s.kv_heads
+    attention = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
+    attention += FLASH_STATS_BYTES_PER_HEAD * s.heads / t + 2 * (s.q_rank + s.kv_rank) / t
+    per_f = FUSED_SWIGLU_BYTES_PER_F if s.gated else GELU_BYTES_PER_F
+    if moe:
+        mlp = (s.top_k + s.shared_experts) * (2 * s.d + per_f * s.expert_ffn) / t
+    else:
+        mlp = per_f * s.ffn / t
+    unsplit = (4 * 2 + (2 if s.dropout else 0)) * s.d / sp
+    none = tokens * (unsplit + attention + mlp)
+    return BlockActivations(none, none, tokens * FULL_RECOMPUTE_BYTES_PER_D * s.d / sp)
+
+
+# ---------------------------------------------------------------- communication
+
+COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "p2p")
+
+
+@dataclass(frozen=True)
+class CollectiveTime:
+    """One collective among n GPUs: its fastest algorithm and its time."""
+
+    algorithm: str
+    seconds: float = quantity("α–β: latency × steps + bytes on the wire / achieved bandwidth", "duration")
+
+
+def collective_seconds(kind: str, total_bytes: float, gpus: int, bytes_per_s: float, latency_seconds: float) -> CollectiveTime:
+    """α–β model (Hockney 1994; Thakur et al. 2005): ring all-reduce 2(n−1)·α + 2(n−1)/n·V/β, tree all-reduce
+    2⌈log₂n⌉·α + 2V/β (NCCL picks the faster), all-gather, reduce-scatter and all-to-all (n−1)·α + (n−1)/n·V/β,
+    point-to-point α + V/β; V the whole buffer, β the link's per-GPU bandwidth × the bus efficiency nccl-tests reach."""
+    one_of("kind", kind, COLLECTIVES)
+    n, v = positive_int("gpus", gpus), non_negative("total_bytes", total_bytes)
+    positive("bytes_per_s", bytes_per_s)
+    return CollectiveTime(*_collective(kind, v, n, bytes_per_s, non_negative("latency_seconds", latency_seconds)))
+
+
+def _collective(kind: str, v: float, n: int, bytes_per_s: float, alpha: float) -> tuple:
+    """(algorithm, seconds) of collective_seconds, its arguments already checked."""
+    beta = bytes_per_s * FITTED["bus_efficiency"]
+    if kind == "p2p":
+        return "p2p", alpha + v / beta
+    if n == 1 or v == 0:
+        return "none", 0.0
+    if kind == "all_reduce":
+        ring = 2 * (n - 1) * alpha + 2 * (n - 1) / n * v / beta
+        tree = 2 * math.ceil(math.log2(n)) * alpha + 2 * v / beta
+        return ("ring", ring) if ring <= tree else ("tree", tree)
+    return "ring" if kind != "all_to_all" else "pairwise", (n - 1) * alpha + (n - 1) / n * v / beta
+
+
+def _link(span_gpus: int, gpu: Gpu) -> tuple:
+    """(bandwidth, latency) of a group spanning this many neighbouring GPUs: scale-up inside one domain."""
+    if span_gpus <= gpu.scale_up_gpus:
+        return gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds
+    return gpu.scale_out_bytes_per_s, gpu.scale_out_latency_seconds
+
+
+def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Per block and micro-batch, forward and backward: 2 all-gathers + 2 reduce-scatters each way of T·d values with
+    sequence parallelism, else 2 all-reduces each way (Megatron-LM §3; Korthikanti et al. 2022 §4.2.2), on the scale-up link."""
+    if setup.tp == 1:
+        return 0.0
+    bw, lat = _link(setup.tp, gpu)
+    v = BYTES_BF16 * tokens * shape.d
+    if setup.sequence_parallel:
+        one = (_collective("all_gather", v, setup.tp, bw, lat)[1]
+               + _collective("reduce_scatter", v, setup.tp, bw, lat)[1])
+    else:
+        one = _collective("all_reduce", v, setup.tp, bw, lat)[1]
+    return 2 * 2 * one  # two per block (attention, MLP), forward and backward
+
+
+def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> float:
+    """Per block and micro-batch: all-gather the keys and values of the whole sequence, 2·b·s·G·d_h/tp values, forward;
+    reduce-scatter their gradients backward (Llama 3 §3.3.2), on the link the tp·cp span reaches."""
+    if setup.cp == 1:
+        return 0.0
+    bw, lat = _link(setup.tp * setup.cp, gpu)
+    kv_heads = shape.heads if shape.q_rank else shape.kv_heads
+    v = BYTES_BF16 * 2 * setup.micro_batch * seq_len * kv_heads * shape.qk_head / setup.tp
+    return (_collective("all_gather", v, setup.cp, bw, lat)[1]
+            + _collective("reduce_scatter", v, setup.cp, bw, lat)[1])
+
+
+def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Per micro-batch and chunk: a stage's T·d/t_sp activations forward and their gradient back, point to point on the
+    link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
+    if setup.pp == 1:
+        return 0.0
+    bw, lat = _link(setup.tp * setup.cp * setup.pp, gpu)
+    v = BYTES_BF16 * tokens * shape.d / (setup.tp if setup.sequence_parallel else 1)
+    return 2 * _collective("p2p", v, 2, bw, lat)[1]
+
+
+def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+    """Per MoE block and micro-batch: dispatch and combine forward and backward (GShard §2.2). Each GPU sends T/tp tokens'
+    d-vectors: to k experts spread over ep GPUs, (ep − 1)/ep of them leaving it; with node-limited routing (DeepSeek-V3
+    §3.2.2) one copy per target node over the network, at most M nodes, then NVLink forwarding; dispatch at its precision."""
+    if setup.ep == 1 or not shape.moe_layers:
+        return 0.0
+    local = tokens / setup.tp
+    per_value = setup.dispatch_bytes + 3 * BYTES_BF16  # forward dispatch, forward combine, backward both in BF16
+    span = setup.tp * setup.cp * setup.ep  # EP draws neighbouring data-parallel replicas
+    if span <= gpu.scale_up_gpus:
+        v = local * shape.top_k * shape.d * per_value
+        return _collective("all_to_all", v, setup.ep, gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds)[1]
+    nodes = max(1, span // gpu.scale_up_gpus)
+    copies = min(shape.top_k, setup.nodes_per_token or shape.top_k, nodes)
+    network = local * copies * (nodes - 1) / nodes * shape.d * per_value
+    forward = local * shape.top_k * shape.d * per_value  # inside the node, every copy to its expert's GPU
+    return (network / (gpu.scale_out_bytes_per_s * FITTED["bus_efficiency"]) + nodes * gpu.scale_out_latency_seconds
+            + forward / (gpu.scale_up_bytes_per_s * FITTED["bus_efficiency"]))
+
+
+@dataclass(frozen=True)
+class DataParallelTime:
+    """The data-parallel cut's traffic per step and the part of it no computation hides."""
+
+    seconds: float = quantity("gradient reduction and weight gathering, per step", "duration")
+    exposed_seconds: float = quantity("what the backward pass (or, under FSDP, the compute) does not hide", "duration")
+
+
+def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setup, gpu: Gpu, window_seconds: float,
+                          compute_seconds: float, layers: float) -> DataParallelTime:
+    """ZeRO 0: all-reduce the gradients; 1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a
+    step, the reduction hidden behind the last micro-batch's backward (`window_seconds`) when the framework buckets it
+    and the gather behind the next forward; 3 (FSDP): all-gather the weights forward and backward and reduce-scatter the
+    gradients for each micro-batch, prefetched a layer ahead behind its compute: exposed = what exceeds the compute,
+    plus the first layer's gather, which nothing precedes."""
+    grads, weights = _reduce_and_gather(dense_params, expert_params, setup.tp, setup.cp, setup.pp, setup.dp, setup.ep,
+                                        setup.zero_stage, setup.grad_bytes, gpu)
+    if setup.zero_stage == 3:
+        total = grads + 2 * weights
+        return DataParallelTime(total, max(0.0, total - compute_seconds) + weights / max(1.0, layers))
+    if not setup.dp_overlap:
+        return DataParallelTime(grads + weights, grads + weights)
+    forward_window = window_seconds / BACKWARD_GEMMS  # the next step's first forward, half a backward
+    return DataParallelTime(grads + weights, max(0.0, grads - window_seconds) + max(0.0, weights - forward_window))
+
+
+@cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
+def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu) -> tuple:
+    """(gradient reduction, weight gathering) seconds of the data-parallel cut over dp·cp GPUs, experts over dp·cp/ep."""
+    n = dp * cp
+    bw, lat = _link(tp * cp * pp * dp, gpu)
+
+    def one(params, gpus):
+        if not params or gpus == 1:
+            return 0.0, 0.0
+        if zero_stage == 0:
+            return _collective("all_reduce", grad_bytes * params, gpus, bw, lat)[1], 0.0
+        return (_collective("reduce_scatter", grad_bytes * params, gpus, bw, lat)[1],
+                _collective("all_gather", BYTES_BF16 * params, gpus, bw, lat)[1])
+
+    g1, w1 = one(dense_params, n)
+    g2, w2 = one(expert_params, max(1, n // ep))
+    return g1 + g2, w1 + w2
+
+
+def pipeline_bubble_share(pp: int, micro_batches: int, chunks: int = 1, schedule: str = "1f1b") -> float:
+    """The share of the step the pipeline idles: x/(1 + x), x = (p − 1)/(v·m) for 1F1B (v = 1) and the interleaved
+    schedule (Narayanan et al. 2021, §2.2, where x is the bubble over the ideal time); DualPipe's (p/2 − 1)·(F&B + B − 3W)
+    over m·(F + B) is x = (p/2 − 1)·2/(3m) with B = 2F and W = F (DeepSeek-V3 §3.2.1, table 2)."""
+    p, m, v = positive_int("pp", pp), positive_int("micro_batches", micro_batches), positive_int("chunks", chunks)
+    return _bubble_share(p, m, v, one_of("schedule", schedule, SCHEDULES))
+
+
+def _bubble_share(p: int, m: int, v: int, schedule: str) -> float:
+    """pipeline_bubble_share, its arguments already checked."""
+    x = max(0.0, p / 2 - 1) * 2 / (3 * m) if schedule == "dualpipe" else (p - 1) / (v * m)
+    return x / (1 + x)
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """One step of a layout, term by term, on its busiest GPU (the last pipeline stage, which holds the output layer)."""
+
+    micro_batches: int = quantity("m, micro-batches per data-parallel replica", "integer")
+    gemm_seconds: float = quantity("the matrix multiplies at their shapes' rates", "duration")
+    attention_seconds: float = quantity("the attention core (FlashAttention, or unfused GEMMs and softmax)", "duration")
+    memory_bound_seconds: float = quantity("norms, activations, residual adds, rotary and the loss over bandwidth", "duration")
+    recompute_seconds: float = quantity("the forward work recomputed in the backward pass", "duration")
+    tp_seconds: float = quantity("tensor-parallel collectives not hidden", "duration")
+    cp_seconds: float = quantity("context-parallel gathers", "duration")
+    ep_seconds: float = quantity("expert all-to-alls not hidden", "duration")
+    pp_seconds: float = quantity("pipeline sends", "duration")
+    busy_seconds: float = quantity("m micro-batches on the busiest stage: the terms above added", "duration")
+    bubble_share: float = quantity("the pipeline's idle share of the step, x/(1 + x)", "percent")
+    bubble_seconds: float = quantity("busy × x, the pipeline's fill and drain", "duration")
+    dp_seconds: float = quantity("data-parallel traffic per step", "duration")
+    dp_exposed_seconds: float = quantity("the part of it no computation hides", "duration")
+    optimizer_seconds: float = quantity("the optimizer step", "duration")
+    step_seconds: float = quantity("busy + bubble + exposed data-parallel time + optimizer", "duration")
+    model_flops: float = quantity("the step's model FLOPs: its GEMMs and causal attention, no recomputation", "sci")
+    mfu: float = quantity("model FLOPs / (step × GPUs × BF16 peak)", "percent")
+    tokens_per_second: float = quantity("tokens of a step / step time", "si", unit="tokens/s")
+
+
+@dataclass(frozen=True)
+class BlockTerms:
+    """One micro-batch's terms on one GPU, per block (averaged over the model's dense and MoE blocks) and for the
+    output layer, in seconds: what every pipeline depth, data-parallel degree, ZeRO stage and recomputation of a
+    layout shares."""
+
+    compute: float  # GEMMs, attention and memory-bound kernels, forward and backward
+    forward_gemm: float
+    forward_memory: float
+    forward_attention: float
+    backward: float  # the backward pass's GEMMs and attention: the window data-parallel reduction hides behind
+    tp: float
+    cp: float
+    ep: float  # per block: the MoE blocks' all-to-alls spread over every block
+    flops: float
+    head: float  # the output layer and its loss
+    head_flops: float
+
+
+def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerms:
+    """A block's GEMMs, attention, memory-bound kernels, TP, CP and EP collectives and the output layer for one
+    micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
+    return _block_of(shape, gpu, seq_len, setup.tp, setup.cp, setup.ep, setup.micro_batch, setup.sequence_parallel,
+                     setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms)
+
+
+@cache  # one per (model, GPU, tp, cp, ep, micro-batch, sequence): shared by every other choice of a plan
+def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, sequence_parallel, attention, tp_overlap,
+              nodes_per_token, dispatch_bytes, comm_sms) -> BlockTerms:
+    setup = Setup(tp=tp, cp=cp, dp=ep, ep=ep, micro_batch=micro_batch, sequence_parallel=sequence_parallel,
+                  attention=attention, tp_overlap=tp_overlap, nodes_per_token=nodes_per_token,
+                  dispatch_bytes=dispatch_bytes, comm_sms=comm_sms)
+    tokens = setup.micro_batch * seq_len / setup.cp
+    moe_share = shape.moe_layers / shape.layers
+    kinds = [(1 - moe_share, False)] + ([(moe_share, True)] if shape.moe_layers else [])
+    gemms = [(w, layer_gemms(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
+    memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
+    attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
+    head = head_gemms(shape, setup, tokens, gpu)
+    compute = (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
+               + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
+               + attention.forward_seconds + attention.backward_seconds)
+    return BlockTerms(compute, sum(w * g.forward_seconds for w, g in gemms), sum(w * m.forward_seconds for w, m in memory),
+                  attention.forward_seconds, sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds,
+                  tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
+                  context_parallel_seconds(shape, setup, seq_len, gpu),
+                  moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
+                  sum(w * g.flops for w, g in gemms) + attention.flops,
+                  head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu), head.flops)
+
+
+def stage_blocks(layers: int, pp: int) -> tuple:
+    """(blocks of the fullest stage, blocks of each end stage): k = ⌈L/p⌉ a middle stage, the first and last sharing the
+    rest, (L − (p − 2)·k)/2 each (Megatron-LM's --decoder-first/last-pipeline-num-layers; Llama 3 §3.3.2 gives its end
+    stages one block fewer for the embedding and the output layer they also hold)."""
+    if pp == 1:
+        return layers, layers
+    k = -(-layers // pp)
+    return k, (layers - (pp - 2) * k) / 2
+
+
+def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tuple:
+    s = seq_len if type(seq_len) is int and seq_len > 0 else positive_int("seq_len", seq_len)
+    batch = global_batch if type(global_batch) is int and global_batch > 0 else positive_int("global_batch", global_batch)
+    if s % setup.cp:
+        raise EstimatorError("cp", setup.cp, f"a divisor of the sequence length ({s})")
+    if batch % (setup.dp * setup.micro_batch):
+        raise EstimatorError("global_batch", batch, f"a multiple of dp × micro-batch ({setup.dp * setup.micro_batch})")
+    if setup.pp > shape.layers or (setup.pp > 2 and (setup.pp - 2) * -(-shape.layers // setup.pp) > shape.layers):
+        raise EstimatorError("pp", setup.pp, f"a pipeline of whole stages of the model's {shape.layers} layers")
+    return s, batch, batch // (setup.dp * setup.micro_batch)
+
+
+def _fullest_stage(shape: Shape, setup: Setup, block: BlockTerms) -> tuple:
+    """(blocks, output-layer seconds) of the stage a micro-batch waits longest on: a middle stage's ⌈L/p⌉ blocks, or the
+    last stage's blocks and the output layer with its loss (all of them, and the output layer, at p = 1)."""
+    full, end = stage_blocks(shape.layers, setup.pp)
+    if setup.pp == 1:
+        return full, block.head
+    per_block = block.compute + block.tp + block.cp
+    return (full, 0.0) if full * per_block >= end * per_block + block.head else (end, block.head)
+
+
+def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
+    """What the backward pass recomputes per micro-batch: the attention core (selective), every other GEMM and every
+    memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
+    return blocks * {"none": 0.0, "selective": block.forward_attention,
+                     "ops": block.forward_gemm / 2 + block.forward_memory,
+                     "full": block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4}[recompute]
+
+
+def _optimizer(shape: Shape, setup: Setup, gpu: Gpu) -> tuple:
+    """(dense, expert parameters a GPU holds, optimizer seconds under its ZeRO stage)."""
+    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
+    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+    shards = setup.dp * setup.cp if setup.zero_stage >= 1 else 1
+    return dense, expert, _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
+
+
+def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
+    """step = busy × (1 + x) + exposed DP + optimizer, busy = m × the fullest stage's micro-batch (its ⌈L/p⌉ blocks'
+    GEMMs, attention, memory-bound kernels and recomputation, exposed TP, CP and EP, v chunks' pipeline sends; or the last
+    stage's blocks with the output layer and its loss, if longer), x = (p − 1)/(v·m) the bubble over the busy time
+    (DualPipe's smaller); MFU = model FLOPs / (step × GPUs × BF16 peak) (PaLM, appendix B)."""
+    s, batch, _ = _checked(shape, setup, seq_len, global_batch)
+    return step_from_terms(shape, setup, gpu, s, batch, block_terms(shape, setup, gpu, s))
+
+
+def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
+    """The step time from one block's terms, for a layout already checked: busy × (1 + x) + exposed DP + optimizer, as
+    the step is counted, what a search over ZeRO stages, recomputation and chunks asks again and again."""
+    s, m = seq_len, global_batch // (setup.dp * setup.micro_batch)
+    blocks, head = _fullest_stage(shape, setup, block)
+    recompute = _recompute_seconds(block, setup.recompute, blocks)
+    compute = blocks * block.compute + head + recompute
+    ep = blocks * block.ep
+    if setup.ep_overlap:
+        ep = max(0.0, ep - compute)
+    tp, cp = blocks * block.tp, blocks * block.cp
+    pp = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu) * setup.chunks
+    micro = compute + tp + cp + ep + pp
+    busy = m * micro
+    share = _bubble_share(setup.pp, m, setup.chunks, setup.schedule)
+    bubble = busy * share / (1 - share)
+    dense, expert, optimizer = _optimizer(shape, setup, gpu)
+    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, micro, blocks)
+    per_step = m if setup.zero_stage == 3 else 1
+    step = finite_result("step_seconds", busy + bubble + dp.exposed_seconds * per_step + optimizer)
+    model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
+    gemm_attention = blocks * (block.forward_gemm + block.backward) + head
+    memory = compute - recompute - gemm_attention
+    attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
+    return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * recompute, m * tp,
+                    m * cp, m * ep, m * pp, busy, share, bubble, dp.seconds * per_step, dp.exposed_seconds * per_step,
+                    optimizer, step, model_flops, model_flops / (step * setup.gpus * gpu.attention_peak_flops),
+                    global_batch * s / step)
+
+
+def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
+                       block: "BlockTerms | None" = None) -> float:
+    """A floor under step_seconds for every choice of a layout with a ZeRO stage of at least setup.zero_stage, a chunk
+    count up to `most_chunks` and a recomputation at least setup.recompute's: the same terms with setup.recompute's
+    recomputation, one chunk's sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no
+    exposed data-parallel time unless every choice is ZeRO-3, whose gathers are then set against the longest
+    micro-batch any choice has (full recomputation, the most chunks' sends): each term the least any choice gives it."""
+    s, _, m = _checked(shape, setup, seq_len, global_batch)
+    block = block or block_terms(shape, setup, gpu, s)
+    blocks, head = _fullest_stage(shape, setup, block)
+    compute = blocks * block.compute + head + _recompute_seconds(block, setup.recompute, blocks)
+    ep = max(0.0, blocks * block.ep - compute) if setup.ep_overlap else blocks * block.ep
+    send = pipeline_send_seconds(shape, setup, setup.micro_batch * s / setup.cp, gpu)
+    micro = compute + blocks * (block.tp + block.cp) + ep + send
+    share = _bubble_share(setup.pp, m, most_chunks if setup.schedule == "interleaved" else 1, setup.schedule)
+    shards = setup.dp * setup.cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
+    dense = (shape.params - shape.expert_params) / (setup.tp * setup.pp)
+    expert = shape.expert_params / (setup.tp * setup.pp * setup.ep)
+    floor = m * micro / (1 - share) + _optimizer_seconds(dense / shards + expert / max(1, shards // setup.ep), gpu)
+    if setup.zero_stage < 3:
+        return floor
+    longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
+               + send * (most_chunks - 1) + (blocks * block.ep if setup.ep_overlap else 0.0))
+    dp = data_parallel_seconds(dense, expert, setup, gpu, blocks * block.backward, longest, blocks)
+    return floor + m * dp.exposed_seconds
+
+
+def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
+    """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
+    share (a matmul_rates preset of the chip), bandwidth, SMs, FlashAttention's share and each link's α and β."""
+    from .presets import load_presets
+    presets = load_presets()
+    g = presets.gpu(gpu)
+    rates = [r for r in presets.matmul_rates.values() if r.gpu == gpu and r.precision == "bf16"]
+    rate = presets.matmul_rate(g.matmul_rate) if g.matmul_rate else (rates[0] if rates else None)
+    if rate is None or g.hbm_bytes_per_s is None or g.streaming_multiprocessors is None or g.attention_share is None:
+        raise EstimatorError("gpu", gpu, "a GPU with a measured BF16 matmul rate, memory bandwidth, SMs and attention share")
+    up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
+    bf16 = g.peak_flops["bf16"]
+    return Gpu(g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], bf16, rate.matmul_flops / bf16,
+               g.attention_share, g.hbm_bytes_per_s, g.streaming_multiprocessors, g.memory_bytes, g.nvlink_domain_gpus or 1,
+               up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s, up.latency_seconds, out.latency_seconds)
