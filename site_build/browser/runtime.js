@@ -212,8 +212,9 @@
       } else if (control.dataset.kind === "toggle") {
         state[control.name] = String(control.checked);
       } else {
-        // A number set from an example keeps its exact text until the reader types (asTyped).
-        state[control.name] = control.dataset.exact ?? control.value;
+        // A number set from an example keeps its exact text while the field still shows it as typed (asTyped).
+        const shows = control.dataset.exactShows ?? control.defaultValue;
+        state[control.name] = control.dataset.exact !== undefined && control.value === shows ? control.dataset.exact : control.value;
       }
     }
     // A value from a link that the form cannot hold still goes to Python, which rejects it by name.
@@ -238,8 +239,11 @@
     // .value, never markup: a URL cannot inject HTML. A number reads as a person types it; its exact
     // text stays beside it, what the state holds, until the reader types.
     const shown = control.tagName === "INPUT" ? asTyped(value, control.inputMode === "numeric") : value;
-    if (shown !== value) control.dataset.exact = value;
-    else delete control.dataset.exact;
+    if (shown !== value) Object.assign(control.dataset, { exact: value, exactShows: shown });
+    else {
+      delete control.dataset.exact;
+      delete control.dataset.exactShows;
+    }
     control.value = shown;
     return control.value === shown;
   }
@@ -813,8 +817,7 @@
     }
     chart.addEventListener("keydown", (event) => {
       const direction = KEY_DIRECTIONS[event.key];
-      const control = w.form.elements.namedItem(w.drag.field);
-      const now = Number((control.dataset.exact ?? control.value).replace(/[,\s]/g, "")) * w.drag.scale;
+      const now = Number(readState(w)[w.drag.field].replace(/[,\s]/g, "")) * w.drag.scale;
       if (!direction || !Number.isFinite(now)) return;
       event.preventDefault();
       viewOf(w).then((view) => {
@@ -904,7 +907,7 @@
     w.form.addEventListener("submit", (event) => event.preventDefault()); // Enter in a field recomputes, never reloads
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
-      delete event.target.dataset.exact; // the reader typed: the text they see is the value
+      delete event.target.dataset?.exact; // the reader typed: the text they see is the value
       delete w.invalidFromUrl[event.target.name];
       request(w);
     });
