@@ -63,6 +63,7 @@
   const mounted = new Set();
   window.widgetRuntime = runtime; // read by the tests and the benchmark
   runtime.stateOf = (root) => readState(root.widget); // the state a widget's form holds, as sent to Python
+  runtime.asTyped = (text, whole) => asTyped(text, whole); // read by the tests against contract.as_typed
 
   // --- the worker ---------------------------------------------------------
 
@@ -254,10 +255,15 @@
   const SIGNIFICANT = 3;
   const PLAIN_RANGE = [1e-3, 1e6];
 
+  // Only a decimal figure, as Python reads it too: JavaScript's Number also takes "0x10" or "Infinity".
+  const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+  const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+
   function asTyped(text, whole) {
-    const grouped = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(text.trim());
-    const value = Number(grouped ? text.trim().replaceAll(",", "") : text.trim());
-    if (!text.trim() || !Number.isFinite(value)) return text;
+    const trimmed = text.trim();
+    if (!DECIMAL.test(trimmed) && !GROUPED.test(trimmed)) return text;
+    const value = Number(trimmed.replaceAll(",", ""));
+    if (!Number.isFinite(value)) return text;
     if (whole && Number.isInteger(value)) return value.toLocaleString("en-US");
     const magnitude = Math.abs(value);
     if (!magnitude) return "0";
