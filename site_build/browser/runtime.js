@@ -63,6 +63,7 @@
   const mounted = new Set();
   window.widgetRuntime = runtime; // read by the tests and the benchmark
   runtime.stateOf = (root) => readState(root.widget); // the state a widget's form holds, as sent to Python
+  runtime.asTyped = (text, whole) => asTyped(text, whole); // read by the tests against contract.as_typed
 
   // --- the worker ---------------------------------------------------------
 
@@ -213,8 +214,9 @@
       } else if (control.dataset.kind === "toggle") {
         state[control.name] = String(control.checked);
       } else {
-        // A number set from an example keeps its exact text until the reader types (asTyped).
-        state[control.name] = control.dataset.exact ?? control.value;
+        // A number set from an example keeps its exact text while the field still shows it as typed (asTyped).
+        const shows = control.dataset.exactShows ?? control.defaultValue;
+        state[control.name] = control.dataset.exact !== undefined && control.value === shows ? control.dataset.exact : control.value;
       }
     }
     // A value from a link that the form cannot hold still goes to Python, which rejects it by name.
@@ -239,8 +241,11 @@
     // .value, never markup: a URL cannot inject HTML. A number reads as a person types it; its exact
     // text stays beside it, what the state holds, until the reader types.
     const shown = control.tagName === "INPUT" ? asTyped(value, control.inputMode === "numeric") : value;
-    if (shown !== value) control.dataset.exact = value;
-    else delete control.dataset.exact;
+    if (shown !== value) Object.assign(control.dataset, { exact: value, exactShows: shown });
+    else {
+      delete control.dataset.exact;
+      delete control.dataset.exactShows;
+    }
     control.value = shown;
     return control.value === shown;
   }
@@ -251,10 +256,15 @@
   const SIGNIFICANT = 3;
   const PLAIN_RANGE = [1e-3, 1e6];
 
+  // Only a decimal figure, as Python reads it too: JavaScript's Number also takes "0x10" or "Infinity".
+  const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+  const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+
   function asTyped(text, whole) {
-    const grouped = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(text.trim());
-    const value = Number(grouped ? text.trim().replaceAll(",", "") : text.trim());
-    if (!text.trim() || !Number.isFinite(value)) return text;
+    const trimmed = text.trim();
+    if (!DECIMAL.test(trimmed) && !GROUPED.test(trimmed)) return text;
+    const value = Number(trimmed.replaceAll(",", ""));
+    if (!Number.isFinite(value)) return text;
     if (whole && Number.isInteger(value)) return value.toLocaleString("en-US");
     const magnitude = Math.abs(value);
     if (!magnitude) return "0";
@@ -814,8 +824,7 @@
     }
     chart.addEventListener("keydown", (event) => {
       const direction = KEY_DIRECTIONS[event.key];
-      const control = w.form.elements.namedItem(w.drag.field);
-      const now = Number((control.dataset.exact ?? control.value).replace(/[,\s]/g, "")) * w.drag.scale;
+      const now = Number(readState(w)[w.drag.field].replace(/[,\s]/g, "")) * w.drag.scale;
       if (!direction || !Number.isFinite(now)) return;
       event.preventDefault();
       viewOf(w).then((view) => {
@@ -904,7 +913,7 @@
 
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
-      delete event.target.dataset.exact; // the reader typed: the text they see is the value
+      delete event.target.dataset?.exact; // the reader typed: the text they see is the value
       delete w.invalidFromUrl[event.target.name];
       request(w);
     });

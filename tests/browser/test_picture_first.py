@@ -85,3 +85,20 @@ def test_a_field_shows_a_figure_as_typed_and_computes_with_its_exact_value_until
     page.fill(params, "70")
     assert page.eval_on_selector(root("training_time"), "el => window.widgetRuntime.stateOf(el)")["params"] == "70"
     page.context.close()
+
+
+# Texts a field may be given (by an example, a link or a drag), each shown as Python's as_typed shows it.
+TEXTS = ("405.8533888", "2.8409737216", "80.0910010111223", "0.124439808", "1867.9342473118", "16384", "1e7",
+         "0.0001234", "999.96", "0x10", "abc", "1,5", "16,384", "1e400", "-2.5", "7")
+
+
+def test_the_runtime_shows_a_number_as_python_does(browser, site_url):
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{site_url}/training/")
+    page.wait_for_function("() => window.widgetRuntime")
+    for kind in ("number", "whole"):
+        field = contract.Field("f", "F", kind)
+        shown = page.evaluate("([texts, whole]) => texts.map((t) => window.widgetRuntime.asTyped(t, whole))",
+                              [list(TEXTS), kind == "whole"])
+        assert shown == [contract.as_typed(field, text) for text in TEXTS], kind
+    page.context.close()
