@@ -98,7 +98,7 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
         if field is not None:
             # Changed without moving focus, so the card stays open while the answer comes.
             page.eval_on_selector(f'{root} [name="{field.name}"]',
-                                  "(el, text) => { el.value = text; el.form.dispatchEvent(new Event('input', {bubbles: true})); }",
+                                  "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', {bubbles: true})); }",
                                   text)
             wait_for_cpython_outputs(page, root)
             new = provenance.cards(widget, form_state(page, root))[key]
@@ -202,7 +202,7 @@ def test_live_an_input_change_rewrites_the_widgets_lines_once_and_every_card_rea
     field = next(f for f in widget.FIELDS if f.name == "gpus")
     text = str(int(form_state(page, root)["gpus"]) * 2)
     page.eval_on_selector(f'{root} [name="gpus"]',
-                          "(el, text) => { el.value = text; el.form.dispatchEvent(new Event('input', {bubbles: true})); }", text)
+                          "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', {bubbles: true})); }", text)
     wait_for_cpython_outputs(page, root)
     state = form_state(page, root)
     lines, found = provenance.parts(widget, state)
