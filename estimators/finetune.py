@@ -151,7 +151,7 @@ def lora_adapted_matrices(config: DecoderConfig, modules: tuple = LLAMA_MODULES)
 
 def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
     """LoRA on the named linear layers of every block of a dense decoder, with their true shapes
-    (lora_adapted_matrices): layers × Σ r·(d_in + d_out).
+    layers × Σ r·(d_in + d_out).
 
     QLoRA adapts all seven (its §4 "all linear layers"). A rank above the
     narrowest adapted width is refused: B·A could then be any matrix, and a
@@ -275,8 +275,8 @@ class FinetuneBill:
     """One method's memory on one GPU: model state by part, activations, and the fit."""
 
     state: FinetuneBreakdown
-    activations: float = quantity("bytes the backward pass keeps (model_activation_bytes of the base)", "bytes")
-    total: float = quantity("state.total + activations", "bytes")
+    activations: float = quantity("bytes the backward pass keeps, the base model's activations", "bytes")
+    total: float = quantity("training state + activations", "bytes")
     fit: MemoryFit  # against the GPU's memory
 
 
@@ -291,7 +291,7 @@ def finetune_bill(
     recompute: str,
     budget_bytes: float,
 ) -> FinetuneBill:
-    """finetune_breakdown plus activations, against a GPU of `budget_bytes`.
+    """The fine-tune's training state plus activations, against one GPU's memory.
 
     The activations are the base model's own (memory.model_activation_bytes,
     after Korthikanti et al. 2022) for every method: the backward pass has to

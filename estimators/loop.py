@@ -55,7 +55,7 @@ class LoopCosts:
 
 
 def loop_costs(config: DecoderConfig, seq_len: int, optimizer: str = "adam") -> LoopCosts:
-    """Each station's cost for a dense decoder trained on sequences of `seq_len` tokens."""
+    """Each station's cost for a dense decoder trained on sequences of s tokens."""
     t = positive_int("seq_len", seq_len)
     n = decoder_params(config).total
     attention = attention_flops_per_token(config.layers, config.heads, head_dim(config.d_model, config.heads), t)

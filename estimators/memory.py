@@ -151,7 +151,7 @@ class ActivationCoefficients:
 
 
 def activation_coefficients() -> ActivationCoefficients:
-    """The coefficients of activation_bytes_per_layer: 10, 24, 5 and 2 bytes per s·b·h."""
+    """The coefficients of the activation bytes of one layer: 10, 24, 5 and 2 bytes per s·b·h."""
     return ActivationCoefficients(ACTIVATION_UNSPLIT, ACTIVATION_SPLIT, ACTIVATION_ATTENTION, FULL_RECOMPUTE_STORED)
 
 
@@ -187,7 +187,7 @@ def model_state_bytes(params: float, optimizer: str = "adam") -> float:
 
 
 def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam") -> ModelState:
-    """Model-state bytes on one GPU under ZeRO stage 0–3 over `gpus` data-parallel GPUs.
+    """Model-state bytes on one GPU under ZeRO stage 0–3 over N_d data-parallel GPUs.
 
     Stage 1 divides the optimizer state (master, momentum, variance) by N_d,
     stage 2 also the gradients, stage 3 also the weights.
@@ -204,7 +204,7 @@ def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam"
 
 
 def zero_bytes_per_gpu(params: float, gpus: int, stage: int, optimizer: str = "adam") -> float:
-    """Model-state bytes on one GPU under ZeRO stage 0–3 over N_d GPUs: zero_breakdown's total, no activations.
+    """Model-state bytes on one GPU under ZeRO stage 0–3 over N_d GPUs: the sharded state's total, no activations.
 
     For example 7.5B parameters on 64 GPUs at stage 3 come to 1.88 GB.
     """
@@ -304,7 +304,7 @@ def model_activation_bytes(
     recompute: str = "none",
     include_output: bool = True,
 ) -> float:
-    """Activation bytes of a real dense decoder (a model_size.DecoderConfig) on one GPU.
+    """Activation bytes of a real dense decoder, from its configuration, on one GPU.
 
     L layers of its own block (its MLP kind and width, key/value heads and
     dropout), plus, if asked, the output layer's logits and loss term.
@@ -386,7 +386,7 @@ def min_data_parallel_gpus(
     activations: float = 0.0,
     tp: int = 1,
 ) -> int | None:
-    """Fewest data-parallel GPUs N_d whose per-GPU bill fits in `budget_bytes`, or None if none does.
+    """Fewest data-parallel GPUs N_d whose per-GPU bill fits in a GPU's memory, or none if none does.
 
     N_d = ⌈S / (M − R − A)⌉ (see the module's docstring); at stage 0 nothing
     is sharded, so the answer is 1 or None. ZeRO paper's 7.5B on 32 GB GPUs:

@@ -69,7 +69,7 @@ class MoeConfig:
     top_k: int = quantity("k, routed experts per token", "integer")
     tied_embeddings: bool = False
     mla: MlaConfig | None = None  # multi-head latent attention (DeepSeek); None for GQA
-    head_dim: int = quantity("h, the width of one attention head, where it is not d/H (config.json's head_dim); 0 for d/H",
+    head_dim: int = quantity("h, the width of one attention head, where it is not d/H (its configuration's head width); 0 for d/H",
                              "integer", default=0)
     qk_norm: bool = False  # an RMSNorm of width h on each head's query and key (Qwen3)
 

@@ -175,7 +175,7 @@ class CutTraffic:
     traffic_bytes: float = quantity("bytes each GPU sends per step in this dimension", "bytes")
     scale_up: bool  # the group fits inside one NVLink (scale-up) domain
     link_seconds: float = quantity("traffic / the bandwidth of the link it crosses", "duration")
-    comm_ratio: float = quantity("link_seconds / the step's compute_seconds: above 1, this cut alone is communication-bound", "times")
+    comm_ratio: float = quantity("the cut's time on its link / the step's compute time: above 1, this cut alone is communication-bound", "times")
     every_micro_batch: bool  # its collective runs once per micro-batch (tp, cp, pp, ep), not once a step (dp)
     micro_batch_bytes: float = quantity(
         "bytes each GPU sends per micro-batch in this dimension: traffic / micro-batches, or a once-a-step collective's whole step",
@@ -191,7 +191,7 @@ class LayoutTraffic:
     cuts: tuple  # CutTraffic of every dimension cut (degree > 1), innermost first
     compute_seconds: float = quantity("6·N_active·tokens / (GPUs × peak × MFU)", "duration")
     link_seconds: float = quantity("the cuts' link times added (none overlapped)", "duration")
-    comm_ratio: float = quantity("link_seconds / compute_seconds: above 1, communication-bound unless hidden", "times")
+    comm_ratio: float = quantity("time on the link / compute time: above 1, communication-bound unless hidden", "times")
 
 
 def kv_width(config) -> float:
@@ -225,7 +225,7 @@ def _shape(config) -> tuple:
 def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, global_batch: int,
                    peak_flops_per_gpu: float, mfu: float, scale_up_gpus: int, scale_up_bytes_per_s: float,
                    scale_out_bytes_per_s: float) -> LayoutTraffic:
-    """Per-GPU traffic of each cut of `layout` in one step of `global_batch` sequences, and its time on its link.
+    """Per-GPU traffic of each cut of a layout in one step of a batch of B sequences, and its time on its link.
 
     Nested as Megatron-LM and Llama 3 nest them (tp innermost, then cp, pp,
     dp): a dimension whose groups span no more than `scale_up_gpus`
@@ -384,7 +384,7 @@ class GpuShare:
 
 
 def gpu_share(config, layout: Layout, seq_len: int, global_batch: int, optimizer: str = "adam") -> GpuShare:
-    """The share of the model, its state and the step's data that one GPU of `layout` holds."""
+    """The share of the model, its state and the step's data that one GPU of a layout holds."""
     layers, _, _, _, _, params, routed, _ = _shape(config)
     held = (params - routed * (1 - 1 / positive_int("ep", layout.ep))) / (positive_int("tp", layout.tp) * positive_int("pp", layout.pp))
     state = zero_bytes_per_gpu(held, layout.dp, layout.zero_stage, optimizer)

@@ -632,7 +632,7 @@ def layout_preset_cluster(key: str) -> Cluster:
 
 
 def layout_preset_plan(key: str, best: int = BEST) -> Plan:
-    """plan_layouts for a published layout's model, cluster, sequence length and batch: what the planner would pick there."""
+    """Every layout ranked for a published layout's model, cluster, sequence length and batch: what the planner would pick there."""
     lay = load_presets().layout(key)
     return plan_layouts(load_presets().model(lay.model).config, layout_preset_cluster(key), lay.seq_len,
                         lay.global_batch * lay.seq_len, best=best)

@@ -58,12 +58,13 @@ def chart() -> alt.LayerChart:
     x = alt.X("params:Q", axis=_log_axis("parameters N", PARAMS_RANGE), scale=alt.Scale(type="log", domain=list(PARAMS_RANGE)))
     y = alt.Y("tokens:Q", axis=_log_axis("training tokens D", TOKENS_RANGE), scale=alt.Scale(type="log", domain=list(TOKENS_RANGE)))
     equal = (
-        alt.Chart(alt.Data(values=_equal_compute_rows()))
+        # Named, so the chart's data as CSV (runtime.js) holds the lines, as the picture does.
+        alt.Chart(alt.Data(values=_equal_compute_rows(), name="equal_compute_lines"))
         .mark_line(strokeDash=[4, 4], strokeWidth=1, color="#9e9e9e", clip=True)
         .encode(x=x, y=y, detail="line:N", tooltip=["line:N"])
     )
     chinchilla = (
-        alt.Chart(alt.Data(values=_chinchilla_rows()))
+        alt.Chart(alt.Data(values=_chinchilla_rows(), name="chinchilla_optimal_line"))
         .mark_line(color="#7c4dff", strokeWidth=2, clip=True)
         .encode(x=x, y=y)
     )

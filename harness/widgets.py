@@ -128,22 +128,31 @@ def address(page) -> str:
     return page.url
 
 
+def unfold(page, widget: str, field: str):
+    """Open the "More inputs" fold that holds the field, if it is folded, as a reader would: by its summary."""
+    page.eval_on_selector(f'{root(widget)} [name="{field}"]',
+                          "el => { const fold = el.closest('details'); if (fold && !fold.open) fold.querySelector('summary').click(); }")
+
+
 def type_into(page, widget: str, field: str, text: str):
     look_at(page, widget)
+    unfold(page, widget, field)
     page.fill(f'{root(widget)} [name="{field}"]', text)
 
 
 def choose(page, widget: str, field: str, value: str):
     """Pick an option of a <select> field by its value, as a reader would."""
     look_at(page, widget)
+    unfold(page, widget, field)
     page.select_option(f'{root(widget)} [name="{field}"]', value)
 
 
 def set_field(page, widget: str, field, text: str):
     """Put a field's text form (contract.form_text) into the form as a reader would: type, pick or tick.
     The reader looks at the widget first: far down a page its controls are made only when it comes
-    near (runtime.js, showControls)."""
+    near (runtime.js, showControls). A field under "More inputs" is unfolded first."""
     look_at(page, widget)
+    unfold(page, widget, field.name)
     selector = f'{root(widget)} [name="{field.name}"]'
     if field.kind == "choice":
         page.select_option(selector, text)

@@ -161,6 +161,7 @@ def registrations(build: _Build | None = None) -> dict:
         macros[name] = getattr(presets, name)
         lookups.append(name)
     macros["widget"] = build.widget
+    macros["picture"] = picture
     # A page can read a widget module's own tables (the ten steps' data file, say) as the widget does.
     macros["widget_module"] = pyodide_widgets.module
     macros["glossary"] = glossary_page
@@ -174,6 +175,12 @@ def registrations(build: _Build | None = None) -> dict:
     # A table the page writes itself folds its sources as the preset tables do.
     macros["folded_source"] = preset_tables.folded_source
     return {"macros": macros, "filters": filters, "estimators": estimator_names, "lookups": lookups}
+
+
+def picture(name: str, preset: str | None = None) -> str:
+    """A widget's picture alone, without its controls, as the widget draws it at `preset`: the home
+    page shows what the site draws."""
+    return held.hold(render.picture(name, preset))
 
 
 def estimator_formulas() -> list:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from estimators import units, validate
 from estimators.errors import EstimatorError
-from estimators.presets import address_of, load_presets
+from estimators.presets import address_of
 
 KINDS = ("number", "whole", "choice", "multi", "toggle")
 # How a multi-choice travels in a form, a URL or a preset's JSON: "q,k,v,o".
@@ -124,6 +124,30 @@ class Output:
 
 
 SUMMARY = "summary"  # every widget's one-sentence result, announced to screen readers
+
+
+# The most controls a widget shows beside its picture: more would push the picture off a laptop's
+# screen (the rest wait under "More inputs").
+MOST_MAIN_FIELDS = 4
+
+
+def main_fields(widget) -> tuple:
+    """(main, more): the widget's fields it shows beside its picture, and the rest, each in the form's order.
+
+    A widget with more than MOST_MAIN_FIELDS fields names its main ones in `MAIN` (its module's tuple of
+    field names); one with that many or fewer shows them all unless it names fewer."""
+    fields = widget.FIELDS
+    names = {f.name for f in fields}
+    main = getattr(widget, "MAIN", None)
+    if main is None:
+        if len(fields) > MOST_MAIN_FIELDS:
+            raise ValueError(f"{widget.__name__}: {len(fields)} fields and no MAIN naming the few beside its picture")
+        return tuple(fields), ()
+    if unknown := [name for name in main if name not in names]:
+        raise ValueError(f"{widget.__name__}: MAIN names {', '.join(unknown)}, no field of it")
+    if not 1 <= len(main) <= MOST_MAIN_FIELDS:
+        raise ValueError(f"{widget.__name__}: MAIN names {len(main)} fields; 1 to {MOST_MAIN_FIELDS} stand beside the picture")
+    return tuple(f for f in fields if f.name in main), tuple(f for f in fields if f.name not in main)
 
 
 def output_keys(outputs) -> set:
@@ -285,27 +309,10 @@ class Supplied:
     """A preset's value for one field, and the one place it comes from."""
 
     value: object  # as the preset state holds it: display units, a choice as its option
-    origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`
+    origin: str  # `runs.llama3-405b.params`, or `run_preset_estimate("llama3-405b").token_bytes`: for the tests
     sources: tuple  # ((address, source), ...) of the presets.toml entries it comes from
     recompute: object = dataclasses.field(compare=False, repr=False)  # () -> the value again, for the contract tests
-    estimated: bool = False  # an estimator's result rather than an entry's own value
-
-    @property
-    def shown(self) -> str:
-        """Where it comes from as a reader reads it (a card's line): the entries by their names, never
-        their keys; "computed from" them for an estimate."""
-        names = " and ".join(dict.fromkeys(entry_shown(address) for address, _ in self.sources))
-        return (f"computed from {names}" if names else "an estimate") if self.estimated else names
-
-
-def entry_shown(address: str) -> str:
-    """A presets.toml entry as a reader reads it, by its name and its table's title on Methods &
-    sources: "Llama 3 405B pretraining (Training runs)" for `runs.llama3-405b`."""
-    table, key = address.split(".", 1)
-    presets = load_presets()
-    declared = presets.declared[table]
-    # A joined table's entries (moe_models') are held by the table it joins.
-    return f"{getattr(presets, declared.joins or table)[key].name} ({declared.title})"
+    by: str = ""  # where it comes from, in a reader's words ("from Llama 3 405B pretraining"); "" for an entry's pick
 
 
 def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
@@ -319,7 +326,7 @@ def from_preset(entry, attribute: str, scale: float = 1.0) -> Supplied:
             raw = getattr(raw, part)
         return raw / scale if scale != 1.0 else raw
 
-    return Supplied(value(), f"{address}.{attribute}", ((address, entry.source),), value)
+    return Supplied(value(), f"{address}.{attribute}", ((address, entry.source),), value, by=f"from {_name(entry)}")
 
 
 def from_entry(entry, option: str | None = None) -> Supplied:
@@ -344,7 +351,13 @@ def from_estimate(estimator, *args, attribute: str = "", scale: float = 1.0, ent
     # Named by what it reads: the entries, or (with none) the arguments themselves.
     shown = ", ".join(addresses) if addresses else ", ".join(map(repr, args))
     call = f"{estimator.__name__}({shown})" + (f".{attribute}" if attribute else "")
-    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value, estimated=True)
+    by = "computed for " + " and ".join(_name(e) for e in entries) if entries else "computed"
+    return Supplied(value(), call, tuple(zip(addresses, (e.source for e in entries))), value, by=by)
+
+
+def _name(entry) -> str:
+    """An entry as a reader knows it: its name ("Llama 3 405B pretraining"), never its key."""
+    return getattr(entry, "name", "") or address_of(entry).split(".", 1)[1]
 
 
 def preset(fields, label: str, values: dict) -> dict:
@@ -378,6 +391,20 @@ def presets_from(fields, table: dict, **renamed) -> dict:
         key: preset(fields, entry.name, {f.name: from_preset(entry, renamed.get(f.name, f.name)) for f in fields})
         for key, entry in table.items()
     }
+
+
+def as_typed(field: Field, text: str) -> str:
+    """A number's form text as a person would type it, by the units policy (`units.integer` for a count,
+    `units.number` for a figure): 405.8533888 billion parameters reads "406", 16384 GPUs "16,384".
+    The form keeps the exact text beside it until the reader types (site_build/templates/_field.html,
+    runtime.js), so a preset computes with its exact value; any other text is returned as it is."""
+    if field.kind not in ("number", "whole"):
+        return text
+    try:
+        value = parse_number(field.name, text)
+    except EstimatorError:
+        return text
+    return units.integer(value) if field.kind == "whole" and value == int(value) else units.number(value)
 
 
 def form_text(field: Field, value: object) -> str:

@@ -19,7 +19,8 @@ ESTIMATORS = "estimators"
 
 
 def handle(request: str) -> str:
-    """{"widget", "state", "pinned"?} -> {"outputs", "data", "card_lines", "card_sources", "command", "pinned"?} or
+    """{"widget", "state", "pinned"?} -> {"outputs", "data", "card_lines", "card_sources", "sources", "command",
+    "pinned"?} or
     {"error": {"field", "message"}}.
 
     With a pinned state, "pinned" holds its outputs and each live output's difference from them
@@ -34,6 +35,8 @@ def handle(request: str) -> str:
         # Each field's card line once, and each card's sources: runtime.js writes the lines on the widget once.
         result["card_lines"], found = provenance.parts(widget, state)
         result["card_sources"] = {key: card.cited for key, card in found.items()}
+        # And the list under the widget, which follows the state as the cards do.
+        result["sources"] = provenance.listed(result["card_lines"], found)
         result["command"] = take_away.command(message["widget"], widget, state)
     except EstimatorError as error:
         return json.dumps({"error": _error(widget, state, error)}, allow_nan=False)

@@ -3,12 +3,13 @@
 A card is plain text, one line each: the formula of what computes the output
 (`Output.of`, through `estimators.provenance.formula_of`: the one declaration
 prose cards and the methods page read too), then every field it uses
-(`Output.uses`) with its label, its value as the form shows it and where that
-value comes from: the presets.toml entry or estimate that supplied it
-(`contract.Supplied`), nothing for an option a preset picks with no entry
-behind it (a cut, a mode), or "your input" when no preset holds that value;
-then the source of each entry named, once; then the output's own `source`,
-for inputs no field changes.
+(`Output.uses`) with its label as the page shows it, its value as a person
+types it and where that value comes from, in a reader's words: the
+presets.toml entry or estimate that supplied it (`contract.Supplied.by`: "from
+Llama 3 405B pretraining"), nothing for an option a preset picks itself (an
+entry, a cut, a mode: the value names it), or "your input" when no preset
+holds that value; then each source those entries cite, once, and the output's
+own `source`, for inputs no field changes. No key or code name reaches a card.
 
 When several presets supply the value a field holds, the one that agrees with
 the state on the most fields names it (the first on a tie): whichever it is,
@@ -27,7 +28,7 @@ from functools import cache
 from estimators import units
 from estimators.provenance import formula_of
 
-from .contract import entry_shown, form_text, read
+from .contract import as_typed, form_text, read
 
 YOURS = "your input"
 PICKED = object()  # an option a preset picks that no presets.toml entry supplies
@@ -76,11 +77,20 @@ def parts(widget, state: dict) -> tuple[dict, dict]:
             if name not in lines:
                 lines[name], cited_by[name] = _field_line(fields[name], values[name], _supplier(ranked, values, name))
             cited.update(cited_by[name])
-        sources = tuple(f"{entry_shown(address)}: {source}" for address, source in cited.items()) + ((output.source,) if output.source else ())
+        sources = tuple(dict.fromkeys((*cited.values(), *((output.source,) if output.source else ()))))
         result[output.key] = Card(formula, tuple(output.uses), sources)
         if output.detail:
             result[output.detail] = result[output.key]
     return lines, result
+
+
+def listed(lines: dict, found: dict) -> tuple:
+    """What "Sources of these figures" under a widget lists for a state: every source its cards cite,
+    each once, in the order they first cite them; then, when some input is the reader's own, one line
+    naming those inputs, which no source gave."""
+    sources = tuple(dict.fromkeys(source for card in found.values() for source in card.cited))
+    yours = [line.split(": ", 1)[0] for line in lines.values() if line.endswith(f" — {YOURS}")]
+    return sources + ((f"{YOURS.capitalize()}: {', '.join(yours)}",) if yours else ())
 
 
 def text(card: Card, lines: dict) -> str:
@@ -101,14 +111,15 @@ def _field_line(field, value, supplied) -> tuple:
         return line, {}
     if supplied is None:
         return f"{line} — {YOURS}", {}
-    return f"{line} — {supplied.shown}", supplied.sources
+    return (f"{line} — {supplied.by}" if supplied.by else line), dict(supplied.sources)
 
 
 def shown(field, value) -> str:
-    """A validated value as the form shows it: a number in the field's display units, an option by its label."""
+    """A validated value as the form shows it: a number as a person types it, in the field's display units
+    (singular after one), an option by its label."""
     if field.kind in ("number", "whole"):
-        shown = value / field.scale
-        return " ".join(filter(None, (units.plain(shown), field.unit and units.unit_after(shown, field.unit))))
+        figure = value / field.scale
+        return " ".join(filter(None, (as_typed(field, units.plain(figure)), units.unit_after(figure, field.unit))))
     if field.kind == "choice":
         return field.label_of(value)
     if field.kind == "multi":

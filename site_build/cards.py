@@ -136,7 +136,7 @@ class SiteCards:
         self.listed = True
         place = {src: i for i, src in enumerate(order)}
         pages = sorted(self.pages.values(), key=lambda p: place.get(p.src_uri, len(place)))
-        formulas, sources = {}, {}  # (name, formula) and source text -> its number, as the lists cite them
+        formulas, sources = {}, {}  # formula and source texts -> its number, as the lists cite them
         for page in pages:
             for _, steps, inputs in page.entries:
                 for step in steps:
@@ -152,13 +152,12 @@ class SiteCards:
                     # The page's first list starts its entries' count on paper (print.css).
                     lines += ["</dl>"] * (index > 1) + [f'<dl class="derivations{" derivations--first" * (index == 1)}">']
                 lines.append(f'<dt id="{ENTRY_ID.format(page=page.key, index=index)}">{_text(first)}</dt>')
-                lines += [f'<dd><a href="#{FORMULA_ID.format(formulas[step])}">{_text(step[0])}</a></dd>' for step in steps]
+                lines += [f'<dd><a href="#{FORMULA_ID.format(formulas[step])}">{_text(step)}</a></dd>' for step in steps]
                 lines += [f"<dd>{_input(line, source, sources)}</dd>" for line, source in inputs]
             lines.append("</dl>")
             out += [f"## {page.title} {{#{page.key}}}", held.hold("\n".join(lines))]
         if formulas:
-            said = {f"{name}: {formula}": i for (name, formula), i in formulas.items()}
-            out += [f"## Formulas {{#{FORMULAS_ID}}}", held.hold(f"<ul>{_items(FORMULA_ID, said)}</ul>")]
+            out += [f"## Formulas {{#{FORMULAS_ID}}}", held.hold(f"<ul>{_items(FORMULA_ID, formulas)}</ul>")]
         if sources:
             out += [f"## Sources {{#{SOURCES_ID}}}", held.hold(f"<ol>{_items(SOURCE_ID, sources)}</ol>")]
         return "\n\n".join(out)

@@ -27,9 +27,11 @@ Nothing here runs in the browser: widgets declare their derivations instead.
 import dataclasses
 import inspect
 import operator
+import re
 from collections.abc import Mapping
 
-from estimators import units
+from estimators import load_presets, units
+from estimators.errors import EstimatorError
 from estimators.provenance import Quantity, formula_of, quantity_of
 
 
@@ -306,15 +308,15 @@ def input_text(value, quantity: Quantity | None) -> str:
 def card(text: str, value) -> str:
     """The hover card of a traced number: what made it, and from which published inputs."""
     first, formulas, inputs = card_parts(text, value)
-    lines = [first, *(f"{name}: {said}" for name, said in formulas)]
-    return "\n".join(lines + [line + (f" (source: {source})" if source else "") for line, source in inputs])
+    return "\n".join([first, *formulas] + [line + (f" (source: {source})" if source else "") for line, source in inputs])
 
 
 def card_parts(text: str, value) -> tuple:
-    """The card apart: its first line, (name, formula) of each step, (input, its source or "") of
-    each input; a page writes each formula and each source once and its cards refer to them
-    (site_build/cards.py)."""
-    return f"{text} = {value.origin.expression}", tuple(steps(value)), tuple(leaf_line(leaf) for leaf in leaves(value))
+    """The card apart, in a reader's words (`reading`): its first line, what the number is and for which
+    entries; each formula it went through; (input, its source or "") of each input. A page writes each
+    formula and each source once and its cards refer to them (site_build/cards.py). The expression
+    with its preset keys (`origin.expression`) stays the manifest's and the lock's, never a reader's."""
+    return reading(text, value), tuple(formulas_read(value)), tuple(leaf_read(leaf) for leaf in leaves(value))
 
 
 def leaf_text(leaf) -> str:
@@ -341,3 +343,76 @@ def numbers_held(record) -> list:
         return []
     found = [(f.name, getattr(record, f.name), f.metadata.get("quantity")) for f in dataclasses.fields(record)]
     return [(name, v, q) for name, v, q in found if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+# --- a reader's words ------------------------------------------------------------------
+# What a card says, without a function, class or preset key: an entry by its name ("Llama 3 405B
+# pretraining"), a field by its declared note ("D, training tokens"), an estimator by its formula.
+
+# A preset lookup in an expression, `run("llama3-405b")` or `load_presets().setup("llama3-8b-node")`.
+_LOOKUP = re.compile(r'(?:load_presets\(\)\.)?(\w+)\("([^"]*)"\)')
+
+
+def entry_name(expression: str) -> str:
+    """The name of the preset entry an expression starts from ("" when it starts from none)."""
+    found = _LOOKUP.match(expression)
+    if not found:
+        return ""
+    lookup, key = found.groups()
+    presets = load_presets()
+    if lookup not in presets.lookups:
+        return ""
+    try:
+        entry = getattr(presets, lookup)(key)
+    except EstimatorError:  # no such entry: an expression not made by a lookup of the shipped presets
+        return ""
+    return getattr(entry, "name", "") or key
+
+
+# A record a lookup's field holds, by the word a reader knows it by.
+_RECORD_WORDS = {"config": "configuration"}
+
+
+def _words(part: str) -> str:
+    """A field's name as words, for a field that declares no note: ".seq_len" -> "seq len"."""
+    part = part.strip(".")
+    return _RECORD_WORDS.get(part, part.replace("_", " "))
+
+
+def _what(origin: Origin) -> str:
+    """What a value holds: its field's declared note, else its estimator's formula."""
+    if origin.quantity is not None and origin.quantity.note:
+        return origin.quantity.note
+    return origin.formula
+
+
+def reading(text: str, value) -> str:
+    """A card's first line: the number, what it is, and the entries it was computed for."""
+    names = list(dict.fromkeys(filter(None, (entry_name(origin_of(leaf).expression) for leaf in leaves(value)))))
+    what = _what(value.origin) or "worked out on the page from the figures below"
+    return f"{text}: {what}" + (f" ({', '.join(names)})" if names else "")
+
+
+def formulas_read(value) -> list:
+    """The formula of each estimator a value went through, and what each field of a result it read holds,
+    outermost first, each once: `steps` without the estimators' names."""
+    return list(dict.fromkeys(said for _, said in steps(value)))
+
+
+def leaf_read(leaf) -> tuple:
+    """An input as a reader reads it, and its source: "Llama 3 405B pretraining, D, training tokens = 15.6T";
+    a whole entry with the numbers it holds, each by its note."""
+    origin = origin_of(leaf)
+    name = entry_name(origin.expression)
+    found = _LOOKUP.match(origin.expression)
+    rest = origin.expression[found.end():] if found and name else origin.expression
+    if isinstance(leaf, Traced):
+        what = _what(origin) or _words(rest.rsplit(".", 1)[-1])
+        return f"{name + ', ' if name else ''}{what} = {input_text(leaf, origin.quantity)}", origin.source
+    held = numbers_held(plain(leaf))
+    # Each number by its note's first clause (a note may go on after a semicolon), as the lines join on them.
+    shown = "; ".join(f"{q.note.split(';')[0] if q is not None and q.note else _words(field)} = {input_text(v, q)}"
+                      for field, v, q in held)
+    part = _words(rest) if rest else ""
+    label = ", ".join(filter(None, (name, part)))
+    return f"{label}{': ' + shown if shown else ''}", origin.source

@@ -13,6 +13,7 @@ of, so an unchanged widget costs one hash of its sources instead of a render.
 
 import html
 import json
+import math
 import re
 from pathlib import Path
 
@@ -25,7 +26,8 @@ import pyodide_widgets
 from estimators.errors import EstimatorError
 from pyodide_widgets import provenance
 from estimators import units
-from pyodide_widgets.contract import UndeclaredField, form_text, output_keys, parse_number
+from pyodide_widgets.contract import (UndeclaredField, as_typed, form_text, in_a_sentence, main_fields, output_keys,
+                                      parse_number)
 from site_build import lean, prefetch
 from site_build.cache import cached, key_path, kept, tree_hash, versions
 
@@ -45,6 +47,7 @@ _JINJA = jinja2.Environment(
     lstrip_blocks=True,
 )
 _JINJA.globals["form_text"] = form_text
+_JINJA.globals["as_typed"] = as_typed
 _JINJA.globals["unit_after"] = units.unit_after
 # An option label longer than this is cut in one cell of the form's grid (11rem at 0.8rem text).
 _JINJA.globals["WIDE_OPTION_CHARS"] = 26
@@ -61,15 +64,15 @@ def _unit_shown(field, text: str) -> str:
 _JINJA.globals["unit_shown"] = _unit_shown
 # A widget's own template can draw further figures (a diagram per option of a pick-one field, say).
 _JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(chart_svg(name, datasets))
+_JINJA.globals["beside_width"] = lambda svg: _beside(str(svg))
+
+
+# A field's label inside "More inputs (sequence length, MFU)", as a limit names it too.
+_JINJA.filters["in_a_sentence"] = in_a_sentence
 
 
 class WidgetError(Exception):
     """A widget that breaks its own declaration: a build error, not bad input."""
-
-
-def _sources(found: dict) -> list:
-    """Every source the widget's cards cite, each once, in the order the cards first cite them."""
-    return list(dict.fromkeys(source for card in found.values() for source in card.cited))
 
 
 def _css_line(line: str) -> str:
@@ -129,6 +132,28 @@ def _mismatch(what: str, expected: set, found: set) -> str:
 
 
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)"')
+# A picture drawn no wider than this (for a phone's column) stands beside its controls where the
+# column has room for both (widgets.css); a wider one stands above them.
+BESIDE_WIDTH_PX = 360
+
+
+_SVG_HEIGHT = re.compile(r'<svg\b[^>]*?\sheight="([\d.]+)"')
+# A picture this many times as tall as it is wide leaves room beside it for the figures under the controls.
+PORTRAIT = 1.5
+
+
+def _beside(svg: str) -> int:
+    """The picture's drawn width in px when its controls can stand beside it, else 0."""
+    found = _SVG_WIDTH.search(svg)
+    width = float(found.group(1)) if found else math.inf
+    return round(width) if width <= BESIDE_WIDTH_PX else 0
+
+
+def _portrait(svg: str) -> bool:
+    """Whether the picture is drawn tall and narrow (a phone's column), with room beside it below its controls."""
+    width, height = _SVG_WIDTH.search(svg), _SVG_HEIGHT.search(svg)
+    return bool(width and height and _beside(svg) and float(height.group(1)) >= PORTRAIT * float(width.group(1)))
 
 
 def _scoped_ids(svg: str, prefix: str) -> str:
@@ -202,6 +227,22 @@ def _key(name: str, preset: str | None, element_id: str | None) -> list:
     return [name, preset, element_id, tree_hash(SOURCES), versions(*LIBRARIES)]
 
 
+def picture(name: str, preset: str | None = None) -> str:
+    """A widget's chart alone, drawn as the widget draws it at `preset` (its first by default), with its
+    title as the caption: for a page that shows what a widget draws without its controls (the home page)."""
+    widget = pyodide_widgets.module(name)
+    states = widget.presets()
+    preset = preset or next(iter(states))
+    if preset not in states:
+        raise EstimatorError("preset", preset, "one of " + ", ".join(repr(k) for k in states))
+    chart = getattr(widget, "CHART", None)
+    if chart is None:
+        raise WidgetError(f"widget {name!r} draws no chart to show alone")
+    svg = _scoped_ids(chart_svg(chart, widget.update(states[preset]["state"])["data"]), f"picture-{name}")
+    return (f'<figure class="picture"><div class="widget__chart">{svg}</div>'
+            f"<figcaption>{html.escape(widget.TITLE)}</figcaption></figure>")
+
+
 def render(name: str, preset: str | None = None, element_id: str | None = None) -> str:
     """The widget's HTML at its `preset` state (its first preset by default), as element `element_id`."""
     return prefetch.result(("widget", name, preset, element_id),
@@ -224,9 +265,12 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     chart = getattr(widget, "CHART", None)
     spec = chart_spec(chart, result["data"]) if chart else None
     fields = {f.name: f for f in widget.FIELDS}
+    main, more = main_fields(widget)
     lines, found = provenance.parts(widget, state)
-    sources = _sources(found)
+    # "Sources of these figures": the cards' sources, each once (a slot's data-sources refer to them).
+    sources = list(provenance.listed(lines, found))
     sources_id = f"{element_id or name}-source-{{}}"
+    picture = _scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else ""
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
         # A layout of its own can draw on the module's build-time tables (every option's content, say).
@@ -234,6 +278,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         id=element_id or name,
         title=widget.TITLE,
         fields=widget.FIELDS,
+        main_fields=main,
+        more_fields=more,
         declared=widget.OUTPUTS,
         state=state,
         presets=[
@@ -246,7 +292,10 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         card=_card(found, sources, sources_id),
         card_lines=_card_lines(lines),
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
-        chart_svg=_scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else "",
+        chart_svg=picture,
+        beside=_beside(picture),
+        # The generic layout's figures only: a layout of its own places its outputs itself.
+        outputs_beside=_portrait(picture) and not hasattr(widget, "TEMPLATE"),
         # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:
         # a reader who never touches the widget never loads it.
         chart_spec=kept(CHART_SPECS, _script_json(spec), ".json") if spec else "",

@@ -38,6 +38,8 @@ FIELDS = (
     choice("clock", "The picture's clock", {k: f"after {units.noun(k, 'saves')}" for k in CLOCK_SAVES},
            play=True),
 )
+# Beside the picture (the two ways to save, for a run, at a cadence); the rest under "More inputs".
+MAIN = ("mode", "run", "interval")
 
 _STALL = estimators.CheckpointStall
 

@@ -41,6 +41,8 @@ FIELDS = (
     choice("recompute", "Activation recomputation", memory.RECOMPUTE_LABELS),
     choice("gpu", "GPU", {key: f"{g.name} · {_capacity(g)}" for key, g in _PRESETS.gpus.items()}),
 )
+# Beside the picture (the base, how it is held, the adapter's size, the GPU it must fit); the rest under "More inputs".
+MAIN = ("model", "quantization", "rank", "gpu")
 
 # The fields each method's bill depends on, in the form's order: a full fine-tune has no adapters, and
 # only QLoRA quantizes its base.

@@ -49,6 +49,8 @@ FIELDS = (
     whole("pp", "Pipeline stages", unit="stages", max=1024,
           note="the bill of the first stage, which holds the most activations while the pipe fills"),
 )
+# Beside the picture (the model, how far ZeRO shards it over how many GPUs, and the GPU's memory); the rest under "More inputs".
+MAIN = ("model", "stage", "gpus", "gpu")
 
 _STATE = ("model", "optimizer", "stage", "gpus", "tp", "pp")
 _SAME_FOR_EVERY_OPTIMIZER = tuple(u for u in _STATE if u != "optimizer")

@@ -45,6 +45,8 @@ FIELDS = (
     # A thousandth of peak at least: below it the GPUs are idle, not training.
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),
 )
+# Beside the picture (the cut, and what it cuts over how many GPUs); the rest under "More inputs".
+MAIN = ("cut", "model", "gpus")
 
 _TRAFFIC = ("cut", "model", "gpus", "seq_len", "global_batch", "micro_batch")
 # A step's bytes over the link: per micro-batch traffic adds up to the same step, whatever the micro-batch.

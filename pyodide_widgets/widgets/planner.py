@@ -67,6 +67,8 @@ FIELDS = (
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
     whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),
 )
+# Beside the picture (the cluster and the batch; the model comes from an example); the rest under "More inputs".
+MAIN = ("gpu", "gpus", "seq_len", "batch_tokens")
 
 _MODEL = ("layers", "d_model", "heads", "kv_heads", "head_dim", "ffn_dim", "vocab", "experts", "top_k")
 _EVERYTHING = tuple(f.name for f in FIELDS)

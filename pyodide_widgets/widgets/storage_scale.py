@@ -39,6 +39,8 @@ FIELDS = (
     choice("token_bytes", "Token ids on disk", {str(w): f"{w} B per token" for w in TOKEN_ID_WIDTHS}),
     toggle("gradients", "Checkpoints hold the gradients too"),
 )
+# Beside the picture (the three that move the picture's lines); the rest under "More inputs".
+MAIN = ("params", "tokens_per_param", "checkpoints_kept")
 
 _BREAKDOWN = estimators.StorageBreakdown
 

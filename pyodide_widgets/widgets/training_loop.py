@@ -24,6 +24,8 @@ FIELDS = (
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     choice("optimizer", "Optimizer", memory.OPTIMIZERS),
 )
+# Beside the picture (the station the picture lights, and the model whose costs it gives); the rest under "More inputs".
+MAIN = ("station", "model")
 
 _SHAPE = ("model", "seq_len")
 _COSTS = estimators.LoopCosts

@@ -30,6 +30,8 @@ FIELDS = (
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),
     choice("token_bytes", "Token ids on disk", {w: f"{w} B per token" for w in estimators.storage.TOKEN_ID_WIDTHS}),
 )
+# Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
+MAIN = ("params", "tokens", "gpu", "gpus")
 
 _FLEET = ("gpu", "precision", "gpus", "mfu")
 _E = estimators.RunEstimate

@@ -47,6 +47,11 @@
 
   function clear(widget) {
     for (const old of widget.querySelectorAll(`.${VALUE}, .${NOTES}`)) old.remove();
+    // The folds opened for paper close again as the reader left them.
+    for (const fold of widget.querySelectorAll("details[data-opened-to-print]")) {
+      fold.open = false;
+      delete fold.dataset.openedToPrint;
+    }
     for (const output of widget.querySelectorAll("[data-output][data-note]")) delete output.dataset.note;
     delete widget.dataset.printed;
   }
@@ -55,6 +60,11 @@
     window.widgetRuntime?.showControls(); // those the build deferred (runtime.js) stand in the page now
     for (const widget of document.querySelectorAll("[data-widget]")) {
       clear(widget);
+      // Paper has no fold to open: the inputs under "More inputs" print with the rest.
+      for (const fold of widget.querySelectorAll("details[data-more]:not([open])")) {
+        fold.open = true;
+        fold.dataset.openedToPrint = "";
+      }
       writeState(widget);
       widget.dataset.printed = "";
     }

@@ -63,6 +63,7 @@
   const mounted = new Set();
   window.widgetRuntime = runtime; // read by the tests and the benchmark
   runtime.stateOf = (root) => readState(root.widget); // the state a widget's form holds, as sent to Python
+  runtime.asTyped = (text, whole) => asTyped(text, whole); // read by the tests against contract.as_typed
 
   // --- the worker ---------------------------------------------------------
 
@@ -213,7 +214,9 @@
       } else if (control.dataset.kind === "toggle") {
         state[control.name] = String(control.checked);
       } else {
-        state[control.name] = control.value;
+        // A number set from an example keeps its exact text while the field still shows it as typed (asTyped).
+        const shows = control.dataset.exactShows ?? control.defaultValue;
+        state[control.name] = control.dataset.exact !== undefined && control.value === shows ? control.dataset.exact : control.value;
       }
     }
     // A value from a link that the form cannot hold still goes to Python, which rejects it by name.
@@ -234,8 +237,51 @@
       controls[0].checked = value === "true";
       return value === "true" || value === "false";
     }
-    controls[0].value = value; // .value, never markup: a URL cannot inject HTML
-    return controls[0].value === value;
+    const control = controls[0];
+    // .value, never markup: a URL cannot inject HTML. A number reads as a person types it; its exact
+    // text stays beside it, what the state holds, until the reader types.
+    const shown = control.tagName === "INPUT" ? asTyped(value, control.inputMode === "numeric") : value;
+    if (shown !== value) Object.assign(control.dataset, { exact: value, exactShows: shown });
+    else {
+      delete control.dataset.exact;
+      delete control.dataset.exactShows;
+    }
+    control.value = shown;
+    return control.value === shown;
+  }
+
+  // A number's text as a person would type it, as the build writes it (pyodide_widgets.contract.as_typed,
+  // estimators/units.py's `integer` for a count, `number` for a figure: three significant digits,
+  // never fewer than its whole part, thousands grouped); text that is no number as it is.
+  const SIGNIFICANT = 3;
+  const PLAIN_RANGE = [1e-3, 1e6];
+
+  // Only a decimal figure, as Python reads it too: JavaScript's Number also takes "0x10" or "Infinity".
+  const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+  const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+
+  function asTyped(text, whole) {
+    const trimmed = text.trim();
+    if (!DECIMAL.test(trimmed) && !GROUPED.test(trimmed)) return text;
+    const value = Number(trimmed.replaceAll(",", ""));
+    if (!Number.isFinite(value)) return text;
+    if (whole && Number.isInteger(value)) return value.toLocaleString("en-US");
+    const magnitude = Math.abs(value);
+    if (!magnitude) return "0";
+    const sign = value < 0 ? "-" : "";
+    const scientific = () => sign + magnitude.toExponential(SIGNIFICANT - 1).replace(/\.?0+e/, "e").replace("e+", "e");
+    if (magnitude >= PLAIN_RANGE[1]) return scientific();
+    const wholeDigits = magnitude >= 1 ? String(Math.trunc(magnitude)).length : 0;
+    const rounded = Number(magnitude.toPrecision(Math.max(SIGNIFICANT, wholeDigits)));
+    if (rounded < PLAIN_RANGE[0] || rounded >= PLAIN_RANGE[1]) return scientific();
+    return sign + rounded.toLocaleString("en-US", { maximumFractionDigits: 20 });
+  }
+
+  // A folded field ("More inputs") opens its fold: the address set it, or it holds an error.
+  function unfold(w, name) {
+    const control = [...w.form.elements].find((c) => c.name === name);
+    const fold = control?.closest("details");
+    if (fold) fold.open = true;
   }
 
   // The state goes to the worker first: Python computes while this thread shows what needs no
@@ -296,6 +342,7 @@
     }
     showPicked(w, readState(w));
     showCards(w, result);
+    showSources(w, result.sources);
     announce(w, result.outputs.summary || "");
     if (result.data) drawChart(w, result.data);
     const after = w.afterResult;
@@ -318,12 +365,28 @@
     if (w.root.dataset.cardSources !== sources) w.root.dataset.cardSources = sources;
   }
 
+  // "Sources of these figures" under the widget names the sources of the figures it now shows, and
+  // the inputs that are the reader's own (pyodide_widgets.provenance.listed): the build's list is for
+  // its own state. Rewritten only when it reads otherwise.
+  function showSources(w, sources) {
+    const list = w.root.querySelector(".widget__sources ol");
+    if (!list || !sources) return;
+    if ([...list.children].map((item) => item.textContent).join("\n") === sources.join("\n")) return;
+    list.replaceChildren(...sources.map((text, i) => {
+      const item = document.createElement("li");
+      item.id = `${w.root.id}-source-${i + 1}`;
+      item.textContent = text;
+      return item;
+    }));
+  }
+
   function showError(w, error) {
     // The last good outputs stay, marked as such (widgets.css), so nothing reads NaN or passes a stale number as current.
     w.root.classList.add("widget--stale");
     const slot = error.field && within(w, `[data-error-for="${CSS.escape(error.field)}"]`)[0];
     if (slot) slot.textContent = error.message;
     else w.status.textContent = error.message;
+    if (error.field) unfold(w, error.field);
     for (const control of w.form.elements) {
       if (error.field && control.name === error.field) control.setAttribute("aria-invalid", "true");
     }
@@ -479,6 +542,7 @@
       if (!params.has(urlKey(w, name))) continue;
       const value = params.get(urlKey(w, name));
       if (!setField(w, name, value)) w.invalidFromUrl[name] = value;
+      unfold(w, name);
       restored = true;
     }
     // A pinned state from a link is sent to Python as it stands (a field it lacks takes the page's own
@@ -589,7 +653,8 @@
       w.tools.status.textContent = `The pinned state in this address cannot be compared. ${where}${pinned.error.message} Unpin to clear it.`;
       return;
     }
-    w.tools.status.textContent = "";
+    let compared = 0;
+    let same = 0;
     for (const slot of within(w, "[data-output]:not([data-live])")) {
       const key = slot.dataset.output;
       if (!(key in pinned.outputs)) continue;
@@ -602,9 +667,17 @@
       }
       const difference = pinned.differences[key];
       el.dataset.difference = difference;
+      // An unchanged figure carries no line of its own: one line below says how many read as pinned.
+      el.hidden = difference === "same";
       const now = { same: "", changed: "" }[difference] ?? ` · now ${difference}`;
-      el.textContent = difference === "same" ? "Pinned: the same" : `Pinned: ${pinned.outputs[key]}${now}`;
+      el.textContent = difference === "same" ? "" : `Pinned: ${pinned.outputs[key]}${now}`;
+      compared += 1;
+      if (difference === "same") same += 1;
     }
+    const figures = (n) => (n === 1 ? "1 figure" : `${n} figures`);
+    w.tools.status.textContent = !same ? ""
+      : same === compared ? "Pinned: every figure reads as it does now."
+        : `Pinned: the ${figures(same)} without a pinned line read as they do now.`;
   }
 
   async function copy(w, text, what) {
@@ -633,9 +706,22 @@
     return [columns, ...rows.map((row) => columns.map((c) => row[c]))].map((line) => line.map(csvCell).join(",")).join("\r\n") + "\r\n";
   }
 
-  function downloadCsv(w, data) {
+  // What the chart draws beside the widget's rows: the lines its figure module names and draws for
+  // every state (equal-compute lines, the Chinchilla line); Altair's unnamed data (source_0) are
+  // parts of the drawing only.
+  const UNNAMED = /^(source|data)_\d+$/;
+
+  async function downloadCsv(w, data) {
+    let drawn = {};
+    try {
+      await viewOf(w);
+      drawn = Object.fromEntries((w.spec.data || []).filter((d) => Array.isArray(d.values) && !(d.name in data) && !UNNAMED.test(d.name))
+        .map((d) => [d.name, d.values]));
+    } catch (error) {
+      // No chart drawn live (Vega or its spec did not load): the widget's rows alone.
+    }
     const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([csvOf(data)], { type: "text/csv" }));
+    link.href = URL.createObjectURL(new Blob([csvOf({ ...data, ...drawn })], { type: "text/csv" }));
     link.download = `${w.root.id}.csv`;
     link.hidden = true;
     w.tools.root.append(link);
@@ -669,6 +755,7 @@
       const response = await fetch(new URL(w.chartSpec.dataset.chartSpec, CHARTS_URL));
       if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
       const spec = await response.json();
+      w.spec = spec;
       // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
       const parsed = vega.parse(spec, null, { ast: true });
       const view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
@@ -760,7 +847,7 @@
     }
     chart.addEventListener("keydown", (event) => {
       const direction = KEY_DIRECTIONS[event.key];
-      const now = Number(w.form.elements.namedItem(w.drag.field).value.replace(/[,\s]/g, "")) * w.drag.scale;
+      const now = Number(readState(w)[w.drag.field].replace(/[,\s]/g, "")) * w.drag.scale;
       if (!direction || !Number.isFinite(now)) return;
       event.preventDefault();
       viewOf(w).then((view) => {
@@ -858,6 +945,7 @@
     });
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
+      delete event.target.dataset?.exact; // the reader typed: the text they see is the value
       delete w.invalidFromUrl[event.target.name];
       request(w);
     });

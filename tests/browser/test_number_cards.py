@@ -124,3 +124,28 @@ def test_a_card_opens_below_its_number_unless_only_above_has_room(page, site_url
         assert card["y"] + card["height"] <= host["y"], "the card covers or hangs below its number"
     else:
         assert card["y"] >= host["y"] + host["height"], "a card with room below opens below"
+
+
+# A number's dotted line, as drawn: its colour (transparent: not drawn).
+LINE_COLOUR = "el => getComputedStyle(el).textDecorationColor"
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+
+
+def test_a_number_is_plain_at_rest_and_shows_its_line_under_the_pointers_paragraph_and_on_focus(page, site_url):
+    """Hundreds of numbers in an article read as text; where the reader is, they show they hold a card."""
+    page.emulate_media(reduced_motion="reduce")  # the line's fade, off: each state reads as it settles
+    page.goto(f"{site_url}/training/")
+    numbers = page.locator(".md-typeset p > data[value] > a")
+    first, other = numbers.nth(0), numbers.nth(numbers.count() - 1)
+    scrolled_into_view(first)
+    assert first.evaluate(LINE_COLOUR) == TRANSPARENT and other.evaluate(LINE_COLOUR) == TRANSPARENT
+    # The pointer over the paragraph, not the number: its numbers show their line; another paragraph's do not.
+    paragraph = first.locator("xpath=ancestor::p[1]")
+    box = paragraph.bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + 2)
+    assert first.evaluate(LINE_COLOUR) != TRANSPARENT
+    assert other.evaluate(LINE_COLOUR) == TRANSPARENT
+    page.mouse.move(0, 0)
+    scrolled_into_view(other)
+    other.focus()
+    assert other.evaluate(LINE_COLOUR) != TRANSPARENT

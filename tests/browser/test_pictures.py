@@ -12,8 +12,8 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.widgets import (WIDTHS, assert_fits, choose, mark_labels, one_page_per_widget, open_page, root, wait_for_cpython_outputs,
-                             wait_live)
+from harness.widgets import (WIDTHS, assert_fits, choose, mark_labels, one_page_per_widget, open_page, root, unfold,
+                             wait_for_cpython_outputs, wait_live)
 
 PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing", "planner")
 
@@ -230,6 +230,7 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
     assert methods == {"Full fine-tune", "LoRA", "QLoRA"}
     assert [label for label in marks(page, "finetune_fit", "rule mark") if label.startswith("red line: the ")]
     # Another layer: q is square in Llama 3 8B, and W follows.
+    unfold(page, "finetune_fit", "modules")  # under "More inputs"
     page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="q"]', True)
     page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="k"]', False)
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"

@@ -8,6 +8,7 @@ import pytest
 
 import pyodide_widgets
 from harness.widgets import form_state, look_at, root, set_field, wait_for_cpython_outputs, wait_live
+from pyodide_widgets import contract
 
 PAGE = "/training/"
 # Widgets of different kinds, each changed before printing: numbers and choices, a toggle, a
@@ -47,7 +48,7 @@ def notes(page, widget: str) -> dict:
     })""")
 
 
-def expected_text(name: str, key: str, state: dict):
+def expected_text(name: str, key: str, state: dict, typed: bool = False):
     """What the printed form should say of a field, from the form's state as the runtime reads it."""
     f = field(name, key)
     value = state[key]
@@ -57,7 +58,8 @@ def expected_text(name: str, key: str, state: dict):
         return "yes" if value == "true" else "no"
     if f.kind == "multi":
         return [label for option, label in f.options if option in value.split(",")]
-    return value
+    # A number the reader did not type reads as a person types it (contract.as_typed), from its exact value.
+    return value if typed else contract.as_typed(f, value)
 
 
 def test_a_printed_widget_is_its_current_state_as_text_with_its_cards_as_notes(page, site_url):
@@ -74,7 +76,7 @@ def test_a_printed_widget_is_its_current_state_as_text_with_its_cards_as_notes(p
         shown = printed(page, name)
         assert shown["drawn"] == [], f"{name}: form controls and buttons are not printed"
         for f in pyodide_widgets.module(name).FIELDS:
-            assert shown["shown"][f.name] == expected_text(name, f.name, states[name]), (name, f.name)
+            assert shown["shown"][f.name] == expected_text(name, f.name, states[name], typed=f.name == key), (name, f.name)
         assert states[name][key] == text  # the state printed is the one the reader left
         cards = notes(page, name)
         distinct = list(dict.fromkeys(card for _, _, card in cards["outputs"]))  # a detail shares its output's card

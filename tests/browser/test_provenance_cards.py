@@ -98,7 +98,7 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
         if field is not None:
             # Changed without moving focus, so the card stays open while the answer comes.
             page.eval_on_selector(f'{root} [name="{field.name}"]',
-                                  "(el, text) => { el.value = text; el.form.dispatchEvent(new Event('input', {bubbles: true})); }",
+                                  "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', {bubbles: true})); }",
                                   text)
             wait_for_cpython_outputs(page, root)
             new = provenance.cards(widget, form_state(page, root))[key]
@@ -106,6 +106,7 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
             page.wait_for_function("([sel, card]) => window.widgetCardText(document.querySelector(sel)) === card",
                                    arg=[f'{root} [data-output="{key}"]', new])
             assert tooltip_text(page, slot) == words(new), f"{name}: the open card kept the old inputs"
+            assert sources_listed(page, root) == list(provenance.listed(*provenance.parts(widget, form_state(page, root)))), name
             slot.blur()
             page.locator(".md-tooltip2--active").wait_for(state="detached")
             slot.focus()
@@ -116,6 +117,32 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
     assert checked, "no widget card checked on the page"
     violations = run_axe(page)
     assert violations == [], "\n".join(map(str, violations))
+
+
+def sources_listed(page, root: str) -> list:
+    """What "Sources of these figures" under the widget lists."""
+    return page.eval_on_selector_all(f"{root} .widget__sources li", "els => els.map((el) => el.textContent)")
+
+
+# The widgets whose examples cite different sources, one visit to their page.
+FOLLOWING = ("training_loop", "loop_bill", "parallel_cuts", "training_time")
+
+
+def test_the_sources_under_a_widget_follow_an_example_picked(page, site_url):
+    page.goto(f"{site_url}/training/")
+    for name in FOLLOWING:
+        widget = pyodide_widgets.module(name)
+        wait_live(page, name)
+        root = f'[data-widget="{name}"]'
+        first = sources_listed(page, root)
+        # The first example after the page's own whose sources differ from its own: the list must move.
+        presets = list(widget.presets().values())
+        index, preset = next((i, p) for i, p in enumerate(presets) if i and list(provenance.listed(*provenance.parts(widget, p["state"]))) != first)
+        page.click(f"{root} [data-preset] >> nth={index}")
+        wait_for_cpython_outputs(page, name)
+        expected = list(provenance.listed(*provenance.parts(widget, preset["state"])))
+        page.wait_for_function("([sel, expected]) => JSON.stringify([...document.querySelectorAll(sel)].map((el) => el.textContent)) === JSON.stringify(expected)",
+                               arg=[f"{root} .widget__sources li", expected])
 
 
 def built_state(page, element_id: str, widget) -> dict:
@@ -175,7 +202,7 @@ def test_live_an_input_change_rewrites_the_widgets_lines_once_and_every_card_rea
     field = next(f for f in widget.FIELDS if f.name == "gpus")
     text = str(int(form_state(page, root)["gpus"]) * 2)
     page.eval_on_selector(f'{root} [name="gpus"]',
-                          "(el, text) => { el.value = text; el.form.dispatchEvent(new Event('input', {bubbles: true})); }", text)
+                          "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', {bubbles: true})); }", text)
     wait_for_cpython_outputs(page, root)
     state = form_state(page, root)
     lines, found = provenance.parts(widget, state)

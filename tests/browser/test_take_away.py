@@ -9,6 +9,7 @@ it, the CSV against `update`'s data rows.
 import csv
 import io
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -18,8 +19,9 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import pyodide_widgets
-from harness.widgets import address, cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, wait_for_cpython_outputs, wait_live
+from harness.widgets import address, cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 from pyodide_widgets import dispatch, take_away
+from site_build import render
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "/training/"
@@ -33,7 +35,7 @@ def change(page, name):
         value = pyodide_widgets.module(name).FIELDS[0].options[1][0]
         page.click(f'{root(name)} [data-pick="{field}={value}"]')
     else:
-        page.fill(f'{root(name)} [name="{field}"]', value)
+        type_into(page, name, field, value)
     wait_for_cpython_outputs(page, name)
 
 
@@ -86,8 +88,12 @@ def test_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(bro
     assert set(shown) == set(shown_outputs(page, name))
     for key, (difference, text) in shown.items():
         assert difference == expected["differences"][key]
-        assert difference == "same" or pinned_outputs[key] in text
+        # An unchanged figure repeats nothing; one line counts them.
+        assert text == "" if difference == "same" else pinned_outputs[key] in text
     assert any(difference != "same" for difference, _ in shown.values())
+    same = sum(difference == "same" for difference, _ in shown.values())
+    status = page.inner_text(f"{root(name)} [data-tool-status]")
+    assert (f"the {same} figure" in status) if same else status == ""
 
     # The address holds both states: opened afresh, it shows the same comparison.
     link = address(page)
@@ -160,7 +166,14 @@ def test_the_charts_data_downloads_as_csv_of_the_rows_it_is_drawn_from(page, sit
     with page.expect_download() as download:
         tool(page, name, "csv")
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
-    expected = [{"dataset": dataset, **row} for dataset, marks in data.items() for row in marks]
+    # The widget's rows, then the lines the chart draws for every state (named in its figure module).
+    chart = pyodide_widgets.module(name).CHART
+    spec = render.chart_spec(chart, data) or {"data": []}  # a diagram has no spec, and draws no more than its rows
+    drawn = {d["name"]: d["values"] for d in spec["data"]
+             if "values" in d and d["name"] not in data and not re.fullmatch(r"(source|data)_\d+", d["name"])}
+    if name == "training_time":
+        assert set(drawn) == {"equal_compute_lines", "chinchilla_optimal_line"}
+    expected = [{"dataset": dataset, **row} for dataset, marks in {**data, **drawn}.items() for row in marks]
     assert len(rows) == len(expected)
     for got, want in zip(rows, expected):
         assert got["dataset"] == want["dataset"]

@@ -1,6 +1,7 @@
 """A formula is declared once, beside its estimator: every card on the built site, and the methods
 page's list of estimators, state it in the words of that one declaration."""
 
+import dataclasses
 import html
 import re
 
@@ -23,15 +24,28 @@ def cards(site) -> list:
     return found
 
 
+def declared_texts() -> set:
+    """Every formula an estimator declares, and every note a field of a result declares (a card's line
+    for a field of an estimate it read)."""
+    formulas = {formula_of(fn).text for fn in estimators.ESTIMATORS.values() if formula_of(fn)}
+    notes = {q.note for value in vars(estimators).values() if dataclasses.is_dataclass(value) and isinstance(value, type)
+             for f in dataclasses.fields(value) if (q := f.metadata.get("quantity")) is not None and q.note}
+    return formulas | notes
+
+
 def test_every_prose_card_states_each_estimators_formula_as_it_is_declared(built_site):
+    """A card's lines after its first are the formulas it went through, each in the words of its one
+    declaration, and its inputs ("… = value"); no line names an estimator."""
+    declared = declared_texts()
     checked = 0
     for card in cards(built_site):
         for line in card.split("\n")[1:]:
-            name, _, said = line.partition(": ")
-            if name in estimators.ESTIMATORS:
-                assert said == formula_of(estimators.ESTIMATORS[name]).text, card
+            assert not any(line.startswith(f"{name}: ") for name in estimators.ESTIMATORS), f"a card names an estimator: {line!r}"
+            if line in declared:
                 checked += 1
-    assert checked, "no card names an estimator"
+            else:
+                assert " = " in line or ": " in line, f"neither a declared formula nor an input: {line!r}"
+    assert checked, "no card states a declared formula"
 
 
 def test_the_methods_page_lists_every_estimators_declared_formula(built_site):

@@ -16,6 +16,7 @@ import re
 import pytest
 
 import estimators
+from estimators import units
 import pyodide_widgets
 from estimators import EstimatorError
 from estimators.presets import address_of
@@ -40,11 +41,11 @@ def carded(widget) -> dict:
 
 
 def shown(field, raw) -> str:
-    """A preset's value as the form shows it, worked out here from the form's own text and labels."""
+    """A preset's value as the form shows it, worked out here from the form's own text and labels: a number
+    as a person types it, its unit singular after one."""
     text = contract.form_text(field, raw)
     if field.kind in ("number", "whole"):
-        unit = field.unit and estimators.units.unit_after(float(text), field.unit)  # "1 GPU", "2 GPUs"
-        return f"{text} {unit}".strip()
+        return f"{contract.as_typed(field, text)} {units.unit_after(float(text), field.unit)}".strip()
     if field.kind == "choice":
         return field.label_of(text)
     if field.kind == "multi":
@@ -125,17 +126,20 @@ def test_a_presets_cards_state_each_formula_as_declared_and_each_value_with_what
                 value = shown(fields[used], preset["state"][used])
                 suppliers = [p["supplied"][used] for p in presets
                              if used in p["supplied"] and shown(fields[used], p["state"][used]) == value]
+                said = f"{fields[used].label}: {value}"
                 if suppliers:
-                    [origin] = [l.split(" — ", 1)[1] for l in card if l.startswith(f"{fields[used].label}: {value} — ")]
-                    supplied = next(s for s in suppliers if s.shown == origin)
+                    # Named in a reader's words ("from Llama 3 405B pretraining"), or by the value itself (an entry's pick).
+                    [line_] = [l for l in card if l == said or l.startswith(f"{said} — ")]
+                    by = line_.split(" — ", 1)[1] if line_ != said else ""
+                    supplied = next(s for s in suppliers if s.by == by)
                     cited.update(supplied.sources)
                 else:
-                    assert f"{fields[used].label}: {value}" in card
-            sources = [l for l in card[1:] if not any(l.startswith(f"{f.label}: ") for f in widget.FIELDS)]
-            named = [l for l in sources if l != output.source]
-            assert named == [f"{contract.entry_shown(address)}: {source}" for address, source in cited.items()], (key, card)
-            if output.source:
-                assert card[-1] == output.source
+                    assert said in card
+            # A card of its output's source alone starts with that source.
+            body = card[1:] if provenance.formula_text(output) else card
+            sources = [l for l in body if not any(l.startswith(f"{f.label}: ") for f in widget.FIELDS)]
+            # Each source once: the entries' sources, then the output's own unless an entry cites it already.
+            assert sources == list(dict.fromkeys([*cited.values(), *([output.source] if output.source else [])])), (key, card)
 
 
 def variants(field, raw):
@@ -286,6 +290,44 @@ def test_a_source_cited_by_many_cards_of_a_widget_is_written_once():
         assert page.count(source) == 1, source
 
 
+def code_names() -> list:
+    """What a reader must never meet in a card: every presets.toml address (`runs.llama3-405b`), and every
+    estimator and result class of the estimators by name, called or dotted."""
+    addresses = [address_of(e) for table in PRESETS.tables for e in getattr(PRESETS, table).values()]
+    functions = [f"{name}(" for name in estimators.ESTIMATORS]
+    classes = [f"{name}." for name, value in vars(estimators).items() if isinstance(value, type)]
+    bare = [f"{name}" for name in estimators.ESTIMATORS if name != "head_dim"]  # head_dim: a config.json key sources quote
+    return addresses + functions + classes + bare + ["model_size."]
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_no_card_nor_the_sources_under_a_widget_name_a_key_or_code(name):
+    widget = pyodide_widgets.module(name)
+    names = code_names()
+    for key, preset in widget.presets().items():
+        lines, found = provenance.parts(widget, preset["state"])
+        said = [provenance.text(card, lines) for card in found.values()] + list(provenance.listed(lines, found))
+        for text in said:
+            assert not [n for n in names if n in text], (key, text)
+        # Each source once in a card.
+        for card in found.values():
+            assert len(set(card.cited)) == len(card.cited), (key, card)
+
+
+def test_the_sources_under_a_widget_follow_its_state_and_name_the_readers_own_inputs():
+    widget = pyodide_widgets.module("training_time")
+    presets = list(widget.presets().values())
+    listed = [provenance.listed(*provenance.parts(widget, p["state"])) for p in presets]
+    # Each example lists the sources of its own entries, and one that is not another's.
+    assert len(set(listed)) == len(listed)
+    for preset, sources in zip(presets, listed):
+        cited = {source for supplied in preset["supplied"].values() for _, source in supplied.sources}
+        assert set(sources) == cited, preset["label"]
+    params = contract.form_text(widget.FIELDS[0], presets[0]["state"]["params"])
+    typed = {**presets[0]["state"], "params": str(float(params) * 3)}
+    assert provenance.listed(*provenance.parts(widget, typed))[-1] == f"Your input: {widget.FIELDS[0].label}"
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 def test_a_count_of_one_reads_in_the_singular_on_its_card(name):
     # A card (and so the printed note under a widget) once read "1 GPUs", "1 sequences per GPU".
@@ -294,17 +336,7 @@ def test_a_count_of_one_reads_in_the_singular_on_its_card(name):
             continue
         one = provenance.shown(field, field.scale)  # one, in the field's display units
         many = provenance.shown(field, 2 * field.scale)
-        assert one == f"1 {estimators.units.unit_after(1, field.unit)}" and many == f"2 {field.unit}"
+        assert one == f"1 {units.unit_after(1, field.unit)}" and many == f"2 {field.unit}"
         first = field.unit.split()[0]
         if first.isalpha() and first.endswith("s") and not first.endswith("ss"):
             assert one.split()[1] == first[:-1], one
-
-
-@pytest.mark.parametrize("name", WIDGETS)
-def test_a_card_names_each_entry_by_its_name_never_by_its_key(name):
-    """Readers read words: a card says "Llama 3 405B pretraining (Training runs)", not `runs.llama3-405b.params`."""
-    widget = pyodide_widgets.module(name)
-    addresses = {address_of(e) for table in PRESETS.tables for e in getattr(PRESETS, table).values()}
-    for preset in widget.presets().values():
-        for card in provenance.cards(widget, preset["state"]).values():
-            assert not [a for a in addresses if a in card], card

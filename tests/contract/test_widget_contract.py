@@ -143,3 +143,28 @@ def test_the_widget_registry_is_the_package_folder():
     folder = pyodide_widgets.widgets.__path__[0]
     modules = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
     assert list(WIDGETS) == modules
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_a_widget_shows_at_most_four_fields_beside_its_picture_and_folds_the_rest(name):
+    widget = pyodide_widgets.module(name)
+    main, more = contract.main_fields(widget)
+    assert 1 <= len(main) <= contract.MOST_MAIN_FIELDS
+    assert sorted(f.name for f in main + more) == sorted(f.name for f in widget.FIELDS)
+    page = render.render(name)
+    fold = re.search(r'<details class="widget__more".*?</details>', page, re.S)
+    folded = set(re.findall(r'\sname="([^"]+)"', fold.group(0))) if fold else set()
+    assert folded == {f.name for f in more}
+    # The picture (a chart, or what a layout of its own draws) comes before every control.
+    if getattr(widget, "CHART", None) or getattr(widget, "TEMPLATE", None):
+        picture = re.search(r'class="widget__(?:chart|matrix|stack)\b', page)
+        assert picture and picture.start() < page.index('class="widget__inputs"')
+
+
+def test_a_widget_of_many_fields_must_name_its_main_ones():
+    many = tuple(contract.whole(f"n{i}", f"N{i}") for i in range(contract.MOST_MAIN_FIELDS + 1))
+    undeclared = type("Widget", (), {"FIELDS": many, "__name__": "many"})
+    with pytest.raises(ValueError, match="MAIN"):
+        contract.main_fields(undeclared)
+    with pytest.raises(ValueError, match="no field"):
+        contract.main_fields(type("Widget", (), {"FIELDS": many, "MAIN": ("n0", "typo"), "__name__": "many"}))

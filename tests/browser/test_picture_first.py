@@ -1,0 +1,102 @@
+"""A widget opens on its picture: the picture first, its main controls beside or under it, the rest
+folded under "More inputs" (opened when the address sets one of them), the whole widget within
+about 1.2 screens of a laptop; and numbers in its fields read as a person types them. None of this
+needs Python: the runtime's own work, checked before Pyodide answers."""
+
+import pytest
+
+import pyodide_widgets
+from harness.widgets import look_at, root
+from pyodide_widgets import contract
+
+LAPTOP = {"width": 1280, "height": 900}
+# "About 1.2 screens": the tallest a widget may stand at 1280 × 900.
+TALLEST_PX = 1.2 * LAPTOP["height"]
+PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
+# Widgets still taller than that at 1280 × 900, by what their pictures and outputs hold (a wide chart
+# with a grid of figures under it, a table of ranked layouts, a grid of ten steps with its lists, the
+# stages' ranges, whose pretraining range says which of its figures are computed here and what the
+# publisher reports instead): each must stay taller, so that one brought within the limit is taken
+# off this list rather than forgotten.
+STILL_TOO_TALL = {"parallel_cuts", "training_time", "finetune_fit", "ten_steps", "planner", "stages"}
+
+CONTROLS_MADE = """id => { const r = document.getElementById(id);
+                           return r.dataset.enhanced && !r.querySelector('noscript[data-controls]'); }"""
+# Of one widget: its height, where its picture and its form start, and which of its fields show.
+LAYOUT = """id => { const r = document.getElementById(id);
+  const top = (sel) => r.querySelector(sel)?.getBoundingClientRect().top;
+  const shown = [...r.querySelector('.widget__inputs').elements].filter((c) => c.name && c.checkVisibility())
+    .map((c) => c.name);
+  return {height: r.getBoundingClientRect().height, form: top('.widget__inputs'),
+          picture: top('.widget__chart, .widget__matrix, .widget__stack'), shown: [...new Set(shown)]}; }"""
+
+
+def see(page, widget_id: str) -> dict:
+    look_at(page, "#" + widget_id)
+    page.wait_for_function(CONTROLS_MADE, arg=widget_id)
+    return page.evaluate(LAYOUT, widget_id)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_each_widget_opens_on_its_picture_with_its_main_fields_and_stands_within_a_screen_and_a_fifth(browser, site_url, path):
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(site_url + path)
+    ids = page.eval_on_selector_all("[data-widget]", "els => els.map((el) => [el.id, el.dataset.widget])")
+    assert ids
+    too_tall, misplaced = {}, {}
+    for widget_id, name in ids:
+        seen = see(page, widget_id)
+        main, _ = contract.main_fields(pyodide_widgets.module(name))
+        if (seen["height"] > TALLEST_PX) != (name in STILL_TOO_TALL):
+            too_tall[widget_id] = round(seen["height"])
+        if seen["picture"] is not None and seen["picture"] > seen["form"]:
+            misplaced[widget_id] = "the form stands above the picture"
+        if seen["shown"] != [f.name for f in main]:
+            misplaced[widget_id] = f"fields shown: {seen['shown']}"
+    assert not too_tall, f"taller than {TALLEST_PX:.0f} px, or no longer, against STILL_TOO_TALL: {too_tall}"
+    assert not misplaced, misplaced
+
+
+def test_a_folded_field_the_address_sets_opens_its_fold_and_shows_as_a_person_types_it(browser, site_url):
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{site_url}/training/?memory_bill.seq_len=16384.0")
+    fold = f'{root("memory_bill")} details.widget__more'
+    seen = see(page, "memory_bill")
+    assert "seq_len" in seen["shown"] and page.eval_on_selector(fold, "el => el.open")
+    assert page.input_value(f'{root("memory_bill")} [name="seq_len"]') == "16,384"
+    # Another widget, whose address sets nothing, keeps its fold closed.
+    see(page, "training_time")
+    assert not page.eval_on_selector(f'{root("training_time")} details.widget__more', "el => el.open")
+
+
+def test_a_field_shows_a_figure_as_typed_and_computes_with_its_exact_value_until_the_reader_types(browser, site_url):
+    widget = pyodide_widgets.module("training_time")
+    fields = {f.name: f for f in widget.FIELDS}
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{site_url}/training/")
+    see(page, "training_time")
+    params = f'{root("training_time")} [name="params"]'
+    for key, preset in widget.presets().items():
+        page.click(f'{root("training_time")} [data-preset]:nth-child({list(widget.presets()).index(key) + 2})')
+        exact = contract.form_text(fields["params"], preset["state"]["params"])
+        assert page.input_value(params) == contract.as_typed(fields["params"], exact), key
+        state = page.eval_on_selector(root("training_time"), "el => window.widgetRuntime.stateOf(el)")
+        assert state["params"] == exact, key
+    page.fill(params, "70")
+    assert page.eval_on_selector(root("training_time"), "el => window.widgetRuntime.stateOf(el)")["params"] == "70"
+
+
+# Texts a field may be given (by an example, a link or a drag), each shown as Python's as_typed shows it.
+TEXTS = ("405.8533888", "2.8409737216", "80.0910010111223", "0.124439808", "1867.9342473118", "16384", "1e7",
+         "0.0001234", "999.96", "0x10", "abc", "1,5", "16,384", "1e400", "-2.5", "7")
+
+
+def test_the_runtime_shows_a_number_as_python_does(browser, site_url):
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{site_url}/training/")
+    page.wait_for_function("() => window.widgetRuntime")
+    for kind in ("number", "whole"):
+        field = contract.Field("f", "F", kind)
+        shown = page.evaluate("([texts, whole]) => texts.map((t) => window.widgetRuntime.asTyped(t, whole))",
+                              [list(TEXTS), kind == "whole"])
+        assert shown == [contract.as_typed(field, text) for text in TEXTS], kind

@@ -1,0 +1,50 @@
+"""Cards speak to readers: no function, class or preset-key name anywhere a reader meets a card, in the
+built site as a reader gets it (a prose number's card on "How the numbers were made", a widget output's
+card and its inputs' lines, the sources listed under a widget), which is also what a printed page's
+notes are made of (print.js)."""
+
+import html
+import re
+
+import pytest
+
+import estimators
+from estimators.presets import address_of
+
+PRESETS = estimators.load_presets()
+# Keys of the configurations the sources quote (a Hugging Face config.json), which an estimator shares.
+CONFIG_KEYS = {"head_dim"}
+PAGES = ("training/index.html", "ten-steps/index.html", "model-sizing/index.html", "index.html", "numbers/index.html")
+
+
+def code_names() -> list:
+    """Every presets.toml address (`runs.llama3-405b`), lookup call (`run("`), estimator call
+    (`run_preset_estimate(`) and estimators class (`DecoderConfig`) by name."""
+    addresses = [address_of(e) for table in PRESETS.tables for e in getattr(PRESETS, table).values()]
+    calls = [f"{name}(" for name in [*estimators.ESTIMATORS, *PRESETS.lookups, "load_presets"]]
+    # A class named by one English word (Experts, Layout) is that word in a sentence: the joined ones only.
+    classes = [name for name, value in vars(estimators).items()
+               if isinstance(value, type) and re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+", name)]
+    # An estimator named bare ("zero_breakdown's total"), save one a quoted config.json also names (head_dim).
+    bare = [name for name in estimators.ESTIMATORS if name not in CONFIG_KEYS]
+    return addresses + calls + classes + bare + ["model_size."]
+
+
+def cards_on(raw: str) -> list:
+    """What a reader meets of the cards on a built page: the list page's entries, formulas and sources;
+    each widget output's own line (data-card), its inputs' lines (--card-<field> on the widget) and the
+    sources under the widget."""
+    texts = re.findall(r'<(?:dl class="derivations[^"]*"|ul|ol)[^>]*>.*?</(?:dl|ul|ol)>', raw, re.S) if "derivations" in raw else []
+    texts += re.findall(r'\sdata-card="([^"]*)"', raw)
+    texts += re.findall(r"--card-[\w-]+:('(?:[^'\\]|\\.)*')", raw)
+    texts += re.findall(r'<div class="widget__sources".*?</ol>', raw, re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", " ", text)) for text in texts]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_card_a_reader_meets_names_a_function_class_or_preset_key(built_site, page):
+    cards = cards_on((built_site / page).read_text("utf-8"))
+    assert cards or page == "index.html"
+    names = code_names()
+    found = {name: text[:160] for text in cards for name in names if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)}
+    assert not found, found
