@@ -323,25 +323,6 @@ def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval
     return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving), lost / window, saving / window)
 
 
-@dataclass(frozen=True)
-class Period:
-    start_s: float = quantity("from the window's start", "duration")
-    interruptions: int = quantity("of interruption_timeline's, striking in this period", "integer")
-    lost_s: float = quantity("the work they throw away", "duration")
-
-
-def interruptions_by_period(window_s: float, interruptions: int, checkpoint_interval_s: float, period_s: float) -> tuple:
-    """interruption_timeline summed over periods of `period_s` (a day, say): how many strike in each, and the work lost."""
-    window = positive("window_s", window_s)
-    n = non_negative_int("interruptions", interruptions)
-    period = positive("period_s", period_s)
-    lost = positive("checkpoint_interval_s", checkpoint_interval_s) / 2
-    counts = [0] * math.ceil(window / period)
-    for i in range(n):
-        counts[min(int(_strike_s(i, window, n) // period), len(counts) - 1)] += 1
-    return tuple(Period(k * period, c, c * lost) for k, c in enumerate(counts))
-
-
 # The stops of a clock of saves, as a picture of both modes runs it: four saves show the pattern
 # repeating and leave each save wide enough to read on a phone.
 CLOCK_SAVES = (1, 2, 3, 4)

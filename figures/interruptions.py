@@ -6,7 +6,7 @@ cost of every checkpoint interval (work lost plus time spent writing) with
 the Young/Daly optimum and the reader's interval marked.
 
 Named datasets, every row from estimators (checkpoint.interruption_timeline,
-interruptions_by_period, checkpoint_overhead, optimal_checkpoint_interval)
+checkpoint_overhead, optimal_checkpoint_interval)
 with its label preformatted by units: "run" {day, lost_h} (each interruption);
 "window" {days, label} (the window's length); "zoom" {start_h, end_h, label}
 (the first day's failures, hours from its start); "curve" {interval_min,
