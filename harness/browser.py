@@ -70,6 +70,9 @@ class SharedContexts:
         key = json.dumps(options, sort_keys=True)
         if key not in self._contexts:
             self._contexts[key] = self.browser.new_context(**options)
+            # A test that closes its page's context (page.context.close()) closes it for every test
+            # after it: forgotten, the next test that asks for one like it gets a new one.
+            self._contexts[key].on("close", lambda _, key=key: self._contexts.pop(key, None))
         return BorrowedContext(self, self._contexts[key], page_options)
 
     def new_page(self, **options):

@@ -93,7 +93,7 @@ def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_the
     keys = [t for t in page.locator('[data-widget="parallel_cuts"] [data-chart] text').all_text_contents() if " a step" in t]
     carries = estimators.parallelism.CARRIES[contract_state(widget, "llama3-405b-tp")["cut"]]
     assert f"{carries}, {traffic} a step" in keys
-    page.context.close()
+    page.close()
 
 
 def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_one_state(browser, moves_site):
@@ -116,7 +116,7 @@ def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_on
     assert picked() == ["cut=zero"]
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
     assert " sends weights and gradients to " in " ".join(mark_labels(page, "parallel_cuts", "point"))
-    page.context.close()
+    page.close()
 
 
 def contract_state(widget, preset: str) -> dict:
@@ -289,7 +289,7 @@ def test_every_storage_series_and_your_run_show_at_the_defaults(browser, moves_s
     rings = page.evaluate(ON_TOP, [root("storage_scale"), parts, True])
     assert set(rings) == set(parts.values())
     assert all(share > 0.2 for share in rings.values()), rings
-    page.context.close()
+    page.close()
 
 
 def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, moves_site):

@@ -174,7 +174,7 @@ def test_the_two_pauses_are_drawn_to_scale_on_one_clock(browser, pictures_site, 
     # The synchronous write is the pause; the asynchronous one is as long, after the copy.
     writes = [w for label, w in widths.items() if ": storage, save 1: writing" in label]
     assert writes == pytest.approx([sync[0]] * 2, abs=0.011)
-    page.context.close()
+    page.close()
 
 
 def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, pictures_site):
