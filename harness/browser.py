@@ -91,9 +91,7 @@ class SharedContexts:
 
     def give_back(self):
         """Close every page lent since the last call and clear the cookies they left."""
-        for page in self._lent:
-            if not page.is_closed():
-                page.close()
+        close_open(self._lent)
         for context in self._contexts.values():
             context.clear_cookies()
         self._lent.clear()
@@ -120,6 +118,11 @@ class BorrowedContext:
         return page
 
     def close(self):
-        for page in self.pages:
-            if not page.is_closed():
-                page.close()
+        close_open(self.pages)
+
+
+def close_open(pages: list):
+    """Close those of `pages` that a test has not closed itself."""
+    for page in pages:
+        if not page.is_closed():
+            page.close()
