@@ -57,6 +57,7 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 
 import pyodide_widgets
+from pyodide_widgets.contract import parse_number
 from bench import build as build_bench
 from harness.browser import CHROMIUM, LIVE_TIMEOUT_MS, chromium
 from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, pages, serving
@@ -705,7 +706,7 @@ def stepped_values(field, raw: str, count: int) -> list[str]:
 
     Upwards, unless that would pass the field's maximum (if it has one).
     """
-    base = float(raw)
+    base = parse_number(field.name, raw)  # the form shows a field as a person types it ("8,192")
     sign = -1 if field.max is not None and base * 1.4 > field.max else 1
     values = [base * (1 + sign * (k % 40 + 1) / 100) for k in range(count)]
     return [str(round(v)) if field.kind == "whole" else f"{v:.6g}" for v in values]

@@ -8,17 +8,24 @@ highlights the picked one).
 
 from html import escape
 
-def root(width: int, height: int, title: str, description: str, body: list) -> str:
+def root(width: int, height: int, title: str, description: str, body: list, *, holds_buttons: bool = False) -> str:
     """The <svg> around `body`, its <title> the accessible name and its <desc> the text alternative.
 
     No ids: a page may hold a widget twice, and the first <title> and <desc>
     children name and describe an SVG without them. No font either: inline in a page, its text
     inherits the page's (an inline style would be the only one of the page's own markup).
+    A picture whose parts are buttons (`pickable`) is a group: an image's parts are not read, so
+    its buttons would be out of reach of a screen reader (WAI-ARIA; axe's nested-interactive).
     """
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="{svg_role(holds_buttons)}">'
         f"<title>{escape(title)}</title><desc>{escape(description)}</desc>" + "".join(body) + "</svg>"
     )
+
+
+def svg_role(holds_buttons: bool) -> str:
+    """The ARIA role of a picture, "img" unless it holds buttons the reader can press."""
+    return "group" if holds_buttons else "img"
 
 
 def box(x: float, y: float, width: float, height: float, css: str = "diagram__box") -> str:

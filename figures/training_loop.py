@@ -58,7 +58,7 @@ def draw(datasets: dict) -> str:
            f"{stations[0][1].lower()} for the next batch.")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label="{escape(alt)}">'
+        f'role="{_svg.svg_role(holds_buttons=True)}" aria-label="{escape(alt)}">'
     ]
     for (key, label), (x, y) in zip(stations, CORNERS):
         parts.append(_svg.pickable("station", key, [

@@ -98,7 +98,7 @@ class SharedContexts:
 
     def close(self):
         self.give_back()
-        for context in self._contexts.values():
+        for context in list(self._contexts.values()):  # each close forgets its context (on "close")
             context.close()
         self._contexts.clear()
 

@@ -147,6 +147,9 @@ def main_fields(widget) -> tuple:
         raise ValueError(f"{widget.__name__}: MAIN names {', '.join(unknown)}, no field of it")
     if not 1 <= len(main) <= MOST_MAIN_FIELDS:
         raise ValueError(f"{widget.__name__}: MAIN names {len(main)} fields; 1 to {MOST_MAIN_FIELDS} stand beside the picture")
+    # Play moves the picture: folded away, the picture's one animation would be out of sight.
+    if folded_play := [f.name for f in fields if f.play and f.name not in main]:
+        raise ValueError(f"{widget.__name__}: {', '.join(folded_play)} plays the picture and must be in MAIN, beside it")
     return tuple(f for f in fields if f.name in main), tuple(f for f in fields if f.name not in main)
 
 

@@ -6,21 +6,29 @@ makes lands in the build cache as if made here. A job the build reaches is taken
 if it has begun it (waited for) and made here if not (cancelled there), so nothing is made twice and
 nothing waits behind a job queued before it. A job that fails there is made here again, where its
 error reads as it does without a second process.
+
+A process forks its second process once, at its first build: a fork copies only the thread that
+calls it, so a library that has started threads of its own by then (the chart converter, whose
+runtime runs on threads, after the first build has drawn a chart) waits forever in the copy. The
+later builds of `make serve` each re-render a page or two and need no second core.
 """
 
 import multiprocessing
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 
-# {job key: its future}, and the process that makes them.
+# {job key: its future}, the process that makes them, and whether this process has forked one.
 _JOBS: dict = {}
 _POOL: list = []
+_FORKED: list = []
 
 
 def start(jobs: dict) -> None:
-    """Begin `jobs`, {key: (function, args)}, in order, in a second process (none for no jobs)."""
-    if _POOL or not jobs:
+    """Begin `jobs`, {key: (function, args)}, in order, in a second process (none for no jobs, nor
+    after this process's first build)."""
+    if _FORKED or not jobs:
         return
+    _FORKED.append(True)
     # The forked process starts with no futures of its own: there, `result` makes every job.
     _POOL.append(ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=_JOBS.clear))
     for key, (function, args) in jobs.items():

@@ -16,8 +16,10 @@ BUILD_OR_BROWSER = ("served_site", "built_site", "site_url", "browser", "chromiu
 
 
 def dry_run(folder, target: str) -> list[str]:
-    """The commands `make -n target` would run in `folder`."""
-    done = subprocess.run(["make", "-n", target], cwd=folder, capture_output=True, text=True, check=True)
+    """The commands `make -n target` would run in `folder`, as a person's shell would run it: under
+    `make test`, make's own variables would have the inner make print the folders it enters."""
+    outside_make = {name: value for name, value in os.environ.items() if name not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    done = subprocess.run(["make", "-n", target], cwd=folder, capture_output=True, text=True, check=True, env=outside_make)
     return done.stdout.splitlines()
 
 

@@ -38,8 +38,9 @@ FIELDS = (
     choice("clock", "The picture's clock", {k: f"after {units.noun(k, 'saves')}" for k in CLOCK_SAVES},
            play=True),
 )
-# Beside the picture (the two ways to save, for a run, at a cadence); the rest under "More inputs".
-MAIN = ("mode", "run", "interval")
+# Beside the picture (the two ways to save, for a run, at a cadence, and the clock that plays the
+# saves); the rest under "More inputs".
+MAIN = ("mode", "run", "interval", "clock")
 
 _STALL = estimators.CheckpointStall
 

@@ -213,6 +213,10 @@ def test_choosing_a_cadence_sets_the_field_and_lights_the_choice(browser, moves_
 
 # --- storage across scale ----------------------------------------------------------------
 
+# The model-size field's number in the page: the field shows it as a person types it ("1,230").
+FIELD_NUMBER = "(sel) => parseFloat(document.querySelector(sel).value.replaceAll(',', ''))"
+
+
 def model_size(page) -> float:
     return float(page.input_value('[data-widget="storage_scale"] [name="params"]').replace(",", ""))
 
@@ -239,7 +243,7 @@ def wait_for_size_under(page, share: float):
     page.wait_for_function("(sel) => document.querySelector(sel).widget.view", arg=root("storage_scale"))
     lo, hi = page.eval_on_selector(root("storage_scale"), "(el) => el.widget.view.scale('x').domain()")
     under = 10 ** (math.log10(lo) + share * (math.log10(hi) - math.log10(lo))) / pyodide_widgets.module("storage_scale").FIELDS[0].scale
-    page.wait_for_function("([v, sel]) => Math.abs(parseFloat(document.querySelector(sel).value) / v - 1) < 0.03",
+    page.wait_for_function(f"([v, sel]) => Math.abs(({FIELD_NUMBER})(sel) / v - 1) < 0.03",
                            arg=[under, f'{root("storage_scale")} [name="params"]'])
 
 
@@ -325,13 +329,11 @@ def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, mo
     before = model_size(page)
     page.focus('[data-widget="storage_scale"] [data-chart]')
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("(v) => parseFloat(document.querySelector('[data-widget=storage_scale] [name=params]').value) !== v",
-                           arg=before)
+    page.wait_for_function(f"(v) => ({FIELD_NUMBER})('[data-widget=storage_scale] [name=params]') !== v", arg=before)
     up = model_size(page)
     assert math.log10(up / before) == pytest.approx(0.1, abs=0.002)  # a tenth of a decade, to three digits
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function("(v) => parseFloat(document.querySelector('[data-widget=storage_scale] [name=params]').value) !== v",
-                           arg=up)
+    page.wait_for_function(f"(v) => ({FIELD_NUMBER})('[data-widget=storage_scale] [name=params]') !== v", arg=up)
     assert model_size(page) == pytest.approx(before, rel=5e-3)
     wait_for_cpython_outputs(page, "storage_scale")
     page.close()

@@ -24,13 +24,16 @@ SMALLEST_TEXT_PX = 11
 CONTRAST = 3.0
 
 # What sticks out of each widget: an element wider than the widget's column, or one that scrolls sideways.
+# The one row of example buttons is the widget's single sideways scroller by design (it keeps the
+# widget within a screen); it must still fit the column, and the buttons in it are its own.
 SIDEWAYS = """(w) => {
   const column = w.getBoundingClientRect();
   return [...w.querySelectorAll('*')].filter((el) => {
     const box = el.getBoundingClientRect();
     if (!box.width || el.closest('noscript, [hidden], .widget__live')) return false;
+    if (el.parentElement.closest('.widget__presets')) return false;
     const style = getComputedStyle(el);
-    const scrolls = ['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+    const scrolls = !el.matches('.widget__presets') && ['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
     return scrolls || box.right > column.right + 1 || box.left < column.left - 1;
   }).map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} ${Math.round(el.getBoundingClientRect().width)} px`
   ).slice(0, 5);

@@ -168,3 +168,12 @@ def test_a_widget_of_many_fields_must_name_its_main_ones():
         contract.main_fields(undeclared)
     with pytest.raises(ValueError, match="no field"):
         contract.main_fields(type("Widget", (), {"FIELDS": many, "MAIN": ("n0", "typo"), "__name__": "many"}))
+
+
+def test_a_field_that_plays_the_picture_stands_beside_it():
+    fields = (*(contract.whole(f"n{i}", f"N{i}") for i in range(contract.MOST_MAIN_FIELDS)),
+              contract.choice("clock", "Clock", {"1": "one", "2": "two"}, play=True))
+    with pytest.raises(ValueError, match="clock plays the picture"):
+        contract.main_fields(type("Widget", (), {"FIELDS": fields, "MAIN": ("n0", "n1"), "__name__": "folded"}))
+    main, _ = contract.main_fields(type("Widget", (), {"FIELDS": fields, "MAIN": ("n0", "clock"), "__name__": "beside"}))
+    assert [f.name for f in main] == ["n0", "clock"]
