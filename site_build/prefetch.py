@@ -7,28 +7,36 @@ if it has begun it (waited for) and made here if not (cancelled there), so nothi
 nothing waits behind a job queued before it. A job that fails there is made here again, where its
 error reads as it does without a second process.
 
-A process forks its second process once, at its first build: a fork copies only the thread that
-calls it, so a library that has started threads of its own by then (the chart converter, whose
-runtime runs on threads, after the first build has drawn a chart) waits forever in the copy. The
-later builds of `make serve` each re-render a page or two and need no second core.
+A process forks only while it runs a single thread: a fork copies only the thread that calls it, so
+a library that has started threads of its own (the chart converter's runtime, once a build has drawn
+a chart) waits forever in the copy for a thread that is not there. That rules out the later builds of
+`make serve`, which re-render a page or two and need no second core. Where the threads cannot be
+counted (no /proc), nothing is forked.
 """
 
 import multiprocessing
+import os
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 
-# {job key: its future}, the process that makes them, and whether this process has forked one.
+# {job key: its future}, and the process that makes them.
 _JOBS: dict = {}
 _POOL: list = []
-_FORKED: list = []
+
+
+def _one_thread() -> bool:
+    """Whether this process runs a single thread (Linux's /proc counts a library's native threads too)."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def start(jobs: dict) -> None:
     """Begin `jobs`, {key: (function, args)}, in order, in a second process (none for no jobs, nor
-    after this process's first build)."""
-    if _FORKED or not jobs:
+    in a process that already runs threads)."""
+    if _POOL or not jobs or not _one_thread():
         return
-    _FORKED.append(True)
     # The forked process starts with no futures of its own: there, `result` makes every job.
     _POOL.append(ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=_JOBS.clear))
     for key, (function, args) in jobs.items():

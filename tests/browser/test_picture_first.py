@@ -18,7 +18,7 @@ PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
 # stages' ranges, whose pretraining range says which of its figures are computed here and what the
 # publisher reports instead): each must stay taller, so that one brought within the limit is taken
 # off this list rather than forgotten.
-STILL_TOO_TALL = {"parallel_cuts", "training_time", "finetune_fit", "ten_steps", "planner", "stages"}
+STILL_TOO_TALL = {"parallel_cuts", "finetune_fit", "ten_steps", "planner", "stages"}
 
 CONTROLS_MADE = """id => { const r = document.getElementById(id);
                            return r.dataset.enhanced && !r.querySelector('noscript[data-controls]'); }"""
