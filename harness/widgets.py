@@ -189,8 +189,10 @@ def scrolled_into_view(locator):
     locator.scroll_into_view_if_needed()
 
 
-def run_axe(page) -> list:
-    """axe-core's violations on the page as it is now: (rule, first targets)."""
+def run_axe(page, within: str | None = None) -> list:
+    """axe-core's violations on the page as it is now, or in the elements `within` selects (a widget,
+    an open card): (rule, first targets). A part is checked as a part: without the page-level rules
+    (landmarks, headings, the page's title), which the whole-page runs check."""
     # Evaluated by the test driver, not added as an inline <script>, which the site's policy refuses.
     if not page.evaluate("() => typeof axe === 'object'"):  # once a document: a page checked twice reuses it
         page.evaluate(AXE.read_text("utf-8"))
@@ -203,7 +205,11 @@ def run_axe(page) -> list:
     # The theme appends its tooltip (role="tooltip") to <body>, outside every landmark, which the
     # best-practice "region" rule reports; a tooltip is no page content to put in a landmark.
     # target-size (WCAG 2.2's 24 px targets) is off in axe-core by default; Lighthouse turns it on.
-    result = page.evaluate("axe.run({exclude: [['.md-tooltip2']]}, {rules: {'target-size': {enabled: true}}})")
+    if within is None:
+        result = page.evaluate("axe.run({exclude: [['.md-tooltip2']]}, {rules: {'target-size': {enabled: true}}})")
+    else:
+        result = page.evaluate("""(within) => axe.run({include: [[within]]}, {rules: {'target-size': {enabled: true},
+            'region': {enabled: false}, 'page-has-heading-one': {enabled: false}, 'landmark-one-main': {enabled: false}}})""", within)
     return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
 
 
