@@ -94,7 +94,7 @@ def mtbf_seconds(interruptions: int, window_s: float) -> float:
 
 
 def fleet_mtbf_seconds(interruptions: int, window_s: float, observed_gpus: int, gpus: int) -> float:
-    """Mean time between failures of a job on `gpus` GPUs, from a log of one on `observed_gpus`.
+    """Mean time between failures of a job on a number of GPUs, from the log of a job on another number.
 
     Each GPU, with its share of hosts, cables and switches, is taken to fail on
     its own at a steady rate, so a job's failures come in proportion to its GPU
@@ -126,7 +126,7 @@ class EffectiveTime:
     restart_s: float = quantity("n × time to restart", "duration")
     checkpoint_stall_s: float = quantity("(window / τ) × seconds the GPUs stall per write", "duration")
     effective_s: float = quantity("what is left for training", "duration")
-    effective_share: float = quantity("effective_s / window_s", "percent")
+    effective_share: float = quantity("the time left for training ÷ the window", "percent")
 
 
 def effective_training_time(
@@ -164,8 +164,8 @@ class CheckpointStall:
     sync_run_s: float = quantity("per window, synchronous", "duration")
     async_run_s: float = quantity("per window, asynchronous", "duration")
     background_fits: bool  # the background write ends before the next checkpoint is due
-    sync_run_share: float = quantity("sync_run_s / window, a fraction of the window", "percent")
-    async_run_share: float = quantity("async_run_s / window, a fraction of the window", "percent")
+    sync_run_share: float = quantity("the synchronous pauses ÷ the window", "percent")
+    async_run_share: float = quantity("the asynchronous pauses ÷ the window", "percent")
 
 
 def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: float,
@@ -352,8 +352,8 @@ class CheckpointClock:
 
     saves: int = quantity("saves the clock has run through", "integer")
     segments: tuple  # ClockSegment, mode by mode, lane by lane, save by save
-    sync_paused_s: float = quantity("the synchronous GPUs' pauses so far: saves × sync_s", "duration")
-    async_paused_s: float = quantity("the asynchronous GPUs' pauses so far: saves × async_s", "duration")
+    sync_paused_s: float = quantity("the synchronous GPUs' pauses so far: saves × one synchronous pause", "duration")
+    async_paused_s: float = quantity("the asynchronous GPUs' pauses so far: saves × one asynchronous pause", "duration")
     save_span_s: float = quantity("each save's stretch of the clock: its busy span and the training either side", "duration")
     left_out_s: float = quantity("the training left out between two saves' stretches: the interval less the stretch", "duration")
 

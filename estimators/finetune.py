@@ -43,7 +43,7 @@ class QuantizationLayout:
     constant_bits: int = quantity("bits of one block constant")
     second_block: int = quantity("block constants sharing one second-level constant; 0 when there are none", "integer")
     second_constant_bits: int = quantity("bits of one second-level constant")
-    bits_per_weight: float = quantity("code_bits + constant_bits/block + second_constant_bits/(block·second_block)")
+    bits_per_weight: float = quantity("bits of a code + bits of a block constant ÷ block size + bits of a second-level constant ÷ (block size × blocks sharing it)")
 
 
 def _layout(code_bits: int, block: int = 0, constant_bits: int = 0, second_block: int = 0, second_bits: int = 0):

@@ -63,7 +63,7 @@ def gpu_hours(seconds: float, gpus: int) -> float:
 
 
 def seconds_for_gpu_hours(gpu_hours_: float, gpus: int) -> float:
-    """Wall-clock seconds of a job that spent `gpu_hours_` GPU-hours on `gpus` GPUs at once."""
+    """Wall-clock seconds of a job from its GPU-hours and the GPUs it ran on at once: GPU-hours ÷ GPUs, in seconds."""
     return finite_result(
         "seconds", positive("gpu_hours", gpu_hours_) * SECONDS_PER_HOUR / positive_int("gpus", gpus)
     )

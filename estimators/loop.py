@@ -45,7 +45,7 @@ class LoopCosts:
     seq_len: int = quantity("T, tokens per sequence", "integer")
     forward_flops: float = quantity("2N FLOPs per token, the weights' matmuls", "sci")
     forward_attention_flops: float = quantity("4·L·H·Q·T FLOPs per token, scores and values", "sci")
-    logits_flops: float = quantity("2·d·V FLOPs per token: the output layer, inside forward_flops", "sci")
+    logits_flops: float = quantity("2·d·V FLOPs per token: the output layer, part of the 2N", "sci")
     vocab: int = quantity("V, logits per token the loss compares with the true next token", "integer")
     backward_flops: float = quantity("4N FLOPs per token", "sci")
     backward_attention_flops: float = quantity("8·L·H·Q·T FLOPs per token", "sci")

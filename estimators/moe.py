@@ -205,8 +205,8 @@ class ExpertCell:
 
 
 def expert_cells(experts: int, per_row: int = EXPERTS_PER_ROW) -> tuple:
-    """The experts as a grid of square cells: n = min(E, per_row) to a row, each 1/n of the grid's width,
-    expert e in row ⌊(e − 1) / n⌋ and column (e − 1) mod n."""
+    """The experts as a grid of square cells: n = min(E, the cells a row holds) to a row, each 1/n of the grid's
+    width, expert e in row ⌊(e − 1) / n⌋ and column (e − 1) mod n."""
     e = positive_int("experts", experts)
     n = min(e, positive_int("per_row", per_row))
     return tuple(ExpertCell(i + 1, (i % n) / n, (i % n + 1) / n, (i // n) / n, (i // n + 1) / n) for i in range(e))

@@ -221,7 +221,7 @@ class LayoutPlan:
     pp_seconds: float = quantity("pipeline sends × v, α–β on their link", "duration")
     ep_seconds: float = quantity("expert-parallel all-to-alls on their links, not overlapped", "duration")
     dp_seconds: float = quantity("data-parallel (or ZeRO-3) traffic, α–β on its link", "duration")
-    dp_exposed_seconds: float = quantity("the part of dp_seconds that no compute hides", "duration")
+    dp_exposed_seconds: float = quantity("the part of the data-parallel traffic that no compute hides", "duration")
     optimizer_seconds: float = quantity("the optimizer step: the training state read and written once", "duration")
     bubble: float = quantity("x/(1 + x), x = (p − 1)/(v·m): the pipeline's idle share of the step", "percent")
     step_seconds: float = quantity("busy × (1 + x) + exposed DP + optimizer, the step model's", "duration",
@@ -346,7 +346,7 @@ def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tup
 
 def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int,
                         optimizer: str = "adam_fp32_grads") -> "LayoutPlan | None":
-    """The fastest fitting ZeRO stage, recomputation and v for the degrees of `layout`, as plan_layouts picks them.
+    """The fastest fitting ZeRO stage, recomputation and v for the degrees of one layout, as the planner's search picks them.
 
     None when no choice fits; a structural rejection raises, naming the degree.
     """

@@ -46,9 +46,9 @@ class MeasuredRun:
 
 
 def step_flops(counting: str, config, seq_len: int, global_batch: int) -> float:
-    """A step's FLOPs as its source counts them. megatron_hardware: 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) (Narayanan
-    et al. 2021 §5.1, recomputation included); six_n_causal: B·s·(6N + 3·s·L·H·(d_qk + d_v)), 6N (Kaplan et al. 2020)
-    plus causal attention (PaLM's appendix B, halved by the mask)."""
+    """A step's FLOPs as its source counts them. Megatron-LM's hardware count: 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h))
+    (Narayanan et al. 2021 §5.1, recomputation included); 6N with causal attention: B·s·(6N + 3·s·L·H·(d_qk + d_v)),
+    6N (Kaplan et al. 2020) plus causal attention (PaLM's appendix B, halved by the mask)."""
     one_of("counting", counting, FLOP_COUNTINGS)
     shape = shape_of(config)
     b, s = global_batch, seq_len

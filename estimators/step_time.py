@@ -320,7 +320,7 @@ def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
 
 
 def layer_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> KernelTime:
-    """Σ over a block's GEMMs (QKV or MLA's projections, output, MLP or router and experts) of gemm_seconds, forward
+    """Σ over a block's GEMMs (QKV or MLA's projections, output, MLP or router and experts) of each GEMM's time, forward
     and backward, with M = b·s/cp tokens and the TP-split width (Megatron-LM's column and row splits, Shoeybi et al. 2019)."""
     sms = gpu.sms - setup.comm_sms
     forward = backward = flops = 0.0
@@ -331,7 +331,7 @@ def layer_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool =
 
 
 def head_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> KernelTime:
-    """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward (gemm_seconds)."""
+    """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward, timed as every GEMM is."""
     f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, gpu, gpu.sms - setup.comm_sms)
     return KernelTime(f, b, c)
 
@@ -550,7 +550,7 @@ class DataParallelTime:
 def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setup, gpu: Gpu, window_seconds: float,
                           compute_seconds: float, layers: float) -> DataParallelTime:
     """ZeRO 0: all-reduce the gradients; 1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a
-    step, the reduction hidden behind the last micro-batch's backward (`window_seconds`) when the framework buckets it
+    step, the reduction hidden behind the last micro-batch's backward when the framework buckets it
     and the gather behind the next forward; 3 (FSDP): all-gather the weights forward and backward and reduce-scatter the
     gradients for each micro-batch, prefetched a layer ahead behind its compute: exposed = what exceeds the compute,
     plus the first layer's gather, which nothing precedes."""
@@ -833,8 +833,8 @@ class LayoutTerms:
 
 def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
                        block: "BlockTerms | None" = None) -> float:
-    """A floor under step_seconds for every choice of a layout with a ZeRO stage of at least setup.zero_stage, a chunk
-    count up to `most_chunks` and a recomputation at least setup.recompute's (LayoutTerms.floor)."""
+    """A floor under the step's time for every choice of a layout with at least the given ZeRO stage, up to the given
+    number of pipeline chunks and at least the given recomputation."""
     s, _, _ = _checked(shape, setup, seq_len, global_batch)
     layout = LayoutTerms(shape, setup, gpu, s, global_batch, block or block_terms(shape, setup, gpu, s))
     return layout.floor(setup.zero_stage, setup.recompute, most_chunks, setup.schedule)
@@ -842,7 +842,7 @@ def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, globa
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
-    share (a matmul_rates preset of the chip), bandwidth, SMs, FlashAttention's share and each link's α and β."""
+    share (a measured rate of the chip), bandwidth, SMs, FlashAttention's share and each link's α and β."""
     from .presets import load_presets
     presets = load_presets()
     g = presets.gpu(gpu)
