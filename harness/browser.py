@@ -62,6 +62,21 @@ class SharedContexts:
         self.browser = browser
         self._contexts: dict[str, object] = {}
         self._lent: list = []
+        # Documents loaded in any context made here: the browser tier's cost is mostly page loads, so the
+        # suite prints their number (tests/conftest.py) and a change that adds visits shows.
+        self.page_loads = 0
+
+    def _counted(self, context):
+        context.on("page", lambda page: page.on("load", self._loaded))
+        return context
+
+    def _loaded(self, _page):
+        self.page_loads += 1
+
+    def own_context(self, **options):
+        """A context of the caller's own, shared with no other test (it has never seen the site); its
+        loads counted with the rest. The caller closes it."""
+        return self._counted(self.browser.new_context(**options))
 
     def new_context(self, **options) -> "BorrowedContext":
         """The pages of one context's options, lent from the shared context for them; `viewport`,
@@ -69,7 +84,7 @@ class SharedContexts:
         page_options = {name: options.pop(name) for name in PAGE_OPTIONS if name in options}
         key = json.dumps(options, sort_keys=True)
         if key not in self._contexts:
-            self._contexts[key] = self.browser.new_context(**options)
+            self._contexts[key] = self.own_context(**options)
             # A test that closes its page's context (page.context.close()) closes it for every test
             # after it: forgotten, the next test that asks for one like it gets a new one.
             self._contexts[key].on("close", lambda _, key=key: self._contexts.pop(key, None))

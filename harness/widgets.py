@@ -205,12 +205,19 @@ def run_axe(page, within: str | None = None) -> list:
     # The theme appends its tooltip (role="tooltip") to <body>, outside every landmark, which the
     # best-practice "region" rule reports; a tooltip is no page content to put in a landmark.
     # target-size (WCAG 2.2's 24 px targets) is off in axe-core by default; Lighthouse turns it on.
+    # Only violations are collected (`resultTypes`: axe keeps one node of each other kind of result, not
+    # every node that passed), and only their rule and first targets come back over the driver: on the
+    # longest pages the whole result is megabytes of nodes that passed, serialised for nothing.
     if within is None:
-        result = page.evaluate("axe.run({exclude: [['.md-tooltip2']]}, {rules: {'target-size': {enabled: true}}})")
+        context, rules = "{exclude: [['.md-tooltip2']]}", "{'target-size': {enabled: true}}"
     else:
-        result = page.evaluate("""(within) => axe.run({include: [[within]]}, {rules: {'target-size': {enabled: true},
-            'region': {enabled: false}, 'page-has-heading-one': {enabled: false}, 'landmark-one-main': {enabled: false}}})""", within)
-    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+        context = "{include: [[within]]}"
+        rules = """{'target-size': {enabled: true}, 'region': {enabled: false}, 'page-has-heading-one': {enabled: false},
+                    'landmark-one-main': {enabled: false}}"""
+    return [tuple(found) for found in page.evaluate(f"""async (within) => {{
+        const result = await axe.run({context}, {{resultTypes: ["violations"], rules: {rules}}});
+        return result.violations.map((v) => [v.id, v.nodes.slice(0, 3).map((n) => n.target)]);
+    }}""", within)]
 
 
 def snapshot_saved(page) -> bool:

@@ -8,6 +8,7 @@ needs a browser that has never seen the site asks for `fresh_page`, or overrides
 import pytest
 
 from harness.browser import MISSING, SharedContexts, chromium
+from tests.conftest import BROWSERS
 
 
 @pytest.fixture(scope="session")
@@ -20,8 +21,9 @@ def chromium_browser():
 
 
 @pytest.fixture(scope="session")
-def browser(chromium_browser):
+def browser(chromium_browser, request):
     contexts = SharedContexts(chromium_browser)
+    request.config.stash[BROWSERS].append(contexts)  # its page loads, counted at the session's end
     yield contexts
     contexts.close()
 
@@ -70,9 +72,9 @@ def page(browser, request):
 
 
 @pytest.fixture
-def fresh_page(chromium_browser):
+def fresh_page(browser):
     """A page in a context of its own, which has never seen the site: nothing cached, nothing stored."""
-    context = chromium_browser.new_context()
+    context = browser.own_context()
     page = context.new_page()
     page.log = PageLog(page)
     yield page

@@ -1,20 +1,42 @@
 """The worker's Pyodide memory snapshot (worker.js): a return visit restores
 it; a stale, corrupt or truncated entry is never used but replaced; no
 storage or a full quota means a plain boot. Every visit still answers as
-CPython does."""
+CPython does.
+
+The tests share one context of their own (per worker), which no other test
+uses: its first visit boots cold and stores the snapshot, and every test
+leaves it holding one good entry or none, so only the boots a test is about
+are cold ones (a corrupt, stale or missing snapshot), not one more each to
+make the snapshot it then damages."""
 
 import pytest
 
 from harness.widgets import NO_SNAPSHOT_STORAGE, snapshot_saved, wait_for_cpython_outputs, wait_live
 
+from .conftest import PageLog
+
+
+@pytest.fixture(scope="module")
+def snapshot_context(browser):
+    context = browser.own_context()
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def page(fresh_page):
-    """A browser that has never seen the site: no snapshot stored yet."""
-    return fresh_page
+def page(snapshot_context):
+    """A new tab in the context the snapshot tests share: its stored snapshot, if any, is all it keeps."""
+    page = snapshot_context.new_page()
+    page.log = PageLog(page)
+    yield page
+    page.log.stop()
+    page.close()
 
 
 WIDGET = "training_time"
 STORE = "widgets-pyodide-snapshot"
+# A page of the site's origin without widgets, to read or clear its snapshot store without booting.
+NO_WIDGETS = "/404.html"
 
 # (key, bytes, digest header) of every entry in the snapshot store, as the page sees it.
 ENTRIES = """async (store) => {
@@ -69,12 +91,19 @@ def prepend_to_worker(page, code: str):
     page.route("**/assets/widgets/worker.js", fulfill)
 
 
+def forget_snapshots(page):
+    page.evaluate("store => caches.delete(store)", STORE)
+
+
 @pytest.fixture
 def snapshotted(page, site_url):
-    """A page whose first visit made a snapshot and stored it; (page, url)."""
+    """A page in a context whose first visit made a snapshot and stored it; (page, url). The context's
+    first test makes it; a later one finds the one good entry the test before it left."""
     url = f"{site_url}/training/"
-    assert visit(page, url) == "none"
-    assert snapshot_saved(page) is True
+    page.goto(f"{site_url}{NO_WIDGETS}")
+    if not entries(page):
+        assert visit(page, url) == "none"
+        assert snapshot_saved(page) is True
     assert len(entries(page)) == 1
     return page, url
 
@@ -115,8 +144,10 @@ def test_without_storage_the_worker_boots_as_before(page, site_url):
 
 
 def test_a_full_quota_means_no_snapshot_and_no_error(page, site_url):
-    prepend_to_worker(page, FULL_QUOTA)
     url = f"{site_url}/training/"
+    page.goto(f"{site_url}{NO_WIDGETS}")
+    forget_snapshots(page)  # an earlier test's snapshot would be restored, quota or not
+    prepend_to_worker(page, FULL_QUOTA)
     assert visit(page, url) == "none"
     assert snapshot_saved(page) is False
     assert visit(page, url) == "none"
