@@ -33,8 +33,8 @@ printed and recorded. Exit code 0 whether or not a target is met (a benchmark,
 not a test); 1 if a measurement itself failed. Every wait has a timeout.
 
 `make bench` runs it in full; `--smoke` runs every measuring path once, small
-(one page, a few changes, one widget alone, no Lighthouse), which `make test` does so that this
-code cannot rot unseen; it asserts nothing about time.
+(one page cut down to one widget, a few changes, no Lighthouse), which `make test` does so that
+this code cannot rot unseen; it asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -94,10 +94,13 @@ class Plan:
     max_widget_pages: int | None  # None: every page
     max_alone: int | None  # widgets also timed on a page of their own; None: every widget measured
     only: tuple[str, ...] = ()  # the pages to measure (URL paths); () for every page
+    # Each measured page cut down to one widget, its first with Play (else its first): every measuring path
+    # still runs, on a short page, for a run that proves the paths work rather than what they measure.
+    short_pages: bool = False
 
 
 FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, phone_loads=2, play_steps=4, max_widget_pages=None, max_alone=None)
-SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, phone_loads=1, play_steps=1, max_widget_pages=1, max_alone=1)
+SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, phone_loads=1, play_steps=1, max_widget_pages=1, max_alone=1, short_pages=True)
 
 # What a CDN compresses, by extension: text formats and WebAssembly (binary, but
 # pyodide.asm.wasm gzips to about a third, and CDNs compress application/wasm).
@@ -206,6 +209,20 @@ def one_widget_page(page_html: str, index: int) -> str:
     return _ARTICLE.sub(lambda m: m.group(1) + widget + m.group(2), page_html, count=1)
 
 
+def shorten_pages(folder: Path, widgets: dict[str, list[str]], paths: list[str]) -> dict[str, list[str]]:
+    """Each of `paths` rewritten in place as its one-widget page, of its first widget with Play (else its
+    first); the widgets on every page afterwards."""
+    shortened = dict(widgets)
+    for path in paths:
+        built = folder / path.strip("/") / "index.html"
+        page_html = built.read_text("utf-8")
+        cut = [one_widget_page(page_html, index) for index in range(len(widgets[path]))]
+        index = next((i for i, html in enumerate(cut) if "data-play" in html), 0)
+        built.write_text(cut[index], "utf-8")
+        shortened[path] = [widgets[path][index]]
+    return shortened
+
+
 def write_one_widget_pages(folder: Path, widgets: dict[str, list[str]], widget_pages: list[str], limit: int | None) -> dict:
     """A one-widget page beside the site's pages (one folder deep, as theirs are, so that relative
     URLs hold) for each widget of `widget_pages`, the first `limit` of them; {(page, index): its path}."""
@@ -259,6 +276,8 @@ def served_site(plan: Plan):
             raise MeasurementError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
         widgets = discover_widgets(Path(folder))
         widget_pages = pages_with_widgets(widgets, plan)
+        if plan.short_pages:
+            widgets = shorten_pages(Path(folder), widgets, widget_pages)
         alone = write_one_widget_pages(Path(folder), widgets, widget_pages, plan.max_alone)
         compressed.update(compress_site(Path(folder)))
         worker = Path(folder) / WORKER
