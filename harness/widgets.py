@@ -40,6 +40,16 @@ def open_page(browser, url: str, width: int = 1280, javascript: bool = True, sch
     return page
 
 
+def at_each_width(page, widths=WIDTHS):
+    """Yields each of `widths` with `page` laid out that wide. For a page without JavaScript this is what
+    loading it at that width shows (only CSS reads the width, and it reads it again on a resize), so one
+    visit serves every width; a live chart is drawn at its column's width when it mounts, so a page with
+    JavaScript is loaded at each width instead."""
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 900})
+        yield width
+
+
 def mark_labels(page, widget: str, role: str) -> list:
     """The text alternatives of the widget's chart marks of one ARIA role description ("bar",
     "point", "line mark"), in drawing order: the aria-label Vega writes from each row's label."""

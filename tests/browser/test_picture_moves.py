@@ -15,7 +15,7 @@ import estimators
 import pyodide_widgets
 from figures import cut_holdings
 from figures.storage_scale import PART_COLOURS
-from harness.widgets import (WIDTHS, assert_fits, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
+from harness.widgets import (WIDTHS, assert_fits, at_each_width, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
                              type_into, wait_for_cpython_outputs, wait_live)
 
 WIDGETS = ("parallel_cuts", "interruptions", "storage_scale")
@@ -377,24 +377,34 @@ def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_sit
 
 # --- fitting the column ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
-@pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("name", WIDGETS)
-def test_the_picture_fits_its_column(browser, moves_site, name, width, javascript):
-    page = open_page(browser, f"{moves_site}/{name}/", width, javascript)
-    if javascript:
-        wait_live(page, name)
-        look_at(page, name)
-        # Move it once, so the live drawing is on screen, not the build's.
-        if name == "parallel_cuts":
-            choose(page, name, "cut", "pp")
-        else:
-            page.click(f"{root(name)} [data-preset]:nth-child(2)")
-        drawn(page, name)
+def assert_pictures_fit(page, name: str):
     assert_fits(page, name)
     # The holdings of every cut, drawn once: no wider than the column either.
     for diagram in page.query_selector_all(f"{root(name)} .widget__diagram:not([data-chart]) svg"):
         if diagram.bounding_box():
             column = diagram.evaluate("(svg) => svg.parentElement.clientWidth")
             assert diagram.bounding_box()["width"] <= column + 0.5
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_the_static_picture_fits_its_column_at_every_width(browser, moves_site, name):
+    page = open_page(browser, f"{moves_site}/{name}/", javascript=False)
+    for _ in at_each_width(page):
+        assert_pictures_fit(page, name)
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", WIDGETS)
+def test_the_live_picture_fits_its_column(browser, moves_site, name, width):
+    page = open_page(browser, f"{moves_site}/{name}/", width)
+    wait_live(page, name)
+    look_at(page, name)
+    # Move it once, so the live drawing is on screen, not the build's.
+    if name == "parallel_cuts":
+        choose(page, name, "cut", "pp")
+    else:
+        page.click(f"{root(name)} [data-preset]:nth-child(2)")
+    drawn(page, name)
+    assert_pictures_fit(page, name)
     page.close()

@@ -12,7 +12,7 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.widgets import (WIDTHS, assert_fits, choose, mark_labels, one_page_per_widget, open_page, root, unfold,
+from harness.widgets import (WIDTHS, assert_fits, at_each_width, choose, mark_labels, one_page_per_widget, open_page, root, unfold,
                              wait_for_cpython_outputs, wait_live)
 
 PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing", "planner")
@@ -293,15 +293,21 @@ WIDEST = (
 )
 
 
-@pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
+@pytest.mark.parametrize("name, query", WIDEST, ids=[name for name, _ in WIDEST])
+def test_the_static_picture_fits_its_column_at_every_width(browser, pictures_site, name, query):
+    page = open_page(browser, f"{pictures_site}/{name}/?{query}", javascript=False)
+    for _ in at_each_width(page):
+        assert_fits(page, name)
+    page.close()
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name, query", WIDEST, ids=[name for name, _ in WIDEST])
-def test_the_picture_fits_its_column(browser, pictures_site, name, query, width, javascript):
-    page = open_page(browser, f"{pictures_site}/{name}/?{query}", width, javascript)
-    if javascript:
-        wait_live(page, name)
-        wait_for_cpython_outputs(page, name)
-        page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
+def test_the_live_picture_fits_its_column(browser, pictures_site, name, query, width):
+    page = open_page(browser, f"{pictures_site}/{name}/?{query}", width)
+    wait_live(page, name)
+    wait_for_cpython_outputs(page, name)
+    page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
     assert_fits(page, name)
     page.close()
 
