@@ -175,21 +175,6 @@ def set_field(page, widget: str, field, text: str):
         page.fill(selector, text)
 
 
-def read_without_javascript(browser, url: str, widget: str) -> dict:
-    """What a reader with JavaScript off sees of the widget: its outputs, data-state and chart."""
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto(url)
-    seen = {
-        "outputs": shown_outputs(page, widget),
-        "state": page.get_attribute(root(widget), "data-state"),
-        "chart_svgs": page.locator(f"{root(widget)} [data-chart] svg").count(),
-        "chart_text": page.locator(f"{root(widget)} [data-chart] svg text").all_text_contents(),
-    }
-    context.close()
-    return seen
-
-
 def scrolled_into_view(locator):
     """Scroll `locator` into view and wait until the page around it has settled: the blocks brought
     near are drawn at their real size in the next frames (site.css: content-visibility), which moves

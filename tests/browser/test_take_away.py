@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 import pyodide_widgets
-from harness.widgets import address, cpython_outputs, form_state, look_at, read_without_javascript, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import address, cpython_outputs, form_state, look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 from pyodide_widgets import dispatch, take_away
 from site_build import render
 
@@ -61,22 +61,21 @@ def live_page(page, url, name):
     wait_live(page, name)
 
 
-@pytest.mark.parametrize("name", CHANGES)
-def test_tools_are_absent_without_javascript_and_shown_once_live(browser, page, site_url, name):
-    seen = read_without_javascript(browser, f"{site_url}{PAGE}", name)
-    assert seen["state"] == "static"
+def test_tools_are_absent_without_javascript(browser, site_url):
     context = browser.new_context(java_script_enabled=False)
     static = context.new_page()
     static.goto(f"{site_url}{PAGE}")
-    assert static.locator(f"{root(name)} [data-tool]").count() == 0
+    for name in CHANGES:
+        assert static.get_attribute(root(name), "data-state") == "static"
+        assert static.locator(f"{root(name)} [data-tool]").count() == 0
     context.close()
-    live_page(page, f"{site_url}{PAGE}", name)
-    assert page.locator(f"{root(name)} [data-tool='pin']").is_visible()
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(browser, page, site_url, name):
+def test_tools_shown_once_live_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(
+        browser, page, site_url, name):
     live_page(page, f"{site_url}{PAGE}", name)
+    assert page.locator(f"{root(name)} [data-tool='pin']").is_visible()
     pinned = form_state(page, name)
     pinned_outputs = cpython_outputs(name, pinned)
     tool(page, name, "pin")
@@ -125,11 +124,12 @@ def test_a_bad_pinned_state_in_the_address_is_named_and_no_figure_is_compared(pa
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_the_copied_command_and_json_give_the_shown_outputs(browser, site_url, name):
+def test_the_copied_command_and_json_give_the_shown_outputs_and_the_chart_data_its_rows(browser, site_url, name):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     live_page(page, f"{site_url}{PAGE}", name)
     change(page, name)
+    assert_the_csv_holds_the_rows_drawn(page, name)
     state, shown = form_state(page, name), shown_outputs(page, name)
     copied = page.locator(f"{root(name)} [data-copied]")
 
@@ -158,10 +158,8 @@ def cell(value) -> object:
     return "" if value is None else value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
 
 
-@pytest.mark.parametrize("name", CHANGES)
-def test_the_charts_data_downloads_as_csv_of_the_rows_it_is_drawn_from(page, site_url, name):
-    live_page(page, f"{site_url}{PAGE}", name)
-    change(page, name)
+def assert_the_csv_holds_the_rows_drawn(page, name):
+    """The chart's data downloads as CSV of the rows it is drawn from."""
     data = pyodide_widgets.module(name).update(form_state(page, name))["data"]
     with page.expect_download() as download:
         tool(page, name, "csv")
