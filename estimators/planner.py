@@ -20,9 +20,6 @@ recomputation mode and a number of interleaved pipeline chunks v per stage:
   FlashAttention, data-parallel gradients reduced in FP32 behind the backward
   pass, ZeRO-3's gathers prefetched, tensor-, context- and expert-parallel
   collectives exposed, 1F1B or the interleaved schedule.
-- traffic: parallelism.layout_traffic, each cut's bytes on the link it
-  crosses, for the cards and the picture.
-
 Step time = busy × (1 + x) + exposed data-parallel time + the optimizer step,
 x = (p − 1)/(v·m) the bubble over the busy time, x/(1 + x) its share of the
 step (step_time.pipeline_bubble_share); MFU = model FLOPs / (step × GPUs × peak).
@@ -69,11 +66,11 @@ from .memory import (
 )
 from .model_size import DecoderConfig, decoder_params, linear_params, mlp_params
 from .moe import MoeConfig, moe_params
-from .parallelism import Layout, layout_traffic
+from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks,
-                        step_seconds)
+from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, gpu_preset, shape_of,
+                        stage_blocks, step_seconds)
 from .validate import fraction, one_of, positive, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -101,51 +98,20 @@ REJECTED_ARGUMENT = {"tp_crosses_scale_up": "tp", "tp_heads": "tp", "pp_layers":
 
 @dataclass(frozen=True)
 class Cluster:
-    """The GPUs a job runs on: how many, how fast, how much memory, and the links between them."""
+    """The GPUs a job runs on: how many, and one of them with its links, as the step model reads it."""
 
     gpus: int = quantity("GPUs in the job", "integer")
-    peak_flops_per_gpu: float = quantity("dense peak per GPU", "si", unit="FLOP/s")
-    memory_bytes: float = quantity("memory per GPU", "bytes", binary=True)
-    scale_up_gpus: int = quantity("GPUs per scale-up (NVLink) domain", "integer")
-    scale_up_bytes_per_s: float = quantity("scale-up bandwidth per GPU, one direction", "si", unit="B/s")
-    scale_out_bytes_per_s: float = quantity("scale-out bandwidth per GPU, one direction", "si", unit="B/s")
-    matmul_efficiency: float = quantity("best measured matmul rate / peak", "percent")
-    hbm_bytes_per_s: float = quantity("memory bandwidth", "si", unit="B/s", default=None)
-    sms: int = quantity("streaming multiprocessors", "integer", default=None)
-    attention_share: float = quantity("FlashAttention's rate / peak", "percent", default=None)
-    scale_up_latency_seconds: float = quantity("one message's latency inside a scale-up domain", "duration", default=None)
-    scale_out_latency_seconds: float = quantity("one message's latency across the network", "duration", default=None)
+    gpu: Gpu  # every GPU of the job alike: its rates, memory and links
 
     def __post_init__(self):
         positive_int("gpus", self.gpus)
-        positive_int("scale_up_gpus", self.scale_up_gpus)
-        for name in ("peak_flops_per_gpu", "memory_bytes", "scale_up_bytes_per_s", "scale_out_bytes_per_s"):
-            positive(name, getattr(self, name))
-        fraction("matmul_efficiency", self.matmul_efficiency)
-
-    def step_gpu(self) -> Gpu:
-        """The step model's view of one GPU of the cluster and its links (every field given)."""
-        for name in ("hbm_bytes_per_s", "sms", "attention_share", "scale_up_latency_seconds", "scale_out_latency_seconds"):
-            if getattr(self, name) is None:
-                raise EstimatorError(name, None, "a value: the step model needs it (cluster_preset gives every one)")
-        return Gpu(self.peak_flops_per_gpu, self.peak_flops_per_gpu, self.matmul_efficiency, self.attention_share,
-                   self.hbm_bytes_per_s, self.sms, self.memory_bytes, self.scale_up_gpus, self.scale_up_bytes_per_s,
-                   self.scale_out_bytes_per_s, self.scale_up_latency_seconds, self.scale_out_latency_seconds)
+        if not isinstance(self.gpu, Gpu):
+            raise EstimatorError("gpu", self.gpu, "a step_time.Gpu (gpu_preset builds one)")
 
 
-def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, matmul_rate: str, precision: str = "bf16") -> Cluster:
-    """A cluster of `gpus` preset GPUs on preset links, its matmul efficiency the measured rate / the peak."""
-    presets = load_presets()
-    g, rate = presets.gpu(gpu), presets.matmul_rate(matmul_rate)
-    peak = g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))]
-    if rate.precision != precision:
-        raise EstimatorError("matmul_rate", matmul_rate, f"a rate measured in {precision}, the precision of the peak")
-    up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
-    # A GPU that ships in no NVLink domain reaches its neighbours over the scale-out network: a domain of one.
-    return Cluster(gpus, peak, g.memory_bytes, g.nvlink_domain_gpus or 1, up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s,
-                   rate.matmul_flops / peak, hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors,
-                   attention_share=g.attention_share, scale_up_latency_seconds=up.latency_seconds,
-                   scale_out_latency_seconds=out.latency_seconds)
+def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, precision: str = "bf16") -> Cluster:
+    """A number of preset GPUs on preset links, each the GPU the step model times, built from the same presets."""
+    return Cluster(gpus, gpu_preset(gpu, scale_up, scale_out, precision))
 
 
 def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micro_batch: int = MICRO_BATCH) -> Setup:
@@ -228,7 +194,6 @@ class LayoutPlan:
                                    of=step_seconds)
     mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
     bottleneck: str  # the largest share of the step: "compute", "bubble" or a cut
-    cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
 
 
 @cache  # asked again for every (tp, cp) over the same few pipeline depths, and for every plan of one model depth
@@ -295,7 +260,7 @@ def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
 
 def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH) -> "str | None":
     """The structural reason a layout is rejected, or None."""
-    if layout.tp > cluster.scale_up_gpus:
+    if layout.tp > cluster.gpu.scale_up_gpus:
         return "tp_crosses_scale_up"
     if m.heads % layout.tp:
         return "tp_heads"
@@ -364,24 +329,24 @@ def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
     return s, tokens // s
 
 
-def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic, state=None, base=None,
+def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, state=None, base=None,
           b: int = MICRO_BATCH) -> LayoutPlan:
     state = _state(config, m, layout, optimizer) if state is None else state
     if base is None:
         base = _activations(config, layout.tp, layout.cp, layout.pp, s, recompute, b)
     act = base * _interleaving(layout.pp, chunks)
     used = state + act
-    fits = memory_fit(used, cluster.memory_bytes).fits
-    if traffic is None:
-        traffic = _traffic(config, layout, cluster, s, sequences, b)
+    fits = memory_fit(used, cluster.gpu.memory_bytes).fits
     step = layout_step(config, layout, cluster, s, sequences * s, recompute, chunks, b)
     compute = step.gemm_seconds + step.attention_seconds + step.memory_bound_seconds + step.recompute_seconds
     shares = {"compute": compute, "bubble": step.bubble_seconds, "tp": step.tp_seconds, "cp": step.cp_seconds,
               "pp": step.pp_seconds, "ep": step.ep_seconds, "dp": step.dp_exposed_seconds}
-    return LayoutPlan(layout, recompute, chunks, step.micro_batches, used, act, fits, compute, step.tp_seconds,
-                      step.cp_seconds, step.pp_seconds, step.ep_seconds, step.dp_seconds, step.dp_exposed_seconds,
-                      step.optimizer_seconds, step.bubble_share, step.step_seconds, step.mfu, max(shares, key=shares.get),
-                      traffic.cuts)
+    return LayoutPlan(layout=layout, recompute=recompute, chunks=chunks, micro_batches=step.micro_batches,
+                      memory_bytes=used, activation_bytes=act, fits=fits, compute_seconds=compute,
+                      tp_seconds=step.tp_seconds, cp_seconds=step.cp_seconds, pp_seconds=step.pp_seconds,
+                      ep_seconds=step.ep_seconds, dp_seconds=step.dp_seconds, dp_exposed_seconds=step.dp_exposed_seconds,
+                      optimizer_seconds=step.optimizer_seconds, bubble=step.bubble_share, step_seconds=step.step_seconds,
+                      mfu=step.mfu, bottleneck=max(shares, key=shares.get))
 
 
 def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str = "none",
@@ -389,18 +354,13 @@ def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_b
     """The step time of one layout and choice on a cluster, busy × (1 + x) + exposed DP + optimizer, on the framework
     the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass)."""
     s, sequences = _batch(seq_len, global_batch_tokens)
-    return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.step_gpu(), s,
+    return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.gpu, s,
                         sequences)
 
 
 @cache  # one per model: every layout of every plan of it reads the same
 def _shape(config):
     return shape_of(config)
-
-
-def _traffic(config, layout, cluster, s, sequences, b: int = MICRO_BATCH):
-    return layout_traffic(config, layout, s, b, sequences, cluster.peak_flops_per_gpu, cluster.matmul_efficiency,
-                          cluster.scale_up_gpus, cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s)
 
 
 @dataclass(frozen=True)
@@ -455,10 +415,10 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
 
     n = cluster.gpus
     for tp in _divisors(n):
-        if tp > cluster.scale_up_gpus or m.heads % tp:
+        if tp > cluster.gpu.scale_up_gpus or m.heads % tp:
             layouts = _layouts_under(n // tp, bool(m.routed))
             count += layouts
-            reject("tp_crosses_scale_up" if tp > cluster.scale_up_gpus else "tp_heads", layouts)
+            reject("tp_crosses_scale_up" if tp > cluster.gpu.scale_up_gpus else "tp_heads", layouts)
             continue
         for cp in _divisors(n // tp):
             for pp in _divisors(n // (tp * cp)):
@@ -493,9 +453,9 @@ class _Search:
 
     def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
-        self.shape, self.gpu = _shape(config), cluster.step_gpu()
+        self.shape, self.gpu = _shape(config), cluster.gpu
         self.framework = planned_setup(Layout())  # what every layout's setup holds besides its degrees
-        self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
+        self.limit = cluster.gpu.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
         self.shared = {}
 
     def fits(self, layout) -> bool:
@@ -595,7 +555,7 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
     """
     bounds = sorted((search.bound(layout), i) for i, layout in enumerate(layouts))
     waiting = []  # (floor, layout's place, choice's place, choice), a heap
-    best, traffic, bar, expanded = {}, {}, below, 0
+    best, bar, expanded = {}, below, 0
     while True:
         while expanded < len(bounds) and bounds[expanded][0] < bar and (not waiting or bounds[expanded][0] <= waiting[0][0]):
             i = bounds[expanded][1]
@@ -606,12 +566,9 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
             break
         _, degrees, recompute, chunks, state, base = heapq.heappop(waiting)[3]
         layout = Layout(*degrees)
-        key = (*degrees[:5], layout.zero_stage == 3)
-        if key not in traffic:
-            traffic[key] = _traffic(search.config, layout, search.cluster, search.s, search.sequences)
         plan = _plan(search.config, search.m, layout, search.cluster, search.s, search.sequences, recompute, chunks,
-                     search.optimizer, traffic[key], state, base)
-        cut = key[:5]
+                     search.optimizer, state, base)
+        cut = degrees[:5]
         if plan.step_seconds >= below:
             continue
         if cut not in best or plan.step_seconds < best[cut].step_seconds:
@@ -623,12 +580,8 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
 
 def layout_preset_cluster(key: str) -> Cluster:
     """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the best matmul rate measured for them."""
-    presets = load_presets()
-    lay = presets.layout(key)
-    rates = [k for k, r in presets.matmul_rates.items() if r.gpu == lay.gpu and r.precision == "bf16"]
-    if not rates:
-        raise EstimatorError("key", key, "a layout on a GPU with a measured BF16 matmul rate (a matmul_rates preset)")
-    return cluster_preset(lay.gpu, lay.tp * lay.cp * lay.pp * lay.dp, lay.scale_up, lay.scale_out, rates[0])
+    lay = load_presets().layout(key)
+    return cluster_preset(lay.gpu, lay.tp * lay.cp * lay.pp * lay.dp, lay.scale_up, lay.scale_out)
 
 
 def layout_preset_plan(key: str, best: int = BEST) -> Plan:
@@ -678,11 +631,8 @@ def measured_run_standing(key: str) -> RunStanding:
     """A published run's layout, timed by the planner on its own cluster and batch, over the planner's best there:
     own step / best step (both on the framework the planner assumes)."""
     from .step_runs import measured_runs
-    presets = load_presets()
     run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
-    g = presets.gpu(run.gpu)
-    rate = g.matmul_rate or next(k for k, r in presets.matmul_rates.items() if r.gpu == run.gpu and r.precision == "bf16")
-    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, rate)
+    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out)
     s, tokens = run.seq_len, run.global_batch * run.seq_len
     su = run.setup
     own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, su.ep), cluster, s, tokens)

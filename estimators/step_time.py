@@ -840,18 +840,26 @@ def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, globa
     return layout.floor(setup.zero_stage, setup.recompute, most_chunks, setup.schedule)
 
 
+# What a GPU preset must give besides its memory and peaks for the step model to time it.
+STEP_MODEL_GPU_FIELDS = ("nvlink_domain_gpus", "hbm_bytes_per_s", "streaming_multiprocessors", "attention_share", "matmul_rate")
+
+
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
-    share (a measured rate of the chip), bandwidth, SMs, FlashAttention's share and each link's α and β."""
+    share (the measured BF16 rate of its chip over its BF16 peak), bandwidth, SMs, FlashAttention's share, each link's α
+    and β, and attention at its BF16 peak whatever the GEMMs' precision. The one way a GPU is built: a reader's typed
+    fields replace the preset's, each checked as the preset's was."""
     from .presets import load_presets
     presets = load_presets()
     g = presets.gpu(gpu)
-    rates = [r for r in presets.matmul_rates.values() if r.gpu == gpu and r.precision == "bf16"]
-    rate = presets.matmul_rate(g.matmul_rate) if g.matmul_rate else (rates[0] if rates else None)
-    if rate is None or g.hbm_bytes_per_s is None or g.streaming_multiprocessors is None or g.attention_share is None:
-        raise EstimatorError("gpu", gpu, "a GPU with a measured BF16 matmul rate, memory bandwidth, SMs and attention share")
+    for field in STEP_MODEL_GPU_FIELDS:
+        if getattr(g, field) is None:
+            raise EstimatorError(f"gpus.{gpu}.{field}", None, "a value: the step model times no GPU without it")
     up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
     bf16 = g.peak_flops["bf16"]
-    return Gpu(g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], bf16, rate.matmul_flops / bf16,
-               g.attention_share, g.hbm_bytes_per_s, g.streaming_multiprocessors, g.memory_bytes, g.nvlink_domain_gpus or 1,
-               up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s, up.latency_seconds, out.latency_seconds)
+    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], attention_peak_flops=bf16,
+               matmul_share=presets.matmul_rate(g.matmul_rate).matmul_flops / bf16, attention_share=g.attention_share,
+               hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors, memory_bytes=g.memory_bytes,
+               scale_up_gpus=g.nvlink_domain_gpus, scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
+               scale_out_bytes_per_s=out.bandwidth_bytes_per_s, scale_up_latency_seconds=up.latency_seconds,
+               scale_out_latency_seconds=out.latency_seconds)
