@@ -22,10 +22,10 @@ from .compute import (
     training_flops_with_attention,
 )
 from .errors import EstimatorError
-from .finetune import METHODS, QUANTIZATION_BITS, finetune_memory, lora_trainable_params
+from .finetune import LLAMA_MODULES, METHODS, QUANTIZATION_BITS, finetune_breakdown, lora_trainable_params
 from .run import run_estimate, run_preset_estimate
 from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, activation_bytes, model_state_bytes, zero_breakdown
-from .model_size import decoder_params
+from .model_size import DecoderConfig, decoder_params
 from .moe import MoeConfig, moe_params
 from .presets import load_presets
 from .scaling import FITS, chinchilla_optimal
@@ -179,10 +179,19 @@ def _lora(a):
 
 
 def _finetune(a):
-    m = finetune_memory(a.method, a.params, a.trainable_params, a.optimizer, a.quantization)
-    return [("trainable_share", m.trainable_share, units.percent(m.trainable_share)),
-            ("frozen_bytes", m.frozen_bytes, units.bytes_(m.frozen_bytes)),
-            ("trainable_bytes", m.trainable_bytes, units.bytes_(m.trainable_bytes)),
+    # The pages' and the widget's model of a fine-tune (finetune_breakdown), so one fine-tune reads one figure everywhere.
+    config = load_presets().model(a.model).config
+    if not isinstance(config, DecoderConfig):
+        raise EstimatorError("model", a.model, "a dense model preset (the fine-tune model counts no experts)")
+    typed = {"rank": a.rank, "modules": tuple(a.modules.split(",")) if a.modules else None}
+    m = finetune_breakdown(a.method, config, quantization=a.quantization,
+                           optimizer=a.optimizer, **{name: value for name, value in typed.items() if value is not None})
+    frozen = m.base_quantized_bytes + m.base_16bit_bytes
+    trained = m.trainable_weights_bytes + m.gradients_bytes + m.optimizer_bytes
+    return [("trainable_params", m.trainable_params, units.count(m.trainable_params)),
+            ("trainable_share", m.trainable_share, units.percent(m.trainable_share)),
+            ("frozen_bytes", frozen, units.bytes_(frozen)),
+            ("trainable_bytes", trained, units.bytes_(trained)),
             ("total", m.total, f"{units.bytes_(m.total)} ({units.bytes_(m.total, binary=True)})")]
 
 
@@ -267,8 +276,9 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("finetune", _finetune, "model-state memory of a full, LoRA or QLoRA fine-tune")
     p.add_argument("--method", required=True, help=", ".join(METHODS))
-    arg(p, "--params", "N, base parameters", required=True)
-    arg(p, "--trainable-params", "adapter parameters (lora, qlora)", default=0)
+    p.add_argument("--model", required=True, help="a dense model preset, e.g. llama2-7b")
+    arg(p, "--rank", "LoRA rank r (lora, qlora; 64 unless given, as QLoRA's)")
+    p.add_argument("--modules", help="adapted matrices, comma-separated, of " + ",".join(LLAMA_MODULES) + " (all unless given)")
     p.add_argument("--optimizer", default="adam", help=", ".join(OPTIMIZER_STATE_BYTES))
     p.add_argument("--quantization", default="nf4-double-quant", help=", ".join(QUANTIZATION_BITS))
 

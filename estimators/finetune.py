@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import units
 from .errors import EstimatorError
-from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes, model_state_bytes
+from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes
 from .model_size import DecoderConfig, decoder_params, head_dim
 from .provenance import quantity
 from .validate import finite_result, one_of, positive, positive_int
@@ -165,47 +165,6 @@ def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA
 
 
 @dataclass(frozen=True)
-class FinetuneMemory:
-    method: str  # "full", "lora" or "qlora"
-    trainable_params: float = quantity("parameters the optimizer updates", "count")
-    trainable_share: float = quantity("trainable / base parameters", "percent")
-    frozen_bytes: float = quantity("the frozen base weights (0 for a full fine-tune)", "bytes")
-    trainable_bytes: float = quantity("weights, gradients and optimizer state of what is trained", "bytes")
-    total: float = quantity("frozen + trainable, model state only", "bytes")
-
-
-def finetune_memory(
-    method: str,
-    params: float,
-    trainable_params: float = 0,
-    optimizer: str = "adam",
-    quantization: str = "nf4-double-quant",
-) -> FinetuneMemory:
-    """Model-state bytes of fine-tuning N parameters by `method`, every trainable parameter at one rate.
-
-    A simplification kept for its callers: it charges the adapters the full
-    optimizer state of bytes_per_param(optimizer) (16 B with Adam, where QLoRA's
-    adapters cost 12) and quantizes the whole base, embedding and output layer
-    included. finetune_breakdown builds the figures as the papers do.
-
-    full: model_state_bytes(N) (16·N for Adam); lora: 2·N + state of the
-    adapters; qlora: N·bits/8 + state of the adapters, bits from `quantization`.
-    `trainable_params` (the adapters) is required for lora and qlora.
-    """
-    method = one_of("method", method, METHODS)
-    n = positive("params", params)
-    one_of("quantization", quantization, tuple(QUANTIZATION_BITS))
-    if method == "full":
-        trainable, frozen = n, 0.0
-    else:
-        trainable = positive("trainable_params", trainable_params)
-        bits = QUANTIZATION_BITS[quantization] if method == "qlora" else WEIGHT_BYTES * BITS_PER_BYTE
-        frozen = n * bits / BITS_PER_BYTE
-    state = model_state_bytes(trainable, optimizer)
-    return FinetuneMemory(method, trainable, trainable / n, frozen, state, finite_result("finetune_bytes", frozen + state))
-
-
-@dataclass(frozen=True)
 class FinetuneBreakdown:
     """Model-state bytes of a fine-tune, component by component (activations not included)."""
 
@@ -245,6 +204,8 @@ def finetune_breakdown(
     + 0.8B adapters × 12 B = 9.6 GB, about 44 GB: inside one 48 GB (48 GiB) card.
     """
     method = one_of("method", method, METHODS)
+    if not isinstance(config, DecoderConfig):
+        raise EstimatorError("config", config, "a dense decoder's configuration (DecoderConfig)")
     p = decoder_params(config)
     n = p.total
     if method == "full":

@@ -71,7 +71,7 @@ from .presets import load_presets
 from .provenance import quantity
 from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, gpu_preset, shape_of,
                         stage_blocks, step_seconds)
-from .validate import fraction, one_of, positive, positive_int
+from .validate import one_of, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
 MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
