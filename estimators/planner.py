@@ -41,7 +41,7 @@ is kept (stages 0–2 take equal time, 3 no less); memory is tried before
 traffic, which is counted only for layouts that fit, one layer and one
 micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
 in both); each layout that fits gets a bound on every choice's step
-(step_time.LayoutTerms.floor, what step_floor_seconds reads: the same terms at
+(step_time.LayoutTerms.floor: the same terms at
 the least any choice gives each, from the terms its choices are then timed
 from), and its choices are timed only when that bound could come next; each
 choice's step is the step model's, a hair below it as its floor, and the
@@ -520,8 +520,7 @@ class _Search:
         return self.shared[key]
 
     def bound(self, layout) -> float:
-        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor (as step_floor_seconds
-        reads it) with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
+        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
         choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
         room = self.limit - self.state(layout, ZERO_STAGES[-1])

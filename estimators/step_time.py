@@ -15,10 +15,9 @@ its formula and source in its docstring:
 - memory-bound kernels (norms, activation functions, residual adds, rotary,
   the loss over the vocabulary) as bytes over the GPU's memory bandwidth
   (memory_bound_seconds);
-- the optimizer step, which reads and writes the training state once
-  (optimizer_seconds);
+- the optimizer step, which reads and writes the training state once;
 - collectives with an α–β model per algorithm (collective_seconds);
-- overlap as frameworks do it (data_parallel_seconds, FSDP included,
+- overlap as frameworks do it (the data-parallel cut, FSDP included,
   expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
   schedules (pipeline_bubble_share).
 
@@ -386,13 +385,9 @@ def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
             / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"]))
 
 
-def optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     """Adam's step reads and writes the training state once: 30 bytes per parameter held (FP32 weight, m, v, gradient
     read; weight, m, v written; the BF16 copy written) over memory bandwidth."""
-    return _optimizer_seconds(non_negative("params_per_gpu", params_per_gpu), gpu)
-
-
-def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     return ADAM_BYTES_PER_PARAM * params_per_gpu / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
 
 
@@ -504,14 +499,9 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
             + _collective("reduce_scatter", v, setup.cp, bw, lat)[1])
 
 
-def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bool, tokens: float, gpu: Gpu) -> float:
     """Per micro-batch and chunk: a stage's T·d/t_sp activations forward and their gradient back, point to point on the
     link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
-    return _send_seconds(shape, setup.tp, setup.cp, setup.pp, setup.sequence_parallel, tokens, gpu)
-
-
-def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bool, tokens: float, gpu: Gpu) -> float:
-    """pipeline_send_seconds of these degrees."""
     if pp == 1:
         return 0.0
     bw, lat = _link(tp * cp * pp, gpu)
@@ -539,30 +529,14 @@ def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gp
             + forward / (gpu.scale_up_bytes_per_s * FITTED["bus_efficiency"]))
 
 
-@dataclass(frozen=True)
-class DataParallelTime:
-    """The data-parallel cut's traffic per step and the part of it no computation hides."""
-
-    seconds: float = quantity("gradient reduction and weight gathering, per step", "duration")
-    exposed_seconds: float = quantity("what the backward pass (or, under FSDP, the compute) does not hide", "duration")
-
-
-def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setup, gpu: Gpu, window_seconds: float,
-                          compute_seconds: float, layers: float) -> DataParallelTime:
-    """ZeRO 0: all-reduce the gradients; 1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a
-    step, the reduction hidden behind the last micro-batch's backward when the framework buckets it
-    and the gather behind the next forward; 3 (FSDP): all-gather the weights forward and backward and reduce-scatter the
-    gradients for each micro-batch, prefetched a layer ahead behind its compute: exposed = what exceeds the compute,
-    plus the first layer's gather, which nothing precedes."""
-    grads, weights = _reduce_and_gather(dense_params, expert_params, setup.tp, setup.cp, setup.pp, setup.dp, setup.ep,
-                                        setup.zero_stage, setup.grad_bytes, gpu)
-    return DataParallelTime(*_exposed(grads, weights, setup.zero_stage, setup.dp_overlap, window_seconds, compute_seconds,
-                                      layers))
-
-
 def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, window: float, compute: float,
              layers: float) -> tuple:
-    """(traffic, exposed) seconds of data_parallel_seconds from its collectives' times."""
+    """(traffic, exposed) seconds of the data-parallel cut from its collectives' times. ZeRO 0: all-reduce the gradients;
+    1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a step, the reduction hidden behind the
+    last micro-batch's backward when the framework buckets it and the gather behind the next forward; 3 (FSDP):
+    all-gather the weights forward and backward and reduce-scatter the gradients for each micro-batch, prefetched a layer
+    ahead behind its compute: exposed = what exceeds the compute, plus the first layer's gather, which nothing
+    precedes."""
     if zero_stage == 3:
         total = grads + 2 * weights
         return total, max(0.0, total - compute) + weights / max(1.0, layers)
@@ -829,15 +803,6 @@ class LayoutTerms:
         grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, expert_parallel, 3, su.grad_bytes,
                                             self.gpu)
         return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
-
-
-def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
-                       block: "BlockTerms | None" = None) -> float:
-    """A floor under the step's time for every choice of a layout with at least the given ZeRO stage, up to the given
-    number of pipeline chunks and at least the given recomputation."""
-    s, _, _ = _checked(shape, setup, seq_len, global_batch)
-    layout = LayoutTerms(shape, setup, gpu, s, global_batch, block or block_terms(shape, setup, gpu, s))
-    return layout.floor(setup.zero_stage, setup.recompute, most_chunks, setup.schedule)
 
 
 # What a GPU preset must give besides its memory and peaks for the step model to time it.
