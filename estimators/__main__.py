@@ -107,7 +107,7 @@ def _flops(a):
     if a.seq_len is None:
         c = training_flops(a.params, a.tokens)
     else:
-        c = training_flops_with_attention(a.params, a.tokens, a.layers, a.heads, a.head_dim, a.seq_len)
+        c = training_flops_with_attention(a.params, a.tokens, a.layers, a.heads, head_dim=a.head_dim, seq_len=a.seq_len)
     return [("training_flops", c, units.sci(c) + " FLOPs"),
             ("tokens_per_param", tokens_per_param(a.params, a.tokens), units.integer(tokens_per_param(a.params, a.tokens))),
             ("compute_multiple", compute_multiple(a.params, a.tokens), units.times(compute_multiple(a.params, a.tokens)))]
@@ -119,7 +119,7 @@ def _time(a):
         e = run_preset_estimate(a.run)
     else:
         peaks = presets.gpu(a.gpu).peak_flops
-        e = run_estimate(a.params, a.tokens, a.gpus, peaks[one_of("precision", a.precision, peaks)], a.mfu)
+        e = run_estimate(a.params, a.tokens, a.gpus, peaks[one_of("precision", a.precision, peaks)], mfu=a.mfu)
     return [("training_flops", e.flops, units.sci(e.flops) + " FLOPs"),
             ("fleet_peak_flops", e.fleet_peak_flops, units.si(e.fleet_peak_flops, "FLOP/s")),
             ("delivered_flops", e.delivered_flops, units.si(e.delivered_flops, "FLOP/s")),
@@ -143,7 +143,8 @@ def _memory(a):
 
 
 def _activations(a):
-    b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, a.layers, a.tp, a.sequence_parallel, a.recompute)
+    b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, layers=a.layers, tp=a.tp,
+                         sequence_parallel=a.sequence_parallel, recompute=a.recompute)
     return [("activation_bytes", b, units.bytes_(b))]
 
 
@@ -168,7 +169,8 @@ def _failures(a):
 
 
 def _storage(a):
-    s = storage_footprint(a.params, a.tokens_per_param, a.bytes_per_token, a.checkpoints_kept, a.include_gradients)
+    s = storage_footprint(a.params, a.tokens_per_param, a.bytes_per_token, a.checkpoints_kept,
+                          include_gradients=a.include_gradients)
     return [(f.name, getattr(s, f.name), units.count(s.tokens) if f.name == "tokens" else units.bytes_(getattr(s, f.name)))
             for f in dataclasses.fields(s)]
 

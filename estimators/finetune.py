@@ -48,14 +48,15 @@ class QuantizationLayout:
 
 def _layout(code_bits: int, block: int = 0, constant_bits: int = 0, second_block: int = 0, second_bits: int = 0):
     bits = code_bits + (constant_bits / block if block else 0) + (second_bits / (block * second_block) if second_block else 0)
-    return QuantizationLayout(code_bits, block, constant_bits, second_block, second_bits, bits)
+    return QuantizationLayout(code_bits, block, constant_bits, second_block, second_constant_bits=second_bits,
+                              bits_per_weight=bits)
 
 
 QUANTIZATION_LAYOUTS = {
     # NF4 codes with no block constants: the simplification of one seed article's table.
     "nf4-codes-only": _layout(NF4_BITS),
     "nf4": _layout(NF4_BITS, NF4_BLOCK, FP32_BITS),
-    "nf4-double-quant": _layout(NF4_BITS, NF4_BLOCK, FP8_BITS, DOUBLE_QUANT_BLOCK, FP32_BITS),
+    "nf4-double-quant": _layout(NF4_BITS, NF4_BLOCK, FP8_BITS, DOUBLE_QUANT_BLOCK, second_bits=FP32_BITS),
 }
 # Bits per frozen base weight under each 4-bit storage.
 QUANTIZATION_BITS = {name: layout.bits_per_weight for name, layout in QUANTIZATION_LAYOUTS.items()}
@@ -211,8 +212,10 @@ def finetune_breakdown(
     if method == "full":
         per = bytes_per_param(optimizer)
         return FinetuneBreakdown(
-            method, n, 1.0, 0.0, 0.0, n * per.weights, n * per.gradients,
-            n * (per.master + per.momentum + per.variance), finite_result("finetune_bytes", n * per.total),
+            method, n, 1.0, 0.0, base_16bit_bytes=0.0, trainable_weights_bytes=n * per.weights,
+            gradients_bytes=n * per.gradients,
+            optimizer_bytes=n * (per.master + per.momentum + per.variance),
+            total=finite_result("finetune_bytes", n * per.total),
         )
     trainable = lora_decoder_params(config, rank, modules)
     if method == "lora":
@@ -226,8 +229,9 @@ def finetune_breakdown(
     optimizer_state = trainable * ADAPTER_OPTIMIZER_BYTES
     total = quantized + sixteen_bit + weights + gradients + optimizer_state
     return FinetuneBreakdown(
-        method, trainable, trainable / n, quantized, sixteen_bit, weights, gradients, optimizer_state,
-        finite_result("finetune_bytes", total),
+        method, trainable, trainable / n, quantized, base_16bit_bytes=sixteen_bit, trainable_weights_bytes=weights,
+        gradients_bytes=gradients, optimizer_bytes=optimizer_state,
+        total=finite_result("finetune_bytes", total),
     )
 
 
@@ -260,7 +264,7 @@ def finetune_bill(
     the same tensors a full fine-tune keeps. The adapters' own inputs and their
     r-wide middles are left out (r ≪ d makes them small).
     """
-    state = finetune_breakdown(method, config, rank, modules, quantization)
+    state = finetune_breakdown(method, config, rank, modules, quantization=quantization)
     activations = model_activation_bytes(config, seq_len, micro_batch, recompute=recompute)
     total = finite_result("finetune_bytes", state.total + activations)
     return FinetuneBill(state, activations, total, memory_fit(total, budget_bytes))
@@ -318,8 +322,8 @@ def lora_adapter_layout(d_in: int, d_out: int, rank: int) -> AdapterLayout:
     # B·A: B's column of width r on the left, A's row of height r on top, its product under A.
     bx = w_width + ADAPTER_GAP
     boxes = (
-        AdapterBox("W", d, k, 0.0, w_width, drawn, drawn + w_height),
-        AdapterBox("B", d, r, bx, bx + drawn, drawn, drawn + w_height),
-        AdapterBox("A", r, k, bx + drawn, bx + drawn + w_width, 0.0, drawn),
+        AdapterBox("W", d, k, 0.0, x1=w_width, y0=drawn, y1=drawn + w_height),
+        AdapterBox("B", d, r, bx, x1=bx + drawn, y0=drawn, y1=drawn + w_height),
+        AdapterBox("A", r, k, bx + drawn, x1=bx + drawn + w_width, y0=0.0, y1=drawn),
     )
     return AdapterLayout(boxes, drawn / true_rank, bx + drawn + w_width, drawn + w_height)

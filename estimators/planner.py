@@ -223,9 +223,9 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
     p − 1 of ⌈L/p⌉ (stage_blocks), each block what step_time.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
     shape = _shape(config)
-    per_block = _block_activations(config, tp, cp, seq_len, recompute, b)
+    per_block = _block_activations(config, tp, cp, seq_len, recompute=recompute, b=b)
     if pp == 1:
-        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
+        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp=tp)
     full, end = stage_blocks(shape.layers, pp)
     return max(pp * end, (pp - 1) * full) * per_block
 
@@ -244,13 +244,14 @@ def _block_activations(config, tp: int, cp: int, seq_len: int, recompute: str, b
 
 @cache  # the same for every recomputation mode, and for every plan of one width and vocabulary
 def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -> float:
-    return activation_output_bytes(tokens, b, hidden, vocab, tp, True)
+    return activation_output_bytes(tokens, b, hidden, vocab, tp=tp, sequence_parallel=True)
 
 
 def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
     """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage."""
     shared = _first_stage_shared_params(config, m, layout.pp)
-    bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, 0.0, layout.tp).total
+    bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, activations=0.0,
+                                   tp=layout.tp).total
     if m.routed:
         # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
         experts = m.routed / (layout.pp * layout.tp * layout.ep)
@@ -284,12 +285,13 @@ def layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_b
     A published run's own layout, at its own micro-batch; plan_layouts asks it of every layout at one sequence.
     """
     b = positive_int("micro_batch", micro_batch)
-    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b)
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens, b=b)
     options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
     if positive_int("chunks", chunks) not in options:
         raise EstimatorError("chunks", chunks, f"one of {options}: chunks of whole layers")
-    return _plan(config, m, layout, cluster, s, sequences, one_of("recompute", recompute, RECOMPUTE_ORDER), chunks,
-                 one_of("optimizer", optimizer, tuple(OPTIMIZERS)), None, b=b)
+    return _plan(config, m, layout, cluster, s=s, sequences=sequences,
+                 recompute=one_of("recompute", recompute, RECOMPUTE_ORDER), chunks=chunks,
+                 optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), state=None, b=b)
 
 
 def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tuple:
@@ -302,7 +304,7 @@ def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tup
     s, sequences = _batch(seq_len, global_batch_tokens)
     if layout.gpus != cluster.gpus:
         raise EstimatorError("layout", layout, f"tp × cp × pp × dp = the cluster's {cluster.gpus} GPUs")
-    reason = _check(m, layout, cluster, s, sequences, b)
+    reason = _check(m, layout, cluster, s, sequences=sequences, b=b)
     if reason:
         argument = REJECTED_ARGUMENT[reason]
         raise EstimatorError(argument, getattr(layout, argument), REJECTIONS[reason])
@@ -315,8 +317,10 @@ def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, 
 
     None when no choice fits; a structural rejection raises, naming the degree.
     """
-    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, MICRO_BATCH)
-    search = _Search(config, m, cluster, s, sequences, one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens,
+                                  b=MICRO_BATCH)
+    search = _Search(config, m, cluster, s, sequences=sequences,
+                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
     found = _branch_and_bound(search, [layout] if search.fits(layout) else [], 1)
     return found[0] if found else None
 
@@ -333,11 +337,12 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
           b: int = MICRO_BATCH) -> LayoutPlan:
     state = _state(config, m, layout, optimizer) if state is None else state
     if base is None:
-        base = _activations(config, layout.tp, layout.cp, layout.pp, s, recompute, b)
+        base = _activations(config, layout.tp, layout.cp, layout.pp, seq_len=s, recompute=recompute, b=b)
     act = base * _interleaving(layout.pp, chunks)
     used = state + act
     fits = memory_fit(used, cluster.gpu.memory_bytes).fits
-    step = layout_step(config, layout, cluster, s, sequences * s, recompute, chunks, b)
+    step = layout_step(config, layout, cluster, s, global_batch_tokens=sequences * s, recompute=recompute,
+                       chunks=chunks, micro_batch=b)
     compute = step.gemm_seconds + step.attention_seconds + step.memory_bound_seconds + step.recompute_seconds
     shares = {"compute": compute, "bubble": step.bubble_seconds, "tp": step.tp_seconds, "cp": step.cp_seconds,
               "pp": step.pp_seconds, "ep": step.ep_seconds, "dp": step.dp_exposed_seconds}
@@ -355,7 +360,7 @@ def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_b
     the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass)."""
     s, sequences = _batch(seq_len, global_batch_tokens)
     return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.gpu, s,
-                        sequences)
+                        global_batch=sequences)
 
 
 @cache  # one per model: every layout of every plan of it reads the same
@@ -389,7 +394,7 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
     the module docstring), and ranks the fitting layouts by step time.
     """
     n = positive_int("best", best)
-    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer)
+    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer=optimizer)
     top = _branch_and_bound(search, fitting, n)
     reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
     return Plan(top, reasons, count, len(fitting))
@@ -407,7 +412,8 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
     m = _model(config)
     s, sequences = _batch(seq_len, global_batch_tokens)
-    search = _Search(config, m, cluster, s, sequences, one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+    search = _Search(config, m, cluster, s, sequences=sequences,
+                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
     rejected, fitting, count = {}, [], 0
 
     def reject(reason, layouts):
@@ -433,7 +439,7 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
                          "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
                 for ep in eps:
                     reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
-                    layout = None if reason else Layout(tp, cp, pp, dp, ep)
+                    layout = None if reason else Layout(tp, cp, pp, dp, ep=ep)
                     if reason or not search.fits(layout):
                         reject(reason or "memory", 1)
                     else:
@@ -472,7 +478,9 @@ class _Search:
         """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
         key = ("state", layout.tp, layout.pp, layout.ep, stage)
         if key not in self.shared:
-            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+            self.shared[key] = _state(self.config, self.m,
+                                      Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
+                                             zero_stage=stage),
                                       self.optimizer)
         return self.shared[key]
 
@@ -500,14 +508,15 @@ class _Search:
                 lighter.setdefault(chunks, stage)
                 picked.append((stage, recompute, chunks, base))
         terms = self.terms(layout)
-        return [(terms.choice(stage, recompute, chunks).step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute,
+        return [(terms.choice(stage, recompute, chunks).step_seconds * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute,
                  chunks, self.state(layout, stage), base) for stage, recompute, chunks, base in picked]
 
     def block(self, layout) -> object:
         """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
         key = ("block", layout.tp, layout.cp, layout.ep)
         if key not in self.shared:
-            self.shared[key] = block_terms(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, layout.ep)),
+            self.shared[key] = block_terms(self.shape,
+                                           planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, ep=layout.ep)),
                                            self.gpu, self.s)
         return self.shared[key]
 
@@ -515,8 +524,9 @@ class _Search:
         """step_time.LayoutTerms of a layout, what its bound and its choices share: one per layout of a plan."""
         key = ("terms", layout.tp, layout.cp, layout.pp, layout.dp, layout.ep)
         if key not in self.shared:
-            self.shared[key] = LayoutTerms(self.shape, self.framework, self.gpu, self.s, self.sequences, self.block(layout),
-                                           key[1:])
+            self.shared[key] = LayoutTerms(self.shape, self.framework, self.gpu, self.s, global_batch=self.sequences,
+                                           block=self.block(layout),
+                                           degrees=key[1:])
         return self.shared[key]
 
     def bound(self, layout) -> float:
@@ -536,7 +546,8 @@ class _Search:
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
-            bases = tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
+            bases = tuple((r,
+                           _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in RECOMPUTE_ORDER)
             self.shared[key] = options, bases, min(base for r, base in bases if r in SEARCHED)
         return self.shared[key]
 
@@ -565,8 +576,9 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
             break
         _, degrees, recompute, chunks, state, base = heapq.heappop(waiting)[3]
         layout = Layout(*degrees)
-        plan = _plan(search.config, search.m, layout, search.cluster, search.s, search.sequences, recompute, chunks,
-                     search.optimizer, state, base)
+        plan = _plan(search.config, search.m, layout, search.cluster, s=search.s, sequences=search.sequences,
+                     recompute=recompute, chunks=chunks,
+                     optimizer=search.optimizer, state=state, base=base)
         cut = degrees[:5]
         if plan.step_seconds >= below:
             continue
@@ -609,8 +621,8 @@ def layout_preset_standing(key: str) -> Standing:
     lay = presets.layout(key)
     config, cluster = presets.model(lay.model).config, layout_preset_cluster(key)
     s, tokens = lay.seq_len, lay.global_batch * lay.seq_len
-    own = fastest_layout_plan(config, Layout(lay.tp, lay.cp, lay.pp, lay.dp), cluster, s, tokens)
-    search, fitting, _, _ = _enumerate(config, cluster, s, tokens, "adam_fp32_grads")
+    own = fastest_layout_plan(config, Layout(lay.tp, lay.cp, lay.pp, lay.dp), cluster, s, global_batch_tokens=tokens)
+    search, fitting, _, _ = _enumerate(config, cluster, s, tokens, optimizer="adam_fp32_grads")
     if own is None:
         return Standing(None, len(fitting) + 1, len(fitting))
     faster = _branch_and_bound(search, fitting, len(fitting), own.step_seconds)
@@ -634,7 +646,8 @@ def measured_run_standing(key: str) -> RunStanding:
     cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out)
     s, tokens = run.seq_len, run.global_batch * run.seq_len
     su = run.setup
-    own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, su.ep), cluster, s, tokens)
+    own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, ep=su.ep), cluster, s,
+                              global_batch_tokens=tokens)
     if own is None:
         raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
     best = plan_layouts(run.config, cluster, s, tokens, best=1).best[0]
@@ -666,7 +679,7 @@ def gpu_placement(layout: Layout, scale_up_gpus: int, gpu: int) -> Placement:
         raise EstimatorError("gpu", gpu, f"below the layout's {layout.gpus} GPUs")
     tp, rest = g % layout.tp, g // layout.tp
     cp, rest = rest % layout.cp, rest // layout.cp
-    return Placement(tp, cp, rest % layout.pp, rest // layout.pp, g // per)
+    return Placement(tp, cp, rest % layout.pp, rest // layout.pp, server=g // per)
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ def quantity(note: str = "", printed: str = "number", *, unit: str = "", binary:
 
     `field` passes on to `dataclasses.field` (a `default`, say).
     """
-    declared = Quantity(note, printed, unit, binary, of)
+    declared = Quantity(note, printed, unit, binary, of=of)
     return dataclasses.field(metadata={"quantity": declared}, **field)
 
 

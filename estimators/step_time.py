@@ -717,26 +717,31 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
     gemm_attention = blocks * (block.forward_gemm + block.backward) + head
-    memory = c.compute - c.recompute - gemm_attention
+    memory = c.compute_seconds - c.recompute_seconds - gemm_attention
     attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
-    return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * c.recompute,
-                    m * layout.tp_seconds, m * layout.cp_seconds, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
-                    c.dp_exposed, c.optimizer, c.step, model_flops,
-                    model_flops / (c.step * setup.gpus * gpu.attention_peak_flops), global_batch * seq_len / c.step)
+    return StepTime(micro_batches=m, gemm_seconds=m * (gemm_attention - attention_share),
+                    attention_seconds=m * attention_share, memory_bound_seconds=m * memory,
+                    recompute_seconds=m * c.recompute_seconds, tp_seconds=m * layout.tp_seconds,
+                    cp_seconds=m * layout.cp_seconds, ep_seconds=m * c.ep_seconds, pp_seconds=m * c.pp_seconds,
+                    busy_seconds=c.busy_seconds, bubble_share=c.bubble_share, bubble_seconds=c.bubble_seconds,
+                    dp_seconds=c.dp_seconds, dp_exposed_seconds=c.dp_exposed_seconds,
+                    optimizer_seconds=c.optimizer_seconds, step_seconds=c.step_seconds, model_flops=model_flops,
+                    mfu=model_flops / (c.step_seconds * setup.gpus * gpu.attention_peak_flops),
+                    tokens_per_second=global_batch * seq_len / c.step_seconds)
 
 
 class _Choice(NamedTuple):  # a tuple, not a dataclass: a search builds one for every choice of every layout it times
-    recompute: float
-    compute: float
-    ep: float
-    pp: float
-    busy: float
-    share: float
-    bubble: float
+    recompute_seconds: float
+    compute_seconds: float
+    ep_seconds: float
+    pp_seconds: float
+    busy_seconds: float
+    bubble_share: float
+    bubble_seconds: float
     dp_seconds: float
-    dp_exposed: float
-    optimizer: float
-    step: float
+    dp_exposed_seconds: float
+    optimizer_seconds: float
+    step_seconds: float
 
 
 class LayoutTerms:
@@ -761,25 +766,27 @@ class LayoutTerms:
 
     def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
         su, block, m, blocks = self.setup, self.block, self.m, self.blocks
-        tp, cp, pipeline, dp, expert_parallel = self.degrees
+        tp, cp, pp, dp, ep = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
         compute = blocks * block.compute + self.head + recompute
-        ep = blocks * block.ep
+        ep_seconds = blocks * block.ep
         if su.ep_overlap:
-            ep = max(0.0, ep - compute)
-        pp = self.send * chunks
-        micro = compute + self.tp_seconds + self.cp_seconds + ep + pp
+            ep_seconds = max(0.0, ep_seconds - compute)
+        pp_seconds = self.send * chunks
+        micro = compute + self.tp_seconds + self.cp_seconds + ep_seconds + pp_seconds
         busy = m * micro
-        share = _bubble_share(pipeline, m, chunks, su.schedule)
+        share = _bubble_share(pp, m, chunks, su.schedule)
         bubble = busy * share / (1 - share)
         shards = dp * cp if zero_stage >= 1 else 1
-        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel), self.gpu)
-        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pipeline, dp, expert_parallel, zero_stage,
+        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // ep), self.gpu)
+        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, zero_stage,
                                             su.grad_bytes, self.gpu)
-        dp, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
+        dp_seconds, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
         per_step = m if zero_stage == 3 else 1
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
-        return _Choice(recompute, compute, ep, pp, busy, share, bubble, dp * per_step, exposed * per_step, optimizer, step)
+        return _Choice(recompute_seconds=recompute, compute_seconds=compute, ep_seconds=ep_seconds, pp_seconds=pp_seconds,
+                       busy_seconds=busy, bubble_share=share, bubble_seconds=bubble, dp_seconds=dp_seconds * per_step,
+                       dp_exposed_seconds=exposed * per_step, optimizer_seconds=optimizer, step_seconds=step)
 
     def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str) -> float:
         """A floor under `choice`'s step for every ZeRO stage from `zero_stage`, chunk count up to `most_chunks` (on

@@ -188,11 +188,12 @@ def _config(s: dict):
     """The typed configuration: a DecoderConfig for one expert, else a MoeConfig of no dense or shared blocks."""
     d, h = s["d_model"], s["heads"]
     if s["experts"] == 1:
-        return estimators.DecoderConfig(s["layers"], d, h, s["kv_heads"], s["ffn_dim"], s["vocab"])
+        return estimators.DecoderConfig(s["layers"], d, h, s["kv_heads"], ffn_dim=s["ffn_dim"], vocab=s["vocab"])
     # d/H is the configuration's default head width: a typed head width equal to it is that default.
     head = 0 if d % h == 0 and s["head_dim"] == d // h else s["head_dim"]
-    return estimators.MoeConfig(s["layers"], d, h, s["kv_heads"], s["vocab"], 0, 0, s["ffn_dim"], s["experts"], 0,
-                                s["top_k"], head_dim=head)
+    return estimators.MoeConfig(s["layers"], d, h, s["kv_heads"], vocab=s["vocab"], dense_layers=0, dense_ffn_dim=0,
+                                expert_ffn_dim=s["ffn_dim"], routed_experts=s["experts"], shared_experts=0,
+                                top_k=s["top_k"], head_dim=head)
 
 
 def _plan(state: dict, s: dict):
