@@ -70,7 +70,7 @@ from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
 from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, gpu_preset, shape_of,
-                        stage_blocks, step_seconds)
+                        splits_into_stages, stage_blocks, step_seconds)
 from .validate import one_of, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -204,11 +204,9 @@ def _chunk_options(layers: int, pp: int) -> tuple:
     between 0 and 2k (Megatron-LM's --decoder-first/last-pipeline-num-layers;
     Llama 3 gives its end stages one layer fewer, §3.3.2): (p − 2)·k ≤ L.
     """
-    if pp > layers:
+    if not splits_into_stages(layers, pp):
         return ()
-    k = -(-layers // pp)
-    if pp > 2 and (pp - 2) * k > layers:
-        return ()
+    k, _ = stage_blocks(layers, pp)
     return tuple(v for v in range(1, k + 1) if k % v == 0)
 
 

@@ -666,6 +666,12 @@ def stage_blocks(layers: int, pp: int) -> tuple:
     return k, (layers - (pp - 2) * k) / 2
 
 
+def splits_into_stages(layers: int, pp: int) -> bool:
+    """Whether L layers split over p pipeline stages: no more stages than layers, and the middle stages' (p − 2)·⌈L/p⌉
+    layers at most L, the first and last stages sharing the rest. The one pipeline-split rule."""
+    return pp <= layers and (pp <= 2 or (pp - 2) * -(-layers // pp) <= layers)
+
+
 def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tuple:
     s = seq_len if type(seq_len) is int and seq_len > 0 else positive_int("seq_len", seq_len)
     batch = global_batch if type(global_batch) is int and global_batch > 0 else positive_int("global_batch", global_batch)
@@ -673,7 +679,7 @@ def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tup
         raise EstimatorError("cp", setup.cp, f"a divisor of the sequence length ({s})")
     if batch % (setup.dp * setup.micro_batch):
         raise EstimatorError("global_batch", batch, f"a multiple of dp × micro-batch ({setup.dp * setup.micro_batch})")
-    if setup.pp > shape.layers or (setup.pp > 2 and (setup.pp - 2) * -(-shape.layers // setup.pp) > shape.layers):
+    if not splits_into_stages(shape.layers, setup.pp):
         raise EstimatorError("pp", setup.pp, f"a pipeline of whole stages of the model's {shape.layers} layers")
     return s, batch, batch // (setup.dp * setup.micro_batch)
 
