@@ -324,3 +324,19 @@ def test_qwen3s_attention_is_as_wide_as_its_head_width_says_not_d_over_h():
     config = PRESETS.model("qwen3-30b-a3b").config
     assert estimators.kv_width(config) == config.kv_heads * config.head_dim
     assert config.head_dim * config.heads != config.d_model
+
+
+def test_the_planner_widget_offers_every_gpu_the_step_model_can_time():
+    # The widget's list is derived from the presets: a GPU preset with every field the step model reads is offered,
+    # and one missing a field is not (gpu_preset names the field). The Hopper and Blackwell GPUs are all complete.
+    from pyodide_widgets.widgets import planner as widget
+
+    offered = {value for value, _ in next(f for f in widget.FIELDS if f.name == "gpu").options}
+    for key in PRESETS.gpus:
+        try:
+            gpu_preset(key, "nvlink-h100", "roce-400g")
+        except EstimatorError:
+            assert key not in offered
+        else:
+            assert key in offered
+    assert {"h100-sxm", "h200-sxm", "b200", "gb200", "a100-sxm"} <= offered
