@@ -22,10 +22,10 @@ from .compute import (
     training_flops_with_attention,
 )
 from .errors import EstimatorError
-from .finetune import METHODS, QUANTIZATION_BITS, finetune_memory, lora_trainable_params
+from .finetune import LLAMA_MODULES, METHODS, QUANTIZATION_BITS, finetune_breakdown, lora_trainable_params
 from .run import run_estimate, run_preset_estimate
 from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, activation_bytes, model_state_bytes, zero_breakdown
-from .model_size import decoder_params
+from .model_size import DecoderConfig, decoder_params
 from .moe import MoeConfig, moe_params
 from .presets import load_presets
 from .scaling import FITS, chinchilla_optimal
@@ -107,7 +107,7 @@ def _flops(a):
     if a.seq_len is None:
         c = training_flops(a.params, a.tokens)
     else:
-        c = training_flops_with_attention(a.params, a.tokens, a.layers, a.heads, a.head_dim, a.seq_len)
+        c = training_flops_with_attention(a.params, a.tokens, a.layers, a.heads, head_dim=a.head_dim, seq_len=a.seq_len)
     return [("training_flops", c, units.sci(c) + " FLOPs"),
             ("tokens_per_param", tokens_per_param(a.params, a.tokens), units.integer(tokens_per_param(a.params, a.tokens))),
             ("compute_multiple", compute_multiple(a.params, a.tokens), units.times(compute_multiple(a.params, a.tokens)))]
@@ -119,7 +119,7 @@ def _time(a):
         e = run_preset_estimate(a.run)
     else:
         peaks = presets.gpu(a.gpu).peak_flops
-        e = run_estimate(a.params, a.tokens, a.gpus, peaks[one_of("precision", a.precision, peaks)], a.mfu)
+        e = run_estimate(a.params, a.tokens, a.gpus, peaks[one_of("precision", a.precision, peaks)], mfu=a.mfu)
     return [("training_flops", e.flops, units.sci(e.flops) + " FLOPs"),
             ("fleet_peak_flops", e.fleet_peak_flops, units.si(e.fleet_peak_flops, "FLOP/s")),
             ("delivered_flops", e.delivered_flops, units.si(e.delivered_flops, "FLOP/s")),
@@ -143,7 +143,8 @@ def _memory(a):
 
 
 def _activations(a):
-    b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, a.layers, a.tp, a.sequence_parallel, a.recompute)
+    b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, layers=a.layers, tp=a.tp,
+                         sequence_parallel=a.sequence_parallel, recompute=a.recompute)
     return [("activation_bytes", b, units.bytes_(b))]
 
 
@@ -168,7 +169,8 @@ def _failures(a):
 
 
 def _storage(a):
-    s = storage_footprint(a.params, a.tokens_per_param, a.bytes_per_token, a.checkpoints_kept, a.include_gradients)
+    s = storage_footprint(a.params, a.tokens_per_param, a.bytes_per_token, a.checkpoints_kept,
+                          include_gradients=a.include_gradients)
     return [(f.name, getattr(s, f.name), units.count(s.tokens) if f.name == "tokens" else units.bytes_(getattr(s, f.name)))
             for f in dataclasses.fields(s)]
 
@@ -179,10 +181,19 @@ def _lora(a):
 
 
 def _finetune(a):
-    m = finetune_memory(a.method, a.params, a.trainable_params, a.optimizer, a.quantization)
-    return [("trainable_share", m.trainable_share, units.percent(m.trainable_share)),
-            ("frozen_bytes", m.frozen_bytes, units.bytes_(m.frozen_bytes)),
-            ("trainable_bytes", m.trainable_bytes, units.bytes_(m.trainable_bytes)),
+    # The pages' and the widget's model of a fine-tune (finetune_breakdown), so one fine-tune reads one figure everywhere.
+    config = load_presets().model(a.model).config
+    if not isinstance(config, DecoderConfig):
+        raise EstimatorError("model", a.model, "a dense model preset (the fine-tune model counts no experts)")
+    typed = {"rank": a.rank, "modules": tuple(a.modules.split(",")) if a.modules else None}
+    m = finetune_breakdown(a.method, config, quantization=a.quantization,
+                           optimizer=a.optimizer, **{name: value for name, value in typed.items() if value is not None})
+    frozen = m.base_quantized_bytes + m.base_16bit_bytes
+    trained = m.trainable_weights_bytes + m.gradients_bytes + m.optimizer_bytes
+    return [("trainable_params", m.trainable_params, units.count(m.trainable_params)),
+            ("trainable_share", m.trainable_share, units.percent(m.trainable_share)),
+            ("frozen_bytes", frozen, units.bytes_(frozen)),
+            ("trainable_bytes", trained, units.bytes_(trained)),
             ("total", m.total, f"{units.bytes_(m.total)} ({units.bytes_(m.total, binary=True)})")]
 
 
@@ -267,8 +278,9 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("finetune", _finetune, "model-state memory of a full, LoRA or QLoRA fine-tune")
     p.add_argument("--method", required=True, help=", ".join(METHODS))
-    arg(p, "--params", "N, base parameters", required=True)
-    arg(p, "--trainable-params", "adapter parameters (lora, qlora)", default=0)
+    p.add_argument("--model", required=True, help="a dense model preset, e.g. llama2-7b")
+    arg(p, "--rank", "LoRA rank r (lora, qlora; 64 unless given, as QLoRA's)")
+    p.add_argument("--modules", help="adapted matrices, comma-separated, of " + ",".join(LLAMA_MODULES) + " (all unless given)")
     p.add_argument("--optimizer", default="adam", help=", ".join(OPTIMIZER_STATE_BYTES))
     p.add_argument("--quantization", default="nf4-double-quant", help=", ".join(QUANTIZATION_BITS))
 

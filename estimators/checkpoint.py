@@ -150,7 +150,7 @@ def effective_training_time(
         raise EstimatorError(
             "checkpoint_interval_s", checkpoint_interval_s, "an interval whose lost work, restarts and stalls fit in the window"
         )
-    return EffectiveTime(window, lost, restarts, stalls, effective, effective / window)
+    return EffectiveTime(window, lost, restarts, stalls, effective_s=effective, effective_share=effective / window)
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,8 @@ def checkpoint_stall(checkpoint_bytes: float, gpus: int, host_copy_bytes_per_s: 
     fits = sync <= interval
     per_async = copy if fits else copy + sync - interval
     sync_run, async_run = count * sync, count * per_async
-    return CheckpointStall(shard, sync, per_async, count, sync_run, async_run, fits, sync_run / window, async_run / window)
+    return CheckpointStall(shard, sync, per_async, count, sync_run_s=sync_run, async_run_s=async_run,
+                           background_fits=fits, sync_run_share=sync_run / window, async_run_share=async_run / window)
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,8 @@ def checkpoint_overhead(window_s: float, interruptions: int, checkpoint_interval
             f"from {units.duration(valid.shortest_s)} to {units.duration(valid.longest_s)}, the mean time between "
             "interruptions: past it an interval holds more than one, and n·τ/2 counts work never done"))
     saving = window / checkpoint_interval_s * non_negative("checkpoint_stall_s", checkpoint_stall_s)
-    return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving), lost / window, saving / window)
+    return CheckpointOverhead(lost, saving, finite_result("checkpoint_overhead", lost + saving), lost / window,
+                              saving_share=saving / window)
 
 
 # The stops of a clock of saves, as a picture of both modes runs it: four saves show the pattern
@@ -378,12 +380,13 @@ def checkpoint_clock(stall: CheckpointStall, checkpoint_interval_s: float, saves
     for mode, pause in (("sync", stall.sync_s), ("async", stall.async_s)):
         for i in range(saves):
             save, due = i + 1, i * span + lead
-            segments.append(ClockSegment(mode, "gpus", "training", save, i * span, due))
-            segments.append(ClockSegment(mode, "gpus", "paused", save, due, due + pause))
-            segments.append(ClockSegment(mode, "gpus", "training", save, due + pause, (i + 1) * span))
+            segments.append(ClockSegment(mode, "gpus", "training", save, start=i * span, end=due))
+            segments.append(ClockSegment(mode, "gpus", "paused", save, start=due, end=due + pause))
+            segments.append(ClockSegment(mode, "gpus", "training", save, start=due + pause, end=(i + 1) * span))
             # Synchronously the write is the pause; asynchronously it follows the copy, as long as a
             # synchronous write, or is the rest of the pause when it outlasts the interval.
             write_start = due if mode == "sync" or not stall.background_fits else due + pause
-            segments.append(ClockSegment(mode, "storage", "writing", save, write_start, write_start + stall.sync_s))
-    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s, span,
-                           max(interval - span, 0.0))
+            segments.append(ClockSegment(mode, "storage", "writing", save, start=write_start,
+                                         end=write_start + stall.sync_s))
+    return CheckpointClock(saves, tuple(segments), saves * stall.sync_s, saves * stall.async_s, save_span_s=span,
+                           left_out_s=max(interval - span, 0.0))

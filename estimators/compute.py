@@ -45,7 +45,7 @@ def compute_constants() -> ComputeConstants:
         BACKWARD_FLOPS_PER_PARAM_TOKEN,
         TRAINING_FLOPS_PER_PARAM_TOKEN,
         ATTENTION_FLOPS_FACTOR,
-        CHINCHILLA_TOKENS_PER_PARAM,
+        chinchilla_tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM,
     )
 
 

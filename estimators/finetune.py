@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import units
 from .errors import EstimatorError
-from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes, model_state_bytes
+from .memory import WEIGHT_BYTES, MemoryFit, bytes_per_param, memory_fit, model_activation_bytes
 from .model_size import DecoderConfig, decoder_params, head_dim
 from .provenance import quantity
 from .validate import finite_result, one_of, positive, positive_int
@@ -48,14 +48,15 @@ class QuantizationLayout:
 
 def _layout(code_bits: int, block: int = 0, constant_bits: int = 0, second_block: int = 0, second_bits: int = 0):
     bits = code_bits + (constant_bits / block if block else 0) + (second_bits / (block * second_block) if second_block else 0)
-    return QuantizationLayout(code_bits, block, constant_bits, second_block, second_bits, bits)
+    return QuantizationLayout(code_bits, block, constant_bits, second_block, second_constant_bits=second_bits,
+                              bits_per_weight=bits)
 
 
 QUANTIZATION_LAYOUTS = {
     # NF4 codes with no block constants: the simplification of one seed article's table.
     "nf4-codes-only": _layout(NF4_BITS),
     "nf4": _layout(NF4_BITS, NF4_BLOCK, FP32_BITS),
-    "nf4-double-quant": _layout(NF4_BITS, NF4_BLOCK, FP8_BITS, DOUBLE_QUANT_BLOCK, FP32_BITS),
+    "nf4-double-quant": _layout(NF4_BITS, NF4_BLOCK, FP8_BITS, DOUBLE_QUANT_BLOCK, second_bits=FP32_BITS),
 }
 # Bits per frozen base weight under each 4-bit storage.
 QUANTIZATION_BITS = {name: layout.bits_per_weight for name, layout in QUANTIZATION_LAYOUTS.items()}
@@ -165,47 +166,6 @@ def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA
 
 
 @dataclass(frozen=True)
-class FinetuneMemory:
-    method: str  # "full", "lora" or "qlora"
-    trainable_params: float = quantity("parameters the optimizer updates", "count")
-    trainable_share: float = quantity("trainable / base parameters", "percent")
-    frozen_bytes: float = quantity("the frozen base weights (0 for a full fine-tune)", "bytes")
-    trainable_bytes: float = quantity("weights, gradients and optimizer state of what is trained", "bytes")
-    total: float = quantity("frozen + trainable, model state only", "bytes")
-
-
-def finetune_memory(
-    method: str,
-    params: float,
-    trainable_params: float = 0,
-    optimizer: str = "adam",
-    quantization: str = "nf4-double-quant",
-) -> FinetuneMemory:
-    """Model-state bytes of fine-tuning N parameters by `method`, every trainable parameter at one rate.
-
-    A simplification kept for its callers: it charges the adapters the full
-    optimizer state of bytes_per_param(optimizer) (16 B with Adam, where QLoRA's
-    adapters cost 12) and quantizes the whole base, embedding and output layer
-    included. finetune_breakdown builds the figures as the papers do.
-
-    full: model_state_bytes(N) (16·N for Adam); lora: 2·N + state of the
-    adapters; qlora: N·bits/8 + state of the adapters, bits from `quantization`.
-    `trainable_params` (the adapters) is required for lora and qlora.
-    """
-    method = one_of("method", method, METHODS)
-    n = positive("params", params)
-    one_of("quantization", quantization, tuple(QUANTIZATION_BITS))
-    if method == "full":
-        trainable, frozen = n, 0.0
-    else:
-        trainable = positive("trainable_params", trainable_params)
-        bits = QUANTIZATION_BITS[quantization] if method == "qlora" else WEIGHT_BYTES * BITS_PER_BYTE
-        frozen = n * bits / BITS_PER_BYTE
-    state = model_state_bytes(trainable, optimizer)
-    return FinetuneMemory(method, trainable, trainable / n, frozen, state, finite_result("finetune_bytes", frozen + state))
-
-
-@dataclass(frozen=True)
 class FinetuneBreakdown:
     """Model-state bytes of a fine-tune, component by component (activations not included)."""
 
@@ -245,13 +205,17 @@ def finetune_breakdown(
     + 0.8B adapters × 12 B = 9.6 GB, about 44 GB: inside one 48 GB (48 GiB) card.
     """
     method = one_of("method", method, METHODS)
+    if not isinstance(config, DecoderConfig):
+        raise EstimatorError("config", config, "a dense decoder's configuration (DecoderConfig)")
     p = decoder_params(config)
     n = p.total
     if method == "full":
         per = bytes_per_param(optimizer)
         return FinetuneBreakdown(
-            method, n, 1.0, 0.0, 0.0, n * per.weights, n * per.gradients,
-            n * (per.master + per.momentum + per.variance), finite_result("finetune_bytes", n * per.total),
+            method, n, 1.0, 0.0, base_16bit_bytes=0.0, trainable_weights_bytes=n * per.weights,
+            gradients_bytes=n * per.gradients,
+            optimizer_bytes=n * (per.master + per.momentum + per.variance),
+            total=finite_result("finetune_bytes", n * per.total),
         )
     trainable = lora_decoder_params(config, rank, modules)
     if method == "lora":
@@ -265,8 +229,9 @@ def finetune_breakdown(
     optimizer_state = trainable * ADAPTER_OPTIMIZER_BYTES
     total = quantized + sixteen_bit + weights + gradients + optimizer_state
     return FinetuneBreakdown(
-        method, trainable, trainable / n, quantized, sixteen_bit, weights, gradients, optimizer_state,
-        finite_result("finetune_bytes", total),
+        method, trainable, trainable / n, quantized, base_16bit_bytes=sixteen_bit, trainable_weights_bytes=weights,
+        gradients_bytes=gradients, optimizer_bytes=optimizer_state,
+        total=finite_result("finetune_bytes", total),
     )
 
 
@@ -299,7 +264,7 @@ def finetune_bill(
     the same tensors a full fine-tune keeps. The adapters' own inputs and their
     r-wide middles are left out (r ≪ d makes them small).
     """
-    state = finetune_breakdown(method, config, rank, modules, quantization)
+    state = finetune_breakdown(method, config, rank, modules, quantization=quantization)
     activations = model_activation_bytes(config, seq_len, micro_batch, recompute=recompute)
     total = finite_result("finetune_bytes", state.total + activations)
     return FinetuneBill(state, activations, total, memory_fit(total, budget_bytes))
@@ -357,8 +322,8 @@ def lora_adapter_layout(d_in: int, d_out: int, rank: int) -> AdapterLayout:
     # B·A: B's column of width r on the left, A's row of height r on top, its product under A.
     bx = w_width + ADAPTER_GAP
     boxes = (
-        AdapterBox("W", d, k, 0.0, w_width, drawn, drawn + w_height),
-        AdapterBox("B", d, r, bx, bx + drawn, drawn, drawn + w_height),
-        AdapterBox("A", r, k, bx + drawn, bx + drawn + w_width, 0.0, drawn),
+        AdapterBox("W", d, k, 0.0, x1=w_width, y0=drawn, y1=drawn + w_height),
+        AdapterBox("B", d, r, bx, x1=bx + drawn, y0=drawn, y1=drawn + w_height),
+        AdapterBox("A", r, k, bx + drawn, x1=bx + drawn + w_width, y0=0.0, y1=drawn),
     )
     return AdapterLayout(boxes, drawn / true_rank, bx + drawn + w_width, drawn + w_height)

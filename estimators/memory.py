@@ -168,7 +168,8 @@ class ModelState:
 
 
 def _state(weights: float, gradients: float, master: float, momentum: float, variance: float) -> ModelState:
-    return ModelState(weights, gradients, master, momentum, variance, weights + gradients + master + momentum + variance)
+    return ModelState(weights, gradients, master, momentum, variance=variance,
+                      total=weights + gradients + master + momentum + variance)
 
 
 def bytes_per_param(optimizer: str = "adam") -> ModelState:
@@ -178,7 +179,8 @@ def bytes_per_param(optimizer: str = "adam") -> ModelState:
     DeepSpeed), adam_bf16 2+2+0+4+4 = 12, adam8bit 10, sgd_momentum 12, sgd 8.
     """
     master, momentum, variance = OPTIMIZER_STATE_BYTES[one_of("optimizer", optimizer, tuple(OPTIMIZER_STATE_BYTES))]
-    return _state(WEIGHT_BYTES, OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES), master, momentum, variance)
+    return _state(WEIGHT_BYTES, OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES), master, momentum,
+                  variance=variance)
 
 
 def model_state_bytes(params: float, optimizer: str = "adam") -> float:
@@ -265,7 +267,7 @@ def activation_bytes_per_layer(
     """
     s = positive_int("seq_len", seq_len)
     b = positive_int("micro_batch", micro_batch)
-    unsplit, split, attention_c = _coefficients(hidden, heads, kv_heads, ffn_dim, mlp, dropout)
+    unsplit, split, attention_c = _coefficients(hidden, heads, kv_heads, ffn_dim, mlp=mlp, dropout=dropout)
     h, a = hidden, heads
     t = positive_int("tp", tp)
     sp = flag("sequence_parallel", sequence_parallel)
@@ -311,12 +313,13 @@ def model_activation_bytes(
     """
     c = config
     per_layer = activation_bytes_per_layer(
-        seq_len, micro_batch, c.d_model, c.heads, tp, sequence_parallel, recompute,
+        seq_len, micro_batch, c.d_model, c.heads, tp=tp, sequence_parallel=sequence_parallel, recompute=recompute,
         kv_heads=c.kv_heads, ffn_dim=c.ffn_dim, mlp=c.mlp, dropout=c.dropout,
     )
     total = c.layers * per_layer
     if flag("include_output", include_output):
-        total += activation_output_bytes(seq_len, micro_batch, c.d_model, c.vocab, tp, sequence_parallel)
+        total += activation_output_bytes(seq_len, micro_batch, c.d_model, c.vocab, tp=tp,
+                                         sequence_parallel=sequence_parallel)
     return finite_result("model_activation_bytes", total)
 
 
@@ -335,7 +338,8 @@ def activation_bytes(
     Leaves out the embedding, the final norm and output layer, and the
     pipeline-schedule factor (§4.2.3), as the paper's per-layer table does.
     """
-    per_layer = activation_bytes_per_layer(seq_len, micro_batch, hidden, heads, tp, sequence_parallel, recompute)
+    per_layer = activation_bytes_per_layer(seq_len, micro_batch, hidden, heads, tp=tp,
+                                           sequence_parallel=sequence_parallel, recompute=recompute)
     return finite_result("activation_bytes", positive_int("layers", layers) * per_layer)
 
 
@@ -372,9 +376,9 @@ def training_memory_per_gpu(
         state.gradients,
         state.master,
         state.momentum,
-        state.variance,
-        act,
-        finite_result("training_memory_per_gpu", state.total + act),
+        variance=state.variance,
+        activations=act,
+        total=finite_result("training_memory_per_gpu", state.total + act),
     )
 
 
@@ -394,7 +398,7 @@ def min_data_parallel_gpus(
     """
     budget = positive("budget_bytes", budget_bytes)
     stage = one_of("stage", stage, ZERO_STAGES)
-    one = training_memory_per_gpu(params, 1, stage, optimizer, activations, tp)
+    one = training_memory_per_gpu(params, 1, stage, optimizer, activations=activations, tp=tp)
     sharded = sum(getattr(one, part) for part, first in SHARDED_FROM_STAGE.items() if stage >= first)
     room = budget - (one.total - sharded)
     if sharded == 0 or room <= 0:
@@ -402,7 +406,8 @@ def min_data_parallel_gpus(
     n = max(1, math.ceil(sharded / room))
     # The division can land a hair either side of a whole number: settle on the composed figure.
     def fits(gpus: int) -> bool:
-        return memory_fit(training_memory_per_gpu(params, gpus, stage, optimizer, activations, tp).total, budget).fits
+        return memory_fit(training_memory_per_gpu(params, gpus, stage, optimizer, activations=activations,
+                                                  tp=tp).total, budget).fits
 
     while not fits(n):
         n += 1
@@ -429,4 +434,4 @@ def memory_fit(used_bytes: float, budget_bytes: float) -> MemoryFit:
     """
     used = non_negative("used_bytes", used_bytes)
     budget = positive("budget_bytes", budget_bytes)
-    return MemoryFit(used, budget, used / budget, budget - used, used <= budget * (1 + FIT_TOLERANCE))
+    return MemoryFit(used, budget, used / budget, budget - used, fits=used <= budget * (1 + FIT_TOLERANCE))

@@ -153,17 +153,18 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     params = first_stage_params(config, pp)
 
     def bill(stage: int, mode: str, count: int = gpus) -> GpuMemory:
-        act = _activations(config, seq_len, micro_batch, tp, mode, pp)
-        return training_memory_per_gpu(params, count, stage, optimizer, act, tp)
+        act = _activations(config, seq_len, micro_batch, tp, recompute=mode, pp=pp)
+        return training_memory_per_gpu(params, count, stage, optimizer, activations=act, tp=tp)
 
     memory = bill(zero_stage, recompute)
     fit = memory_fit(memory.total, gpu_memory_bytes)
     remedies = ()
     if not fit.fits:
-        remedies = _remedies(bill, params, zero_stage, optimizer, recompute, tp, gpu_memory_bytes,
-                             _activations(config, seq_len, micro_batch, tp, recompute, pp))
-    return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, zero_shards(gpus, zero_stage),
-                      bill(0, recompute), data_parallel_columns(gpus), inference_weight_bytes(config, tp, pp))
+        remedies = _remedies(bill, params, zero_stage, optimizer, recompute=recompute, tp=tp, budget=gpu_memory_bytes,
+                             activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp))
+    return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, shards=zero_shards(gpus, zero_stage),
+                      unsharded=bill(0, recompute), columns=data_parallel_columns(gpus),
+                      inference=inference_weight_bytes(config, tp, pp))
 
 
 def _remedies(bill, params, zero_stage, optimizer, recompute, tp, budget, activations) -> tuple:
@@ -171,14 +172,15 @@ def _remedies(bill, params, zero_stage, optimizer, recompute, tp, budget, activa
     top = bill(TOP_STAGE, recompute)
     top_fits = memory_fit(top.total, budget).fits
     if zero_stage < TOP_STAGE:
-        remedies.append(Remedy("zero_stage", TOP_STAGE, TOP_STAGE, top.total, top_fits))
+        remedies.append(Remedy("zero_stage", TOP_STAGE, TOP_STAGE, top.total, fits=top_fits))
     if recompute != FULL_RECOMPUTE:
         full = bill(zero_stage, FULL_RECOMPUTE)
-        remedies.append(Remedy("recompute", FULL_RECOMPUTE, zero_stage, full.total, memory_fit(full.total, budget).fits))
+        remedies.append(Remedy("recompute", FULL_RECOMPUTE, zero_stage, full.total,
+                               fits=memory_fit(full.total, budget).fits))
     # More GPUs shrink only what the stage shards, none of it at stage 0: count them at the top stage then.
     stage = zero_stage or TOP_STAGE
     if zero_stage or not top_fits:
-        count = min_data_parallel_gpus(params, stage, budget, optimizer, activations, tp)
+        count = min_data_parallel_gpus(params, stage, budget, optimizer, activations=activations, tp=tp)
         total = None if count is None else bill(stage, recompute, count).total
-        remedies.append(Remedy("gpus", count, stage, total, count is not None))
+        remedies.append(Remedy("gpus", count, stage, total, fits=count is not None))
     return tuple(remedies)

@@ -135,5 +135,6 @@ def param_count(
     tied_embeddings: bool = False,
 ) -> int:
     """Exact parameter count of a Llama-style decoder (SwiGLU MLP, RMSNorm, GQA, no biases)."""
-    config = DecoderConfig(layers, d_model, heads, kv_heads, ffn_dim, vocab, tied_embeddings)
+    config = DecoderConfig(layers, d_model, heads, kv_heads, ffn_dim=ffn_dim, vocab=vocab,
+                           tied_embeddings=tied_embeddings)
     return decoder_params(config).total

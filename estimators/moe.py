@@ -209,4 +209,4 @@ def expert_cells(experts: int, per_row: int = EXPERTS_PER_ROW) -> tuple:
     width, expert e in row ⌊(e − 1) / n⌋ and column (e − 1) mod n."""
     e = positive_int("experts", experts)
     n = min(e, positive_int("per_row", per_row))
-    return tuple(ExpertCell(i + 1, (i % n) / n, (i % n + 1) / n, (i // n) / n, (i // n + 1) / n) for i in range(e))
+    return tuple(ExpertCell(i + 1, (i % n) / n, (i % n + 1) / n, (i // n) / n, y1=(i // n + 1) / n) for i in range(e))

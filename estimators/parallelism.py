@@ -259,17 +259,18 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
     local_tokens = s / layout.cp  # tokens of each sequence on one GPU
     # What each dimension sends for one micro-batch (for dp, once a step: the gradients of the whole batch).
     once = {
-        "tp": tensor_parallel_traffic_bytes(local_tokens, b, hidden, stage_layers, layout.tp),
-        "cp": context_parallel_traffic_bytes(s, b, kv / layout.tp, stage_layers, layout.cp),
+        "tp": tensor_parallel_traffic_bytes(local_tokens, b, hidden, stage_layers, tp=layout.tp),
+        "cp": context_parallel_traffic_bytes(s, b, kv / layout.tp, stage_layers, cp=layout.cp),
         "pp": 0 if layout.pp == 1 else pipeline_traffic_bytes(local_tokens / layout.tp, b, hidden),
         # Expert parallelism keeps one copy of each expert per ep GPUs: only 1/ep of the experts' gradients are here.
         "dp": data_parallel_traffic_bytes((params - routed * (1 - 1 / layout.ep)) / (layout.tp * layout.pp),
                                           layout.dp * layout.cp, layout.zero_stage),
-        "ep": expert_parallel_traffic_bytes(local_tokens / layout.tp, b, hidden, moe_layers / layout.pp, top_k, layout.ep)
+        "ep": expert_parallel_traffic_bytes(local_tokens / layout.tp, b, hidden, moe_layers / layout.pp, top_k=top_k,
+                                            ep=layout.ep)
         if moe_layers else 0.0,
     }
     traffic = {dim: bytes_ if dim == "dp" else m * bytes_ for dim, bytes_ in once.items()}
-    compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu)
+    compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu=mfu)
     cuts, span = [], 1
     for dim in NESTING + ("ep",):
         degree = getattr(layout, dim)
@@ -283,9 +284,11 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
         bandwidth = scale_up_bytes_per_s if within else scale_out_bytes_per_s
         key = "zero" if dim == "dp" and layout.zero_stage == 3 else dim
         seconds = link_seconds(traffic[dim], bandwidth)
-        cuts.append(CutTraffic(key, group, span, traffic[dim], within, seconds, seconds / compute, dim != "dp", once[dim]))
+        cuts.append(CutTraffic(key, group, span, traffic[dim], scale_up=within, link_seconds=seconds,
+                               comm_ratio=seconds / compute, every_micro_batch=dim != "dp",
+                               micro_batch_bytes=once[dim]))
     comm = math.fsum(c.link_seconds for c in cuts)
-    return LayoutTraffic(layout, m, tuple(cuts), compute, comm, comm / compute)
+    return LayoutTraffic(layout, m, tuple(cuts), compute, link_seconds=comm, comm_ratio=comm / compute)
 
 
 @dataclass(frozen=True)
@@ -389,7 +392,7 @@ def gpu_share(config, layout: Layout, seq_len: int, global_batch: int, optimizer
     held = (params - routed * (1 - 1 / positive_int("ep", layout.ep))) / (positive_int("tp", layout.tp) * positive_int("pp", layout.pp))
     state = zero_bytes_per_gpu(held, layout.dp, layout.zero_stage, optimizer)
     return GpuShare(held, layers / layout.pp, state, positive_int("global_batch", global_batch) / positive_int("dp", layout.dp),
-                    positive_int("seq_len", seq_len) / positive_int("cp", layout.cp))
+                    tokens_per_sequence=positive_int("seq_len", seq_len) / positive_int("cp", layout.cp))
 
 
 def single_cut_layout(cut: str, gpus: int) -> Layout:
@@ -411,8 +414,10 @@ def layout_preset_traffic(key: str) -> LayoutTraffic:
     gpu = presets.gpu(lay.gpu)
     return layout_traffic(
         presets.model(lay.model).config, Layout(tp=lay.tp, cp=lay.cp, pp=lay.pp, dp=lay.dp), lay.seq_len,
-        lay.micro_batch, lay.global_batch, gpu.peak_flops[PRECISION], lay.mfu, gpu.nvlink_domain_gpus,
-        presets.interconnect(lay.scale_up).bandwidth_bytes_per_s, presets.interconnect(lay.scale_out).bandwidth_bytes_per_s,
+        lay.micro_batch, global_batch=lay.global_batch, peak_flops_per_gpu=gpu.peak_flops[PRECISION], mfu=lay.mfu,
+        scale_up_gpus=gpu.nvlink_domain_gpus,
+        scale_up_bytes_per_s=presets.interconnect(lay.scale_up).bandwidth_bytes_per_s,
+        scale_out_bytes_per_s=presets.interconnect(lay.scale_out).bandwidth_bytes_per_s,
     )
 
 

@@ -20,9 +20,6 @@ recomputation mode and a number of interleaved pipeline chunks v per stage:
   FlashAttention, data-parallel gradients reduced in FP32 behind the backward
   pass, ZeRO-3's gathers prefetched, tensor-, context- and expert-parallel
   collectives exposed, 1F1B or the interleaved schedule.
-- traffic: parallelism.layout_traffic, each cut's bytes on the link it
-  crosses, for the cards and the picture.
-
 Step time = busy × (1 + x) + exposed data-parallel time + the optimizer step,
 x = (p − 1)/(v·m) the bubble over the busy time, x/(1 + x) its share of the
 step (step_time.pipeline_bubble_share); MFU = model FLOPs / (step × GPUs × peak).
@@ -44,7 +41,7 @@ is kept (stages 0–2 take equal time, 3 no less); memory is tried before
 traffic, which is counted only for layouts that fit, one layer and one
 micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
 in both); each layout that fits gets a bound on every choice's step
-(step_time.LayoutTerms.floor, what step_floor_seconds reads: the same terms at
+(step_time.LayoutTerms.floor: the same terms at
 the least any choice gives each, from the terms its choices are then timed
 from), and its choices are timed only when that bound could come next; each
 choice's step is the step model's, a hair below it as its floor, and the
@@ -69,12 +66,12 @@ from .memory import (
 )
 from .model_size import DecoderConfig, decoder_params, linear_params, mlp_params
 from .moe import MoeConfig, moe_params
-from .parallelism import Layout, layout_traffic
+from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, shape_of, stage_blocks,
-                        step_seconds)
-from .validate import fraction, one_of, positive, positive_int
+from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, gpu_preset, shape_of,
+                        splits_into_stages, stage_blocks, step_seconds)
+from .validate import one_of, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
 MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
@@ -101,51 +98,20 @@ REJECTED_ARGUMENT = {"tp_crosses_scale_up": "tp", "tp_heads": "tp", "pp_layers":
 
 @dataclass(frozen=True)
 class Cluster:
-    """The GPUs a job runs on: how many, how fast, how much memory, and the links between them."""
+    """The GPUs a job runs on: how many, and one of them with its links, as the step model reads it."""
 
     gpus: int = quantity("GPUs in the job", "integer")
-    peak_flops_per_gpu: float = quantity("dense peak per GPU", "si", unit="FLOP/s")
-    memory_bytes: float = quantity("memory per GPU", "bytes", binary=True)
-    scale_up_gpus: int = quantity("GPUs per scale-up (NVLink) domain", "integer")
-    scale_up_bytes_per_s: float = quantity("scale-up bandwidth per GPU, one direction", "si", unit="B/s")
-    scale_out_bytes_per_s: float = quantity("scale-out bandwidth per GPU, one direction", "si", unit="B/s")
-    matmul_efficiency: float = quantity("best measured matmul rate / peak", "percent")
-    hbm_bytes_per_s: float = quantity("memory bandwidth", "si", unit="B/s", default=None)
-    sms: int = quantity("streaming multiprocessors", "integer", default=None)
-    attention_share: float = quantity("FlashAttention's rate / peak", "percent", default=None)
-    scale_up_latency_seconds: float = quantity("one message's latency inside a scale-up domain", "duration", default=None)
-    scale_out_latency_seconds: float = quantity("one message's latency across the network", "duration", default=None)
+    gpu: Gpu  # every GPU of the job alike: its rates, memory and links
 
     def __post_init__(self):
         positive_int("gpus", self.gpus)
-        positive_int("scale_up_gpus", self.scale_up_gpus)
-        for name in ("peak_flops_per_gpu", "memory_bytes", "scale_up_bytes_per_s", "scale_out_bytes_per_s"):
-            positive(name, getattr(self, name))
-        fraction("matmul_efficiency", self.matmul_efficiency)
-
-    def step_gpu(self) -> Gpu:
-        """The step model's view of one GPU of the cluster and its links (every field given)."""
-        for name in ("hbm_bytes_per_s", "sms", "attention_share", "scale_up_latency_seconds", "scale_out_latency_seconds"):
-            if getattr(self, name) is None:
-                raise EstimatorError(name, None, "a value: the step model needs it (cluster_preset gives every one)")
-        return Gpu(self.peak_flops_per_gpu, self.peak_flops_per_gpu, self.matmul_efficiency, self.attention_share,
-                   self.hbm_bytes_per_s, self.sms, self.memory_bytes, self.scale_up_gpus, self.scale_up_bytes_per_s,
-                   self.scale_out_bytes_per_s, self.scale_up_latency_seconds, self.scale_out_latency_seconds)
+        if not isinstance(self.gpu, Gpu):
+            raise EstimatorError("gpu", self.gpu, "a step_time.Gpu (gpu_preset builds one)")
 
 
-def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, matmul_rate: str, precision: str = "bf16") -> Cluster:
-    """A cluster of `gpus` preset GPUs on preset links, its matmul efficiency the measured rate / the peak."""
-    presets = load_presets()
-    g, rate = presets.gpu(gpu), presets.matmul_rate(matmul_rate)
-    peak = g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))]
-    if rate.precision != precision:
-        raise EstimatorError("matmul_rate", matmul_rate, f"a rate measured in {precision}, the precision of the peak")
-    up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
-    # A GPU that ships in no NVLink domain reaches its neighbours over the scale-out network: a domain of one.
-    return Cluster(gpus, peak, g.memory_bytes, g.nvlink_domain_gpus or 1, up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s,
-                   rate.matmul_flops / peak, hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors,
-                   attention_share=g.attention_share, scale_up_latency_seconds=up.latency_seconds,
-                   scale_out_latency_seconds=out.latency_seconds)
+def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, precision: str = "bf16") -> Cluster:
+    """A number of preset GPUs on preset links, each the GPU the step model times, built from the same presets."""
+    return Cluster(gpus, gpu_preset(gpu, scale_up, scale_out, precision))
 
 
 def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micro_batch: int = MICRO_BATCH) -> Setup:
@@ -228,7 +194,6 @@ class LayoutPlan:
                                    of=step_seconds)
     mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
     bottleneck: str  # the largest share of the step: "compute", "bubble" or a cut
-    cuts: tuple  # parallelism.CutTraffic of each cut: its bytes per step and link (the pipeline's for v = 1)
 
 
 @cache  # asked again for every (tp, cp) over the same few pipeline depths, and for every plan of one model depth
@@ -239,11 +204,9 @@ def _chunk_options(layers: int, pp: int) -> tuple:
     between 0 and 2k (Megatron-LM's --decoder-first/last-pipeline-num-layers;
     Llama 3 gives its end stages one layer fewer, §3.3.2): (p − 2)·k ≤ L.
     """
-    if pp > layers:
+    if not splits_into_stages(layers, pp):
         return ()
-    k = -(-layers // pp)
-    if pp > 2 and (pp - 2) * k > layers:
-        return ()
+    k, _ = stage_blocks(layers, pp)
     return tuple(v for v in range(1, k + 1) if k % v == 0)
 
 
@@ -258,9 +221,9 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
     p − 1 of ⌈L/p⌉ (stage_blocks), each block what step_time.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
     shape = _shape(config)
-    per_block = _block_activations(config, tp, cp, seq_len, recompute, b)
+    per_block = _block_activations(config, tp, cp, seq_len, recompute=recompute, b=b)
     if pp == 1:
-        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp)
+        return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp=tp)
     full, end = stage_blocks(shape.layers, pp)
     return max(pp * end, (pp - 1) * full) * per_block
 
@@ -279,13 +242,14 @@ def _block_activations(config, tp: int, cp: int, seq_len: int, recompute: str, b
 
 @cache  # the same for every recomputation mode, and for every plan of one width and vocabulary
 def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -> float:
-    return activation_output_bytes(tokens, b, hidden, vocab, tp, True)
+    return activation_output_bytes(tokens, b, hidden, vocab, tp=tp, sequence_parallel=True)
 
 
 def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
     """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage."""
     shared = _first_stage_shared_params(config, m, layout.pp)
-    bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, 0.0, layout.tp).total
+    bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, activations=0.0,
+                                   tp=layout.tp).total
     if m.routed:
         # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
         experts = m.routed / (layout.pp * layout.tp * layout.ep)
@@ -295,7 +259,7 @@ def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
 
 def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH) -> "str | None":
     """The structural reason a layout is rejected, or None."""
-    if layout.tp > cluster.scale_up_gpus:
+    if layout.tp > cluster.gpu.scale_up_gpus:
         return "tp_crosses_scale_up"
     if m.heads % layout.tp:
         return "tp_heads"
@@ -319,12 +283,13 @@ def layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_b
     A published run's own layout, at its own micro-batch; plan_layouts asks it of every layout at one sequence.
     """
     b = positive_int("micro_batch", micro_batch)
-    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b)
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens, b=b)
     options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
     if positive_int("chunks", chunks) not in options:
         raise EstimatorError("chunks", chunks, f"one of {options}: chunks of whole layers")
-    return _plan(config, m, layout, cluster, s, sequences, one_of("recompute", recompute, RECOMPUTE_ORDER), chunks,
-                 one_of("optimizer", optimizer, tuple(OPTIMIZERS)), None, b=b)
+    return _plan(config, m, layout, cluster, s=s, sequences=sequences,
+                 recompute=one_of("recompute", recompute, RECOMPUTE_ORDER), chunks=chunks,
+                 optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), state=None, b=b)
 
 
 def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tuple:
@@ -337,7 +302,7 @@ def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tup
     s, sequences = _batch(seq_len, global_batch_tokens)
     if layout.gpus != cluster.gpus:
         raise EstimatorError("layout", layout, f"tp × cp × pp × dp = the cluster's {cluster.gpus} GPUs")
-    reason = _check(m, layout, cluster, s, sequences, b)
+    reason = _check(m, layout, cluster, s, sequences=sequences, b=b)
     if reason:
         argument = REJECTED_ARGUMENT[reason]
         raise EstimatorError(argument, getattr(layout, argument), REJECTIONS[reason])
@@ -350,8 +315,10 @@ def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, 
 
     None when no choice fits; a structural rejection raises, naming the degree.
     """
-    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens, MICRO_BATCH)
-    search = _Search(config, m, cluster, s, sequences, one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens,
+                                  b=MICRO_BATCH)
+    search = _Search(config, m, cluster, s, sequences=sequences,
+                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
     found = _branch_and_bound(search, [layout] if search.fits(layout) else [], 1)
     return found[0] if found else None
 
@@ -364,24 +331,25 @@ def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
     return s, tokens // s
 
 
-def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, traffic, state=None, base=None,
+def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, state=None, base=None,
           b: int = MICRO_BATCH) -> LayoutPlan:
     state = _state(config, m, layout, optimizer) if state is None else state
     if base is None:
-        base = _activations(config, layout.tp, layout.cp, layout.pp, s, recompute, b)
+        base = _activations(config, layout.tp, layout.cp, layout.pp, seq_len=s, recompute=recompute, b=b)
     act = base * _interleaving(layout.pp, chunks)
     used = state + act
-    fits = memory_fit(used, cluster.memory_bytes).fits
-    if traffic is None:
-        traffic = _traffic(config, layout, cluster, s, sequences, b)
-    step = layout_step(config, layout, cluster, s, sequences * s, recompute, chunks, b)
+    fits = memory_fit(used, cluster.gpu.memory_bytes).fits
+    step = layout_step(config, layout, cluster, s, global_batch_tokens=sequences * s, recompute=recompute,
+                       chunks=chunks, micro_batch=b)
     compute = step.gemm_seconds + step.attention_seconds + step.memory_bound_seconds + step.recompute_seconds
     shares = {"compute": compute, "bubble": step.bubble_seconds, "tp": step.tp_seconds, "cp": step.cp_seconds,
               "pp": step.pp_seconds, "ep": step.ep_seconds, "dp": step.dp_exposed_seconds}
-    return LayoutPlan(layout, recompute, chunks, step.micro_batches, used, act, fits, compute, step.tp_seconds,
-                      step.cp_seconds, step.pp_seconds, step.ep_seconds, step.dp_seconds, step.dp_exposed_seconds,
-                      step.optimizer_seconds, step.bubble_share, step.step_seconds, step.mfu, max(shares, key=shares.get),
-                      traffic.cuts)
+    return LayoutPlan(layout=layout, recompute=recompute, chunks=chunks, micro_batches=step.micro_batches,
+                      memory_bytes=used, activation_bytes=act, fits=fits, compute_seconds=compute,
+                      tp_seconds=step.tp_seconds, cp_seconds=step.cp_seconds, pp_seconds=step.pp_seconds,
+                      ep_seconds=step.ep_seconds, dp_seconds=step.dp_seconds, dp_exposed_seconds=step.dp_exposed_seconds,
+                      optimizer_seconds=step.optimizer_seconds, bubble=step.bubble_share, step_seconds=step.step_seconds,
+                      mfu=step.mfu, bottleneck=max(shares, key=shares.get))
 
 
 def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str = "none",
@@ -389,18 +357,13 @@ def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_b
     """The step time of one layout and choice on a cluster, busy × (1 + x) + exposed DP + optimizer, on the framework
     the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass)."""
     s, sequences = _batch(seq_len, global_batch_tokens)
-    return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.step_gpu(), s,
-                        sequences)
+    return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.gpu, s,
+                        global_batch=sequences)
 
 
 @cache  # one per model: every layout of every plan of it reads the same
 def _shape(config):
     return shape_of(config)
-
-
-def _traffic(config, layout, cluster, s, sequences, b: int = MICRO_BATCH):
-    return layout_traffic(config, layout, s, b, sequences, cluster.peak_flops_per_gpu, cluster.matmul_efficiency,
-                          cluster.scale_up_gpus, cluster.scale_up_bytes_per_s, cluster.scale_out_bytes_per_s)
 
 
 @dataclass(frozen=True)
@@ -429,7 +392,7 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
     the module docstring), and ranks the fitting layouts by step time.
     """
     n = positive_int("best", best)
-    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer)
+    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer=optimizer)
     top = _branch_and_bound(search, fitting, n)
     reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
     return Plan(top, reasons, count, len(fitting))
@@ -447,7 +410,8 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
     m = _model(config)
     s, sequences = _batch(seq_len, global_batch_tokens)
-    search = _Search(config, m, cluster, s, sequences, one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+    search = _Search(config, m, cluster, s, sequences=sequences,
+                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
     rejected, fitting, count = {}, [], 0
 
     def reject(reason, layouts):
@@ -455,10 +419,10 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
 
     n = cluster.gpus
     for tp in _divisors(n):
-        if tp > cluster.scale_up_gpus or m.heads % tp:
+        if tp > cluster.gpu.scale_up_gpus or m.heads % tp:
             layouts = _layouts_under(n // tp, bool(m.routed))
             count += layouts
-            reject("tp_crosses_scale_up" if tp > cluster.scale_up_gpus else "tp_heads", layouts)
+            reject("tp_crosses_scale_up" if tp > cluster.gpu.scale_up_gpus else "tp_heads", layouts)
             continue
         for cp in _divisors(n // tp):
             for pp in _divisors(n // (tp * cp)):
@@ -473,7 +437,7 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
                          "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
                 for ep in eps:
                     reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
-                    layout = None if reason else Layout(tp, cp, pp, dp, ep)
+                    layout = None if reason else Layout(tp, cp, pp, dp, ep=ep)
                     if reason or not search.fits(layout):
                         reject(reason or "memory", 1)
                     else:
@@ -493,9 +457,9 @@ class _Search:
 
     def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
-        self.shape, self.gpu = _shape(config), cluster.step_gpu()
+        self.shape, self.gpu = _shape(config), cluster.gpu
         self.framework = planned_setup(Layout())  # what every layout's setup holds besides its degrees
-        self.limit = cluster.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
+        self.limit = cluster.gpu.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
         self.shared = {}
 
     def fits(self, layout) -> bool:
@@ -512,7 +476,9 @@ class _Search:
         """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
         key = ("state", layout.tp, layout.pp, layout.ep, stage)
         if key not in self.shared:
-            self.shared[key] = _state(self.config, self.m, Layout(layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, stage),
+            self.shared[key] = _state(self.config, self.m,
+                                      Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
+                                             zero_stage=stage),
                                       self.optimizer)
         return self.shared[key]
 
@@ -540,14 +506,15 @@ class _Search:
                 lighter.setdefault(chunks, stage)
                 picked.append((stage, recompute, chunks, base))
         terms = self.terms(layout)
-        return [(terms.choice(stage, recompute, chunks).step * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute,
+        return [(terms.choice(stage, recompute, chunks).step_seconds * FLOOR_MARGIN, (tp, cp, pp, dp, ep, stage), recompute,
                  chunks, self.state(layout, stage), base) for stage, recompute, chunks, base in picked]
 
     def block(self, layout) -> object:
         """step_time.block_terms of a layout's tp, cp and ep: one per (tp, cp, ep) of a plan."""
         key = ("block", layout.tp, layout.cp, layout.ep)
         if key not in self.shared:
-            self.shared[key] = block_terms(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, layout.ep)),
+            self.shared[key] = block_terms(self.shape,
+                                           planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, ep=layout.ep)),
                                            self.gpu, self.s)
         return self.shared[key]
 
@@ -555,13 +522,13 @@ class _Search:
         """step_time.LayoutTerms of a layout, what its bound and its choices share: one per layout of a plan."""
         key = ("terms", layout.tp, layout.cp, layout.pp, layout.dp, layout.ep)
         if key not in self.shared:
-            self.shared[key] = LayoutTerms(self.shape, self.framework, self.gpu, self.s, self.sequences, self.block(layout),
-                                           key[1:])
+            self.shared[key] = LayoutTerms(self.shape, self.framework, self.gpu, self.s, global_batch=self.sequences,
+                                           block=self.block(layout),
+                                           degrees=key[1:])
         return self.shared[key]
 
     def bound(self, layout) -> float:
-        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor (as step_floor_seconds
-        reads it) with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
+        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
         choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
         room = self.limit - self.state(layout, ZERO_STAGES[-1])
@@ -577,7 +544,8 @@ class _Search:
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
-            bases = tuple((r, _activations(self.config, tp, cp, pp, self.s, r)) for r in RECOMPUTE_ORDER)
+            bases = tuple((r,
+                           _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in RECOMPUTE_ORDER)
             self.shared[key] = options, bases, min(base for r, base in bases if r in SEARCHED)
         return self.shared[key]
 
@@ -595,7 +563,7 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
     """
     bounds = sorted((search.bound(layout), i) for i, layout in enumerate(layouts))
     waiting = []  # (floor, layout's place, choice's place, choice), a heap
-    best, traffic, bar, expanded = {}, {}, below, 0
+    best, bar, expanded = {}, below, 0
     while True:
         while expanded < len(bounds) and bounds[expanded][0] < bar and (not waiting or bounds[expanded][0] <= waiting[0][0]):
             i = bounds[expanded][1]
@@ -606,12 +574,10 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
             break
         _, degrees, recompute, chunks, state, base = heapq.heappop(waiting)[3]
         layout = Layout(*degrees)
-        key = (*degrees[:5], layout.zero_stage == 3)
-        if key not in traffic:
-            traffic[key] = _traffic(search.config, layout, search.cluster, search.s, search.sequences)
-        plan = _plan(search.config, search.m, layout, search.cluster, search.s, search.sequences, recompute, chunks,
-                     search.optimizer, traffic[key], state, base)
-        cut = key[:5]
+        plan = _plan(search.config, search.m, layout, search.cluster, s=search.s, sequences=search.sequences,
+                     recompute=recompute, chunks=chunks,
+                     optimizer=search.optimizer, state=state, base=base)
+        cut = degrees[:5]
         if plan.step_seconds >= below:
             continue
         if cut not in best or plan.step_seconds < best[cut].step_seconds:
@@ -623,12 +589,8 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
 
 def layout_preset_cluster(key: str) -> Cluster:
     """The cluster of a published layout (a `layouts` preset): its GPUs, their links, the best matmul rate measured for them."""
-    presets = load_presets()
-    lay = presets.layout(key)
-    rates = [k for k, r in presets.matmul_rates.items() if r.gpu == lay.gpu and r.precision == "bf16"]
-    if not rates:
-        raise EstimatorError("key", key, "a layout on a GPU with a measured BF16 matmul rate (a matmul_rates preset)")
-    return cluster_preset(lay.gpu, lay.tp * lay.cp * lay.pp * lay.dp, lay.scale_up, lay.scale_out, rates[0])
+    lay = load_presets().layout(key)
+    return cluster_preset(lay.gpu, lay.tp * lay.cp * lay.pp * lay.dp, lay.scale_up, lay.scale_out)
 
 
 def layout_preset_plan(key: str, best: int = BEST) -> Plan:
@@ -657,8 +619,8 @@ def layout_preset_standing(key: str) -> Standing:
     lay = presets.layout(key)
     config, cluster = presets.model(lay.model).config, layout_preset_cluster(key)
     s, tokens = lay.seq_len, lay.global_batch * lay.seq_len
-    own = fastest_layout_plan(config, Layout(lay.tp, lay.cp, lay.pp, lay.dp), cluster, s, tokens)
-    search, fitting, _, _ = _enumerate(config, cluster, s, tokens, "adam_fp32_grads")
+    own = fastest_layout_plan(config, Layout(lay.tp, lay.cp, lay.pp, lay.dp), cluster, s, global_batch_tokens=tokens)
+    search, fitting, _, _ = _enumerate(config, cluster, s, tokens, optimizer="adam_fp32_grads")
     if own is None:
         return Standing(None, len(fitting) + 1, len(fitting))
     faster = _branch_and_bound(search, fitting, len(fitting), own.step_seconds)
@@ -678,14 +640,12 @@ def measured_run_standing(key: str) -> RunStanding:
     """A published run's layout, timed by the planner on its own cluster and batch, over the planner's best there:
     own step / best step (both on the framework the planner assumes)."""
     from .step_runs import measured_runs
-    presets = load_presets()
     run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
-    g = presets.gpu(run.gpu)
-    rate = g.matmul_rate or next(k for k, r in presets.matmul_rates.items() if r.gpu == run.gpu and r.precision == "bf16")
-    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, rate)
+    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out)
     s, tokens = run.seq_len, run.global_batch * run.seq_len
     su = run.setup
-    own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, su.ep), cluster, s, tokens)
+    own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, ep=su.ep), cluster, s,
+                              global_batch_tokens=tokens)
     if own is None:
         raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
     best = plan_layouts(run.config, cluster, s, tokens, best=1).best[0]
@@ -717,7 +677,7 @@ def gpu_placement(layout: Layout, scale_up_gpus: int, gpu: int) -> Placement:
         raise EstimatorError("gpu", gpu, f"below the layout's {layout.gpus} GPUs")
     tp, rest = g % layout.tp, g // layout.tp
     cp, rest = rest % layout.cp, rest // layout.cp
-    return Placement(tp, cp, rest % layout.pp, rest // layout.pp, g // per)
+    return Placement(tp, cp, rest % layout.pp, rest // layout.pp, server=g // per)
 
 
 @dataclass(frozen=True)

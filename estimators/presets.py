@@ -244,7 +244,8 @@ def _declare(name: str, raw: dict, declared: dict) -> Table:
         raise EstimatorError(f"{where}.lookup", lookup, "the name a page calls for one entry, such as 'gpu'")
     entry = dataclasses.make_dataclass("".join(part.title() for part in lookup.split("_")), held, frozen=True, kw_only=True)
     entry.__module__ = __name__
-    return Table(name, lookup, raw.get("title", name), raw.get("about", ""), tuple(fields), entry, checks, configuration)
+    return Table(name, lookup, raw.get("title", name), raw.get("about", ""), fields=tuple(fields), entry=entry,
+                 checks=checks, configuration=configuration)
 
 
 def declarations(data: dict) -> dict:

@@ -47,30 +47,17 @@ def quantity(note: str = "", printed: str = "number", *, unit: str = "", binary:
 
     `field` passes on to `dataclasses.field` (a `default`, say).
     """
-    declared = Quantity(note, printed, unit, binary, of)
+    declared = Quantity(note, printed, unit, binary, of=of)
     return dataclasses.field(metadata={"quantity": declared}, **field)
 
 
-def computed_quantity(note: str = "", printed: str = "number", *, unit: str = "", binary: bool = False):
-    """A property that holds a number (a model's parameter count, computed from its
-    configuration), declared as a field is."""
-    declared = Quantity(note, printed, unit, binary)
-
-    def declare(fn):
-        fn.quantity = declared
-        return property(fn)
-
-    return declare
-
-
 def quantity_of(cls, name: str) -> Quantity | None:
-    """The declaration of field or property `name` of class `cls`, or None if it declares none."""
+    """The declaration of field `name` of class `cls`, or None if it declares none."""
     if dataclasses.is_dataclass(cls):
         for f in dataclasses.fields(cls):
             if f.name == name:
                 return f.metadata.get("quantity")
-    attribute = inspect.getattr_static(cls, name, None)
-    return getattr(attribute.fget, "quantity", None) if isinstance(attribute, property) else None
+    return None
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ def run_preset_estimate(key: str) -> RunEstimate:
     run = presets.run(key)
     peak = presets.gpu(run.gpu).peak_flops[run.precision]
     vocab = presets.model(run.model).config.vocab
-    return run_estimate(run.params, run.tokens, run.gpus, peak, run.mfu, token_id_bytes(vocab))
+    return run_estimate(run.params, run.tokens, run.gpus, peak, mfu=run.mfu, token_bytes=token_id_bytes(vocab))
 
 
 @dataclass(frozen=True)
@@ -162,8 +162,10 @@ def _stage_run(presets, entry) -> StageRun:
         seconds, hours, reported = seconds_for_gpu_hours(entry.gpu_hours, entry.gpus), entry.gpu_hours, "gpu_hours"
     # A stage names its run by its example; a run of stage_runs by its name.
     artifact, precision, model = _artifact(presets, entry)
-    return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, hours, entry.tokens, entry.examples,
-                    artifact, _dataset_bytes(presets, entry, entry.tokens), reported,
+    return StageRun(getattr(entry, "example", entry.name), address_of(entry), entry.gpus, seconds, gpu_hours=hours,
+                    tokens=entry.tokens, examples=entry.examples,
+                    artifact_bytes=artifact, dataset_bytes=_dataset_bytes(presets, entry, entry.tokens),
+                    reported=reported,
                     artifact_precision=precision, artifact_model=model)
 
 
@@ -187,8 +189,10 @@ def stage_span(key: str) -> StageSpan:
         run = presets.run(stage.run)
         e = run_preset_estimate(stage.run)
         model = presets.model(run.model)
-        runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, e.gpu_hours, run.tokens, None,
-                             _released_bytes(model), _dataset_bytes(presets, run, run.tokens), reported="",
+        runs.append(StageRun(run.name, address_of(run), run.gpus, e.seconds, gpu_hours=e.gpu_hours, tokens=run.tokens,
+                             examples=None,
+                             artifact_bytes=_released_bytes(model),
+                             dataset_bytes=_dataset_bytes(presets, run, run.tokens), reported="",
                              gpu_hours_reported=run.gpu_hours_reported, mfu=run.mfu,
                              artifact_precision=model.released_precision, artifact_model=model.name))
     return StageSpan(

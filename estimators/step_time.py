@@ -15,10 +15,9 @@ its formula and source in its docstring:
 - memory-bound kernels (norms, activation functions, residual adds, rotary,
   the loss over the vocabulary) as bytes over the GPU's memory bandwidth
   (memory_bound_seconds);
-- the optimizer step, which reads and writes the training state once
-  (optimizer_seconds);
+- the optimizer step, which reads and writes the training state once;
 - collectives with an α–β model per algorithm (collective_seconds);
-- overlap as frameworks do it (data_parallel_seconds, FSDP included,
+- overlap as frameworks do it (the data-parallel cut, FSDP included,
   expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
   schedules (pipeline_bubble_share).
 
@@ -386,13 +385,9 @@ def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
             / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"]))
 
 
-def optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     """Adam's step reads and writes the training state once: 30 bytes per parameter held (FP32 weight, m, v, gradient
     read; weight, m, v written; the BF16 copy written) over memory bandwidth."""
-    return _optimizer_seconds(non_negative("params_per_gpu", params_per_gpu), gpu)
-
-
-def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     return ADAM_BYTES_PER_PARAM * params_per_gpu / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
 
 
@@ -504,14 +499,9 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
             + _collective("reduce_scatter", v, setup.cp, bw, lat)[1])
 
 
-def pipeline_send_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
+def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bool, tokens: float, gpu: Gpu) -> float:
     """Per micro-batch and chunk: a stage's T·d/t_sp activations forward and their gradient back, point to point on the
     link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
-    return _send_seconds(shape, setup.tp, setup.cp, setup.pp, setup.sequence_parallel, tokens, gpu)
-
-
-def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bool, tokens: float, gpu: Gpu) -> float:
-    """pipeline_send_seconds of these degrees."""
     if pp == 1:
         return 0.0
     bw, lat = _link(tp * cp * pp, gpu)
@@ -539,30 +529,14 @@ def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gp
             + forward / (gpu.scale_up_bytes_per_s * FITTED["bus_efficiency"]))
 
 
-@dataclass(frozen=True)
-class DataParallelTime:
-    """The data-parallel cut's traffic per step and the part of it no computation hides."""
-
-    seconds: float = quantity("gradient reduction and weight gathering, per step", "duration")
-    exposed_seconds: float = quantity("what the backward pass (or, under FSDP, the compute) does not hide", "duration")
-
-
-def data_parallel_seconds(dense_params: float, expert_params: float, setup: Setup, gpu: Gpu, window_seconds: float,
-                          compute_seconds: float, layers: float) -> DataParallelTime:
-    """ZeRO 0: all-reduce the gradients; 1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a
-    step, the reduction hidden behind the last micro-batch's backward when the framework buckets it
-    and the gather behind the next forward; 3 (FSDP): all-gather the weights forward and backward and reduce-scatter the
-    gradients for each micro-batch, prefetched a layer ahead behind its compute: exposed = what exceeds the compute,
-    plus the first layer's gather, which nothing precedes."""
-    grads, weights = _reduce_and_gather(dense_params, expert_params, setup.tp, setup.cp, setup.pp, setup.dp, setup.ep,
-                                        setup.zero_stage, setup.grad_bytes, gpu)
-    return DataParallelTime(*_exposed(grads, weights, setup.zero_stage, setup.dp_overlap, window_seconds, compute_seconds,
-                                      layers))
-
-
 def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, window: float, compute: float,
              layers: float) -> tuple:
-    """(traffic, exposed) seconds of data_parallel_seconds from its collectives' times."""
+    """(traffic, exposed) seconds of the data-parallel cut from its collectives' times. ZeRO 0: all-reduce the gradients;
+    1–2: reduce-scatter them and all-gather the updated weights (ZeRO §7.2), once a step, the reduction hidden behind the
+    last micro-batch's backward when the framework buckets it and the gather behind the next forward; 3 (FSDP):
+    all-gather the weights forward and backward and reduce-scatter the gradients for each micro-batch, prefetched a layer
+    ahead behind its compute: exposed = what exceeds the compute, plus the first layer's gather, which nothing
+    precedes."""
     if zero_stage == 3:
         total = grads + 2 * weights
         return total, max(0.0, total - compute) + weights / max(1.0, layers)
@@ -692,6 +666,12 @@ def stage_blocks(layers: int, pp: int) -> tuple:
     return k, (layers - (pp - 2) * k) / 2
 
 
+def splits_into_stages(layers: int, pp: int) -> bool:
+    """Whether L layers split over p pipeline stages: no more stages than layers, and the middle stages' (p − 2)·⌈L/p⌉
+    layers at most L, the first and last stages sharing the rest. The one pipeline-split rule."""
+    return pp <= layers and (pp <= 2 or (pp - 2) * -(-layers // pp) <= layers)
+
+
 def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tuple:
     s = seq_len if type(seq_len) is int and seq_len > 0 else positive_int("seq_len", seq_len)
     batch = global_batch if type(global_batch) is int and global_batch > 0 else positive_int("global_batch", global_batch)
@@ -699,7 +679,7 @@ def _checked(shape: Shape, setup: Setup, seq_len: int, global_batch: int) -> tup
         raise EstimatorError("cp", setup.cp, f"a divisor of the sequence length ({s})")
     if batch % (setup.dp * setup.micro_batch):
         raise EstimatorError("global_batch", batch, f"a multiple of dp × micro-batch ({setup.dp * setup.micro_batch})")
-    if setup.pp > shape.layers or (setup.pp > 2 and (setup.pp - 2) * -(-shape.layers // setup.pp) > shape.layers):
+    if not splits_into_stages(shape.layers, setup.pp):
         raise EstimatorError("pp", setup.pp, f"a pipeline of whole stages of the model's {shape.layers} layers")
     return s, batch, batch // (setup.dp * setup.micro_batch)
 
@@ -743,26 +723,31 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
     gemm_attention = blocks * (block.forward_gemm + block.backward) + head
-    memory = c.compute - c.recompute - gemm_attention
+    memory = c.compute_seconds - c.recompute_seconds - gemm_attention
     attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
-    return StepTime(m, m * (gemm_attention - attention_share), m * attention_share, m * memory, m * c.recompute,
-                    m * layout.tp_seconds, m * layout.cp_seconds, m * c.ep, m * c.pp, c.busy, c.share, c.bubble, c.dp_seconds,
-                    c.dp_exposed, c.optimizer, c.step, model_flops,
-                    model_flops / (c.step * setup.gpus * gpu.attention_peak_flops), global_batch * seq_len / c.step)
+    return StepTime(micro_batches=m, gemm_seconds=m * (gemm_attention - attention_share),
+                    attention_seconds=m * attention_share, memory_bound_seconds=m * memory,
+                    recompute_seconds=m * c.recompute_seconds, tp_seconds=m * layout.tp_seconds,
+                    cp_seconds=m * layout.cp_seconds, ep_seconds=m * c.ep_seconds, pp_seconds=m * c.pp_seconds,
+                    busy_seconds=c.busy_seconds, bubble_share=c.bubble_share, bubble_seconds=c.bubble_seconds,
+                    dp_seconds=c.dp_seconds, dp_exposed_seconds=c.dp_exposed_seconds,
+                    optimizer_seconds=c.optimizer_seconds, step_seconds=c.step_seconds, model_flops=model_flops,
+                    mfu=model_flops / (c.step_seconds * setup.gpus * gpu.attention_peak_flops),
+                    tokens_per_second=global_batch * seq_len / c.step_seconds)
 
 
 class _Choice(NamedTuple):  # a tuple, not a dataclass: a search builds one for every choice of every layout it times
-    recompute: float
-    compute: float
-    ep: float
-    pp: float
-    busy: float
-    share: float
-    bubble: float
+    recompute_seconds: float
+    compute_seconds: float
+    ep_seconds: float
+    pp_seconds: float
+    busy_seconds: float
+    bubble_share: float
+    bubble_seconds: float
     dp_seconds: float
-    dp_exposed: float
-    optimizer: float
-    step: float
+    dp_exposed_seconds: float
+    optimizer_seconds: float
+    step_seconds: float
 
 
 class LayoutTerms:
@@ -787,25 +772,27 @@ class LayoutTerms:
 
     def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
         su, block, m, blocks = self.setup, self.block, self.m, self.blocks
-        tp, cp, pipeline, dp, expert_parallel = self.degrees
+        tp, cp, pp, dp, ep = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
         compute = blocks * block.compute + self.head + recompute
-        ep = blocks * block.ep
+        ep_seconds = blocks * block.ep
         if su.ep_overlap:
-            ep = max(0.0, ep - compute)
-        pp = self.send * chunks
-        micro = compute + self.tp_seconds + self.cp_seconds + ep + pp
+            ep_seconds = max(0.0, ep_seconds - compute)
+        pp_seconds = self.send * chunks
+        micro = compute + self.tp_seconds + self.cp_seconds + ep_seconds + pp_seconds
         busy = m * micro
-        share = _bubble_share(pipeline, m, chunks, su.schedule)
+        share = _bubble_share(pp, m, chunks, su.schedule)
         bubble = busy * share / (1 - share)
         shards = dp * cp if zero_stage >= 1 else 1
-        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel), self.gpu)
-        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pipeline, dp, expert_parallel, zero_stage,
+        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // ep), self.gpu)
+        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, zero_stage,
                                             su.grad_bytes, self.gpu)
-        dp, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
+        dp_seconds, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
         per_step = m if zero_stage == 3 else 1
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
-        return _Choice(recompute, compute, ep, pp, busy, share, bubble, dp * per_step, exposed * per_step, optimizer, step)
+        return _Choice(recompute_seconds=recompute, compute_seconds=compute, ep_seconds=ep_seconds, pp_seconds=pp_seconds,
+                       busy_seconds=busy, bubble_share=share, bubble_seconds=bubble, dp_seconds=dp_seconds * per_step,
+                       dp_exposed_seconds=exposed * per_step, optimizer_seconds=optimizer, step_seconds=step)
 
     def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str) -> float:
         """A floor under `choice`'s step for every ZeRO stage from `zero_stage`, chunk count up to `most_chunks` (on
@@ -831,27 +818,26 @@ class LayoutTerms:
         return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
 
 
-def step_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, most_chunks: int,
-                       block: "BlockTerms | None" = None) -> float:
-    """A floor under the step's time for every choice of a layout with at least the given ZeRO stage, up to the given
-    number of pipeline chunks and at least the given recomputation."""
-    s, _, _ = _checked(shape, setup, seq_len, global_batch)
-    layout = LayoutTerms(shape, setup, gpu, s, global_batch, block or block_terms(shape, setup, gpu, s))
-    return layout.floor(setup.zero_stage, setup.recompute, most_chunks, setup.schedule)
+# What a GPU preset must give besides its memory and peaks for the step model to time it.
+STEP_MODEL_GPU_FIELDS = ("nvlink_domain_gpus", "hbm_bytes_per_s", "streaming_multiprocessors", "attention_share", "matmul_rate")
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
-    share (a measured rate of the chip), bandwidth, SMs, FlashAttention's share and each link's α and β."""
+    share (the measured BF16 rate of its chip over its BF16 peak), bandwidth, SMs, FlashAttention's share, each link's α
+    and β, and attention at its BF16 peak whatever the GEMMs' precision. The one way a GPU is built: a reader's typed
+    fields replace the preset's, each checked as the preset's was."""
     from .presets import load_presets
     presets = load_presets()
     g = presets.gpu(gpu)
-    rates = [r for r in presets.matmul_rates.values() if r.gpu == gpu and r.precision == "bf16"]
-    rate = presets.matmul_rate(g.matmul_rate) if g.matmul_rate else (rates[0] if rates else None)
-    if rate is None or g.hbm_bytes_per_s is None or g.streaming_multiprocessors is None or g.attention_share is None:
-        raise EstimatorError("gpu", gpu, "a GPU with a measured BF16 matmul rate, memory bandwidth, SMs and attention share")
+    for field in STEP_MODEL_GPU_FIELDS:
+        if getattr(g, field) is None:
+            raise EstimatorError(f"gpus.{gpu}.{field}", None, "a value: the step model times no GPU without it")
     up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
     bf16 = g.peak_flops["bf16"]
-    return Gpu(g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], bf16, rate.matmul_flops / bf16,
-               g.attention_share, g.hbm_bytes_per_s, g.streaming_multiprocessors, g.memory_bytes, g.nvlink_domain_gpus or 1,
-               up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s, up.latency_seconds, out.latency_seconds)
+    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], attention_peak_flops=bf16,
+               matmul_share=presets.matmul_rate(g.matmul_rate).matmul_flops / bf16, attention_share=g.attention_share,
+               hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors, memory_bytes=g.memory_bytes,
+               scale_up_gpus=g.nvlink_domain_gpus, scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
+               scale_out_bytes_per_s=out.bandwidth_bytes_per_s, scale_up_latency_seconds=up.latency_seconds,
+               scale_out_latency_seconds=out.latency_seconds)

@@ -76,4 +76,5 @@ def storage_footprint(
     one = checkpoint_bytes(n, flag("include_gradients", include_gradients))
     retained = one * non_negative_int("checkpoints_kept", checkpoints_kept)
     total = finite_result("storage_bytes", dataset + weights + retained)
-    return StorageBreakdown(tokens, dataset, weights, one, retained, total, dataset / total)
+    return StorageBreakdown(tokens, dataset, weights, one, retained=retained, total=total,
+                            dataset_share=dataset / total)

@@ -48,5 +48,5 @@ def draw(datasets: dict) -> str:
     description = "Stages in order: " + ", ".join(f"{s['name']} ({s['lane']})" for s in stages) + ". " + " ".join(
         f"{p['name']} guards {names[p['stages'][0]]} to {names[p['stages'][-1]]}." for p in practices
     )
-    return _svg.root(WIDTH, height, "Audit practices along the training pipeline", description, body,
+    return _svg.root(WIDTH, height, "Audit practices along the training pipeline", description, body=body,
                      holds_buttons=True)

@@ -44,10 +44,10 @@ def _share(span: tuple) -> str:
 def _gpu(row: dict, x: float, top: float) -> list:
     parts = [f'<text x="{x}" y="{top + TOP - 8}" style="{TEXT}">GPU {row["gpu"] + 1}</text>']
     parts += _cells([[_held(row["layers"], r, GRID) and _held(row["width"], c, GRID) for c in range(GRID)]
-                     for r in range(GRID)], x, top + TOP, CELL, CELL - 2)
+                     for r in range(GRID)], x, top + TOP, CELL, height=CELL - 2)
     y = top + TOP + GRID * CELL + 6
     for key, label, count in STRIPS:
-        parts += _cells([[_held(row[key], i, count) for i in range(count)]], x, y, GRID * CELL / count, STRIP_H)
+        parts += _cells([[_held(row[key], i, count) for i in range(count)]], x, y, GRID * CELL / count, height=STRIP_H)
         parts.append(f'<text x="{x + GRID * CELL + 4}" y="{y + STRIP_H - 1}" style="{TEXT}">{label}</text>')
         y += STRIP_H + 6
     return parts

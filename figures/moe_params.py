@@ -41,8 +41,8 @@ def _box(x: float, width: float, top: float, height: float, text: str, lit: bool
 
 
 def _dense() -> alt.LayerChart:
-    layers = _box(0, DENSE_W, 0, BOX_H, "attention", lit=True)
-    layers += _box(0, DENSE_W, BOX_H + GAP, PANEL_H - BOX_H - GAP, "one FFN", lit=True)
+    layers = _box(0, DENSE_W, 0, BOX_H, text="attention", lit=True)
+    layers += _box(0, DENSE_W, BOX_H + GAP, PANEL_H - BOX_H - GAP, text="one FFN", lit=True)
     return alt.layer(*layers).properties(width=DENSE_W, height=PANEL_H, title=alt.Title("Dense block", fontSize=11, anchor="start"))
 
 
@@ -54,7 +54,8 @@ def _moe() -> alt.LayerChart:
         color=alt.Color("lit:N", scale=alt.Scale(domain=[True, False], range=[LIT, UNLIT]), legend=None),
         tooltip=[alt.Tooltip("label:N", title="expert")],
     )
-    layers = _box(0, MOE_W, 0, BOX_H, "attention", lit=True) + _box(0, MOE_W, BOX_H + GAP, BOX_H, "router", lit=True)
+    layers = _box(0, MOE_W, 0, BOX_H, text="attention", lit=True) + _box(0, MOE_W, BOX_H + GAP, BOX_H, text="router",
+                                                                         lit=True)
     return alt.layer(*layers, cells).properties(
         width=MOE_W, height=PANEL_H, title=alt.Title("MoE block: router, experts", fontSize=11, anchor="start"))
 

@@ -91,8 +91,10 @@ def _bytes_panel() -> alt.LayerChart:
 def chart() -> alt.VConcatChart:
     """Rows of "stages" (`stage` is its name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
     time_label}; of "runs": {stage, order, run, picked, gpus, seconds, gpus_label, time_label}."""
-    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer), "gpus_label")
-    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration), "time_label")
+    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer),
+                  tooltip="gpus_label")
+    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration),
+                  tooltip="time_label")
     return (
         alt.vconcat(gpus, time, _bytes_panel(), spacing=14)
         .properties(title=alt.Title("Each stage's range", subtitle=["bar: smallest to largest published run;", "point: each run"],

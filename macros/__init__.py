@@ -74,7 +74,7 @@ def _guarded(fn, name: str, kind: str = "macro", traces: str = "", build: "_Buil
         except (TypeError, ValueError) as error:
             raise MacroError(kind, name, f"{error}; valid call: {errors.call_form(kind, name, signature)}") from None
         if kind == "filter":
-            return _printed(build, name, fn, args, kwargs, result)
+            return _printed(build, name, fn, args, kwargs=kwargs, text=result)
         if traces:
             shown = _arguments(args, kwargs)
             inputs = derivation.inputs_of((*args, *kwargs.values(), *_named_presets(name, fn, args, kwargs)))
@@ -111,7 +111,7 @@ def _printed(build: "_Build", name: str, formatter, args: tuple, kwargs: dict, t
         )
     kind = units.kind_of(formatter, *derivation.plain(args[1:]), **derivation.plain(kwargs))
     inputs = tuple(derivation.leaf_text(leaf) for leaf in derivation.leaves(value))
-    build.manifest.record(kind, value.origin.expression, float(value), text, inputs)
+    build.manifest.record(kind, value.origin.expression, float(value), text, inputs=inputs)
     return build.cards.number(text, value)
 
 
@@ -249,7 +249,7 @@ def on_post_page_macros(env):
         env.markdown += "\n\n" + pointer + "\n"
     title = env.conf["site_name"] if page.is_homepage or not page.title else page.title  # the home page is the site
     cite = citation.Citation(env.conf["site_name"], title, page.canonical_url,
-                             reproducible.build_epoch(), build.commit.sha if build.commit else None)
+                             reproducible.build_epoch(), commit=build.commit.sha if build.commit else None)
     env.markdown += "\n\n" + citation.section(cite) + "\n"
 
 
@@ -278,14 +278,14 @@ def _compile_kept(jinja_env, compile_, source, name=None, filename=None, raw=Fal
     compiling a long page's template is most of what an unchanged page costs a rebuild
     (`Environment.from_string`, which mkdocs-macros calls, has no cache of its own)."""
     if raw or not isinstance(source, str):
-        return compile_(jinja_env, source, name, filename, raw, defer_init)
+        return compile_(jinja_env, source, name, filename, raw=raw, defer_init=defer_init)
     inputs = [source, name, filename, defer_init, jinja2.__version__,
               {key: getattr(getattr(jinja_env, key), "__qualname__", repr(getattr(jinja_env, key))) for key in _COMPILE_SETTINGS},
               # Each extension by its module's whole text: inspect.getsource of a class parses the module.
               {key: Path(inspect.getfile(type(extension))).read_text("utf-8") for key, extension in sorted(jinja_env.extensions.items())},
               {kind: {key: str(jinja2.utils._PassArg.from_obj(f)) for key, f in sorted(table.items())}
                for kind, table in (("filters", jinja_env.filters), ("tests", jinja_env.tests))}]
-    python = cache.cached("jinja-pages", inputs, lambda: compile_(jinja_env, source, name, filename, True, defer_init))
+    python = cache.cached("jinja-pages", inputs, lambda: compile_(jinja_env, source, name, filename, raw=True, defer_init=defer_init))
     return cache.compiled(python, filename or "<template>")
 
 

@@ -49,7 +49,7 @@ def _recording():
     def recorded(formatter):
         def call(value, *args, **kwargs):
             text = formatter(value, *args, **kwargs)
-            figures.append(Figure(text, value, formatter, args, tuple(sorted(kwargs.items()))))
+            figures.append(Figure(text, value, formatter, args, kwargs=tuple(sorted(kwargs.items()))))
             return text
         return call
 

@@ -347,7 +347,9 @@ def from_estimate(estimator, *args, attribute: str = "", scale: float = 1.0, ent
     """An estimator's result (or one `attribute` of it) computed from presets.toml `entries`."""
     def value():
         result = estimator(*args)
-        raw = getattr(result, attribute) if attribute else result
+        raw = result
+        for name in attribute.split(".") if attribute else ():  # "gpu.matmul_share": an attribute of an attribute
+            raw = getattr(raw, name)
         return raw / scale if scale != 1.0 else raw
 
     addresses = [address_of(e) for e in entries]

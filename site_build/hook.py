@@ -3,7 +3,10 @@ the build package's module for that job (`reproducible`, `project`, `checks`,
 `glossary`, `references`, `held`, `sections`, `pack`, `prefetch` (with `render` and `corrections`), `assets`, `cache`, `csp`, `incremental`, `failed_build`; the numbers manifest is
 the macros module's).
 
-Findings are logged as warnings, which `--strict` (build and serve alike) turns
+The build's state (the wheel, the command, the pages' script hashes, what a
+`--dirty` rebuild keeps) lives on one plugin object, as mkdocs-material's
+plugins keep theirs on a `BasePlugin[Config]` instance; its methods are the
+hook's event functions. Findings are logged as warnings, which `--strict` (build and serve alike) turns
 into a failed build. The project's modules are imported inside each event, not
 at the top: mkdocs loads this file once per process, and each build must use
 the modules that on_config kept or had imported afresh.
@@ -14,25 +17,13 @@ import sys
 from pathlib import Path
 
 import jinja2
+from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import BasePlugin, event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
 
 log = logging.getLogger("mkdocs.hooks.site_build")
-_wheel: Path | None = None
-_command: str | None = None  # "build", "gh-deploy" or "serve"
-_site_dir: str | None = None
-_script_hashes: set = set()  # every page's inline scripts, for the _headers policy
-_page_hashes: dict = {}  # {page: its inline scripts' hashes}, this build's
-# `mkdocs serve --dirty` (make serve): what each page added to the shared outputs, kept across
-# rebuilds (mkdocs loads this file once per process), and the shared key they were made under.
-_dirty = False
-_records: dict = {}
-_shared_key: str | None = None
-_kept_pages: set = set()  # this build's pages whose HTML is the last build's
-_stamp: frozenset | None = None  # the project's files as the modules this process holds were imported from
-
 _DIRTY_WARNING = "A 'dirty' build is being performed"
 
 
@@ -42,203 +33,222 @@ def _import_project():
         sys.path.insert(0, str(ROOT))
 
 
-def on_startup(command, dirty):
-    global _command, _dirty
-    _command = command
-    _dirty = command == "serve" and dirty
-    if _dirty:
-        # mkdocs warns that a dirty build may leave other pages stale (which --strict would fail);
-        # this hook re-renders every page whenever anything they share changed (on_files).
-        logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith(_DIRTY_WARNING))
-    _import_project()
-    from site_build import reproducible
-
-    reproducible.date_by_last_commit()
+class SiteBuildConfig(Config):
+    """The hook's options: none (mkdocs.yml lists it under `hooks`, which take none)."""
 
 
-@event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
-def on_config(config):
-    """Import the project afresh if a file of it changed, and refuse to start on bad presets or a bad glossary."""
-    global _site_dir, _stamp
-    _site_dir = config.site_dir
-    _script_hashes.clear()
-    _page_hashes.clear()
-    _import_project()
-    from site_build import project
+class SiteBuild(BasePlugin[SiteBuildConfig]):
+    """The build's jobs at each event, and what they keep between events and, under `mkdocs serve`, between builds."""
 
-    stamp = project.stamp(Path(config.config_file_path))
-    if stamp != _stamp:
-        project.forget_modules()
-    _stamp = stamp
-    from site_build import checks, glossary, held
+    def __init__(self):
+        self.wheel: Path | None = None
+        self.command: str | None = None  # "build", "gh-deploy" or "serve"
+        self.site_dir: str | None = None
+        self.script_hashes: set = set()  # every page's inline scripts, for the _headers policy
+        self.page_hashes: dict = {}  # {page: its inline scripts' hashes}, this build's
+        # `mkdocs serve --dirty` (make serve): what each page added to the shared outputs, kept across
+        # rebuilds (mkdocs loads this file once per process), and the shared key they were made under.
+        self.dirty = False
+        self.records: dict = {}
+        self.shared_key: str | None = None
+        self.kept_pages: set = set()  # this build's pages whose HTML is the last build's
+        self.stamp: frozenset | None = None  # the project's files as the modules this process holds were imported from
 
-    held.forget()
+    def on_startup(self, command, dirty):
+        self.command = command
+        self.dirty = command == "serve" and dirty
+        if self.dirty:
+            # mkdocs warns that a dirty build may leave other pages stale (which --strict would fail);
+            # this hook re-renders every page whenever anything they share changed (on_files).
+            logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith(_DIRTY_WARNING))
+        _import_project()
+        from site_build import reproducible
 
-    if problem := checks.presets_problem():
-        raise PluginError(problem)
-    terms = glossary.load()
-    if problems := glossary.findings(terms):
-        raise PluginError("\n".join(problems))
-    # The abbr extension marks every use of a term on every page, from the one data file
-    # (on_page_content keeps the first in each section).
-    config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
-    if not config.repo_url:  # no repository to edit in (REPO_URL unset): no edit link, rather than mkdocs' warning
-        config.edit_uri = None
-    return config
+        reproducible.date_by_last_commit()
 
+    @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
+    def on_config(self, config):
+        """Import the project afresh if a file of it changed, and refuse to start on bad presets or a bad glossary."""
+        self.site_dir = config.site_dir
+        self.script_hashes.clear()
+        self.page_hashes.clear()
+        _import_project()
+        from site_build import project
 
-def on_pre_build(config):
-    global _wheel
-    from mkdocs.structure.files import get_files
-    from site_build import checks, corrections, pack, prefetch, render
+        stamp = project.stamp(Path(config.config_file_path))
+        if stamp != self.stamp:
+            project.forget_modules()
+        self.stamp = stamp
+        from site_build import checks, glossary, held
 
-    # On the other core, while this one packs the wheel and renders the pages up to their widgets.
-    pages = [file.content_string for file in get_files(config).documentation_pages()]
-    prefetch.start({**render.jobs(pages), **corrections.jobs(pages)})
-    for finding in checks.widget_declaration_findings():
-        log.warning(finding)
-    _wheel = pack.build_wheel()
+        held.forget()
 
+        if problem := checks.presets_problem():
+            raise PluginError(problem)
+        terms = glossary.load()
+        if problems := glossary.findings(terms):
+            raise PluginError("\n".join(problems))
+        # The abbr extension marks every use of a term on every page, from the one data file
+        # (on_page_content keeps the first in each section).
+        config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
+        if not config.repo_url:  # no repository to edit in (REPO_URL unset): no edit link, rather than mkdocs' warning
+            config.edit_uri = None
+        return config
 
-def on_files(files, config):
-    """The assets, and the list page of every page's derivation cards: last, so that it is rendered
-    after every page whose numbers it lists."""
-    from mkdocs.structure.files import File
-    from site_build import assets, cards
+    def on_pre_build(self, config):
+        from mkdocs.structure.files import get_files
+        from site_build import checks, corrections, pack, prefetch, render
 
-    for file in assets.site_files(config, _wheel):
-        files.append(file)
-    if files.get_file_from_path(cards.LIST_PAGE):
-        raise PluginError(f"docs/{cards.LIST_PAGE}: the build writes this page (every page's derivation cards); rename the file")
-    files.append(File.generated(config, cards.LIST_PAGE, content=cards.LIST_MARKDOWN))
-    if _dirty:
-        _keep_unchanged_pages(files, config)
-    return files
+        # On the other core, while this one packs the wheel and renders the pages up to their widgets.
+        pages = [file.content_string for file in get_files(config).documentation_pages()]
+        prefetch.start({**render.jobs(pages), **corrections.jobs(pages)})
+        for finding in checks.widget_declaration_findings():
+            log.warning(finding)
+        self.wheel = pack.build_wheel()
 
+    def on_files(self, files, config):
+        """The assets, and the list page of every page's derivation cards: last, so that it is rendered
+        after every page whose numbers it lists."""
+        from mkdocs.structure.files import File
+        from site_build import assets, cards
 
-def _keep_unchanged_pages(files, config):
-    """Under `--dirty`, a page whose Markdown is unchanged keeps its HTML only if nothing every page
-    shares changed and the last rebuild succeeded (a failed one, --strict's warnings too, reaches
-    on_build_error); otherwise every page is rendered again."""
-    global _shared_key
-    from site_build import incremental, project
+        for file in assets.site_files(config, self.wheel):
+            files.append(file)
+        if files.get_file_from_path(cards.LIST_PAGE):
+            raise PluginError(f"docs/{cards.LIST_PAGE}: the build writes this page (every page's derivation cards); rename the file")
+        files.append(File.generated(config, cards.LIST_PAGE, content=cards.LIST_MARKDOWN))
+        if self.dirty:
+            self._keep_unchanged_pages(files, config)
+        return files
 
-    pages = files.documentation_pages()
-    key = incremental.shared_key(project.imported_folders(), Path(config.config_file_path), [f.src_uri for f in pages])
-    changed = [f for f in pages if f.is_modified()]
-    # Material's search merges a dirty rebuild's entries into the last index by dropping the last
-    # entries under the first rebuilt page's URL, which for the home page ("") is every page's.
-    whole = (key != _shared_key or any(f.src_uri not in _records for f in pages)
-             or any(f.url in ("", ".", "./") for f in changed))
-    _shared_key = key
-    if whole:
-        _records.clear()
-        for file in pages:
-            file.is_modified = lambda: True
-        for plugin in config.plugins.values():
-            if hasattr(plugin, "search_index_prev"):  # material's search: the index starts afresh
-                plugin.search_index_prev = None
-    _kept_pages.clear()
-    _kept_pages.update(f.src_uri for f in pages if not f.is_modified())
-    # The list page, rendered at every build (mkdocs writes a generated page each time), lists a kept page's cards too.
-    listed = config.plugins["macros"].site_build.cards
-    for page in _kept_pages:
-        if _records[page].cards:
-            listed.keep(_records[page].cards)
+    def _keep_unchanged_pages(self, files, config):
+        """Under `--dirty`, a page whose Markdown is unchanged keeps its HTML only if nothing every page
+        shares changed and the last rebuild succeeded (a failed one, --strict's warnings too, reaches
+        on_build_error); otherwise every page is rendered again."""
+        from site_build import incremental, project
 
-
-@event_priority(50)  # before mkdocs-macros renders the page: the lint reads what the author typed
-def on_page_markdown(markdown, page, config, files):
-    from site_build import checks, references
-
-    if page.file.generated_by:  # the build's own page, no author's
-        return markdown
-    for finding in checks.page_findings(page.file.abs_src_path, page.file.src_path, markdown):
-        log.warning(finding)
-    return references.with_definitions(markdown)
-
-
-def on_env(env, config, files):
-    """Keep the theme's compiled templates across builds (most of a rebuild is compiling them again).
-
-    Jinja's bytecode cache stores each template under its name and a checksum
-    of its source, so an edited template is compiled afresh, never stale.
-    """
-    from site_build.cache import CACHE
-
-    folder = CACHE / "jinja"
-    folder.mkdir(parents=True, exist_ok=True)
-    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
-    return env
-
-
-def on_page_content(html, page, config, files):
-    """The raw HTML held out of Markdown's way put back (`held`); each h2 section of the page in a
-    section of its own; in each, a term's first use carded."""
-    from site_build import glossary, held, sections
-
-    return sections.wrapped(glossary.marked_once(sections.parts(held.put_back(html))))
-
-
-def on_post_template(output_content, template_name, config):
-    from site_build import csp
-
-    return csp.with_policy(output_content, _script_hashes)  # 404.html; other templates have no <head>
-
-
-def on_post_page(output, page, config):
-    from site_build import assets, checks, compact, csp
-
-    for finding in checks.duplicate_ids(page.file.src_path, output):
-        log.warning(finding)
-    assets.write_chart_specs(output, config.site_dir)
-    hashes = _page_hashes.setdefault(page.file.src_uri, set())
-    output = csp.with_policy(compact.page(output), hashes)
-    _script_hashes.update(hashes)
-    return output
-
-
-@event_priority(100)  # before mkdocs-macros writes the numbers manifest in its own on_post_build
-def on_post_build(config):
-    from site_build import csp, incremental
-
-    if _dirty:
-        # A kept page's numbers and scripts into this build's outputs; a rendered page's remembered.
-        manifest = config.plugins["macros"].site_build.manifest
+        pages = files.documentation_pages()
+        key = incremental.shared_key(project.imported_folders(), Path(config.config_file_path), [f.src_uri for f in pages])
+        changed = [f for f in pages if f.is_modified()]
+        # Material's search merges a dirty rebuild's entries into the last index by dropping the last
+        # entries under the first rebuilt page's URL, which for the home page ("") is every page's.
+        whole = (key != self.shared_key or any(f.src_uri not in self.records for f in pages)
+                 or any(f.url in ("", ".", "./") for f in changed))
+        self.shared_key = key
+        if whole:
+            self.records.clear()
+            for file in pages:
+                file.is_modified = lambda: True
+            for plugin in config.plugins.values():
+                if hasattr(plugin, "search_index_prev"):  # material's search: the index starts afresh
+                    plugin.search_index_prev = None
+        self.kept_pages.clear()
+        self.kept_pages.update(f.src_uri for f in pages if not f.is_modified())
+        # The list page, rendered at every build (mkdocs writes a generated page each time), lists a kept page's cards too.
         listed = config.plugins["macros"].site_build.cards
-        rendered = incremental.records(manifest.entries, _page_hashes, _page_hashes,
-                                       {page: listed.page_of(page) for page in _page_hashes})
-        for page in sorted(_kept_pages):
-            manifest.entries.extend(_records[page].entries)
-            _script_hashes.update(_records[page].script_hashes)
-        _records.update(rendered)
-    site = Path(config.site_dir)
-    csp.write_headers_file(site, _script_hashes)
-    _stop_prefetch()
+        for page in self.kept_pages:
+            if self.records[page].cards:
+                listed.keep(self.records[page].cards)
+
+    @event_priority(50)  # before mkdocs-macros renders the page: the lint reads what the author typed
+    def on_page_markdown(self, markdown, page, config, files):
+        from site_build import checks, references
+
+        if page.file.generated_by:  # the build's own page, no author's
+            return markdown
+        for finding in checks.page_findings(page.file.abs_src_path, page.file.src_path, markdown):
+            log.warning(finding)
+        return references.with_definitions(markdown)
+
+    def on_env(self, env, config, files):
+        """Keep the theme's compiled templates across builds (most of a rebuild is compiling them again).
+
+        Jinja's bytecode cache stores each template under its name and a checksum
+        of its source, so an edited template is compiled afresh, never stale.
+        """
+        from site_build.cache import CACHE
+
+        folder = CACHE / "jinja"
+        folder.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        return env
+
+    def on_page_content(self, html, page, config, files):
+        """The raw HTML held out of Markdown's way put back (`held`); each h2 section of the page in a
+        section of its own; in each, a term's first use carded."""
+        from site_build import glossary, held, sections
+
+        return sections.wrapped(glossary.marked_once(sections.parts(held.put_back(html))))
+
+    def on_post_template(self, output_content, template_name, config):
+        from site_build import csp
+
+        return csp.with_policy(output_content, self.script_hashes)  # 404.html; other templates have no <head>
+
+    def on_post_page(self, output, page, config):
+        from site_build import assets, checks, compact, csp
+
+        for finding in checks.duplicate_ids(page.file.src_path, output):
+            log.warning(finding)
+        assets.write_chart_specs(output, config.site_dir)
+        hashes = self.page_hashes.setdefault(page.file.src_uri, set())
+        output = csp.with_policy(compact.page(output), hashes)
+        self.script_hashes.update(hashes)
+        return output
+
+    @event_priority(100)  # before mkdocs-macros writes the numbers manifest in its own on_post_build
+    def on_post_build(self, config):
+        from site_build import csp, incremental
+
+        if self.dirty:
+            # A kept page's numbers and scripts into this build's outputs; a rendered page's remembered.
+            manifest = config.plugins["macros"].site_build.manifest
+            listed = config.plugins["macros"].site_build.cards
+            rendered = incremental.records(manifest.entries, self.page_hashes, self.page_hashes,
+                                           {page: listed.page_of(page) for page in self.page_hashes})
+            for page in sorted(self.kept_pages):
+                manifest.entries.extend(self.records[page].entries)
+                self.script_hashes.update(self.records[page].script_hashes)
+            self.records.update(rendered)
+        site = Path(config.site_dir)
+        csp.write_headers_file(site, self.script_hashes)
+        self._stop_prefetch()
+
+    def _stop_prefetch(self):
+        from site_build import prefetch
+
+        prefetch.stop()
+
+    def on_serve(self, server, config, builder):
+        from site_build import project
+
+        for folder in project.imported_folders():
+            server.watch(str(folder))
+        return server
+
+    def on_build_error(self, error):
+        self.shared_key = None  # the next rebuild renders every page
+        self.stamp = None  # with the project imported afresh
+        self._stop_prefetch()
+        # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
+        if self.command == "serve" or self.site_dir is None or not Path(self.site_dir).is_dir():
+            return
+        from site_build import failed_build
+
+        failed_build.leave_marker(self.site_dir, error)
 
 
-def _stop_prefetch():
-    from site_build import prefetch
-
-    prefetch.stop()
-
-
-def on_serve(server, config, builder):
-    from site_build import project
-
-    for folder in project.imported_folders():
-        server.watch(str(folder))
-    return server
-
-
-def on_build_error(error):
-    global _shared_key, _stamp
-    _shared_key = None  # the next rebuild renders every page
-    _stamp = None  # with the project imported afresh
-    _stop_prefetch()
-    # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
-    if _command == "serve" or _site_dir is None or not Path(_site_dir).is_dir():
-        return
-    from site_build import failed_build
-
-    failed_build.leave_marker(_site_dir, error)
+# mkdocs calls a hook module's on_<event> functions: here the methods of the one plugin object this process keeps.
+_BUILD = SiteBuild()
+on_startup = _BUILD.on_startup
+on_config = _BUILD.on_config
+on_pre_build = _BUILD.on_pre_build
+on_files = _BUILD.on_files
+on_page_markdown = _BUILD.on_page_markdown
+on_env = _BUILD.on_env
+on_page_content = _BUILD.on_page_content
+on_post_template = _BUILD.on_post_template
+on_post_page = _BUILD.on_post_page
+on_post_build = _BUILD.on_post_build
+on_serve = _BUILD.on_serve
+on_build_error = _BUILD.on_build_error

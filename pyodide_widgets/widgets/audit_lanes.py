@@ -39,5 +39,5 @@ DIAGRAM = {
 FIELDS, presets, update = pick_one.declare(
     "practice", "Practice", OPTIONS,
     lambda key: f"{OPTIONS[key]['name']} guards {_where(_DATA['practices'][key])}.",
-    DIAGRAM,
+    diagram=DIAGRAM,
 )

@@ -79,7 +79,8 @@ def update(state: dict) -> dict:
     run = _PRESETS.run(s["run"])
     total = estimators.checkpoint_bytes(_PRESETS.model(run.model).params)
     st = estimators.checkpoint_stall(total, run.gpus, _PRESETS.interconnect(s["host"]).bandwidth_bytes_per_s,
-                                     _PRESETS.storage_system(s["storage"]).write_bytes_per_s, s["window"], s["interval"])
+                                     _PRESETS.storage_system(s["storage"]).write_bytes_per_s, window_s=s["window"],
+                                     checkpoint_interval_s=s["interval"])
     pause = {"sync": (st.sync_s, st.sync_run_s, st.sync_run_share), "async": (st.async_s, st.async_run_s, st.async_run_share)}
     mine, theirs = pause[s["mode"]], pause["async" if s["mode"] == "sync" else "sync"]
     other_label = "asynchronously" if s["mode"] == "sync" else "synchronously"

@@ -91,8 +91,9 @@ def update(state: dict) -> dict:
     # The matrices the adapters sit on: GPT-2's fused q, k and v take one adapter, as PEFT fits it.
     matrices = estimators.lora_adapted_matrices(config, s["modules"])
     bills = {
-        method: estimators.finetune_bill(method, config, s["rank"], s["modules"], s["quantization"],
-                                         s["seq_len"], s["micro_batch"], s["recompute"], gpu.memory_bytes)
+        method: estimators.finetune_bill(method, config, s["rank"], s["modules"], quantization=s["quantization"],
+                                         seq_len=s["seq_len"], micro_batch=s["micro_batch"], recompute=s["recompute"],
+                                         budget_bytes=gpu.memory_bytes)
         for method in METHODS
     }
     adapted = bills["lora"].state

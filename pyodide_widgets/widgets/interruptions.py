@@ -142,7 +142,7 @@ def update(state: dict) -> dict:
     """Outputs (text) and the chart's rows for one state of the form."""
     s = read(FIELDS, state)
     window, n, interval, pause = s["window"], s["interruptions"], s["interval"], s["pause"]
-    valid = _interval_range(state, window, n, interval, pause)
+    valid = _interval_range(state, window, n, interval, pause=pause)
     now = estimators.checkpoint_overhead(window, n, interval, pause)
     outputs = {
         "lost": units.duration(now.lost_s, "h"),  # work lost over a run reads in hours, as its sources give it

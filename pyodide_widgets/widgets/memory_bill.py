@@ -100,8 +100,9 @@ def update(state: dict) -> dict:
     s = read(FIELDS, state)
     model, gpu = _MODELS[s["model"]], _PRESETS.gpu(s["gpu"])
     try:
-        bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], s["seq_len"],
-                                      s["micro_batch"], s["recompute"], s["tp"], gpu.memory_bytes, s["pp"])
+        bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], seq_len=s["seq_len"],
+                                      micro_batch=s["micro_batch"], recompute=s["recompute"], tp=s["tp"],
+                                      gpu_memory_bytes=gpu.memory_bytes, pp=s["pp"])
     except estimators.EstimatorError as error:
         raise _in_form_terms(error, model, state) from None
     parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]

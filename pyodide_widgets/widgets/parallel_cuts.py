@@ -122,9 +122,12 @@ def update(state: dict) -> dict:
     layout = estimators.single_cut_layout(s["cut"], s["gpus"])
     up, out = _PRESETS.interconnect(s["scale_up"]), _PRESETS.interconnect(s["scale_out"])
     try:
-        t = estimators.layout_traffic(model.config, layout, s["seq_len"], s["micro_batch"], s["global_batch"],
-                                      gpu.peak_flops["bf16"], s["mfu"], gpu.nvlink_domain_gpus,
-                                      up.bandwidth_bytes_per_s, out.bandwidth_bytes_per_s)
+        t = estimators.layout_traffic(model.config, layout, s["seq_len"], s["micro_batch"],
+                                      global_batch=s["global_batch"],
+                                      peak_flops_per_gpu=gpu.peak_flops["bf16"], mfu=s["mfu"],
+                                      scale_up_gpus=gpu.nvlink_domain_gpus,
+                                      scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
+                                      scale_out_bytes_per_s=out.bandwidth_bytes_per_s)
     except estimators.EstimatorError as error:
         # The layout's own degrees (tp, pp, cp, ep) are the GPU count the reader typed.
         if error.argument in ("tp", "pp", "cp", "ep", "dp"):

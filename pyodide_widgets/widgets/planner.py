@@ -10,10 +10,11 @@ its pipeline stages in rows, each stage's tensor- and context-parallel GPUs
 in order, the servers they share outlined.
 """
 
+from dataclasses import replace
 from functools import lru_cache
 
 import estimators
-from estimators import memory, planner, units
+from estimators import memory, planner, step_time, units
 from estimators.presets import address_of
 
 from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, typed, whole
@@ -34,9 +35,9 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 RANKS = len(ORDINALS)
 # The picture: stages drawn (the first ones and the last), lines of GPUs a stage, GPUs a line.
 DRAWN_STAGES, STAGE_LINES, LINE_GPUS = 4, 2, 16
-# The GPUs the step model can time: a BF16 peak, memory bandwidth, streaming multiprocessors and FlashAttention's rate.
+# The GPUs the step model can time: every field it reads given (estimators.gpu_preset names the one missing).
 _GPUS = {key: g for key, g in _PRESETS.gpus.items()
-         if PRECISION in g.peak_flops and None not in (g.hbm_bytes_per_s, g.streaming_multiprocessors, g.attention_share)}
+         if None not in (getattr(g, field) for field in step_time.STEP_MODEL_GPU_FIELDS)}
 # A typed link has a bandwidth; its latency is the default cluster's links' (Llama 3's NVLink and RoCE).
 _LINKS = _PRESETS.layout("llama3-405b-8k")
 
@@ -62,7 +63,7 @@ FIELDS = (
     number("scale_up_bandwidth", "Scale-up bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
     number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
     # A thousandth of peak at least: below it the GPUs are idle, not multiplying.
-    number("matmul_efficiency", "Matmul efficiency", unit="% of peak", scale=PER_CENT, min=0.1, max=100,
+    number("matmul_share", "Matmul efficiency", unit="% of peak", scale=PER_CENT, min=0.1, max=100,
            note="the best matrix multiply measured on the GPU, over its peak"),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
     whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),
@@ -127,8 +128,8 @@ def _cluster_values(lay) -> dict:
         "scale_up_gpus": from_preset(g, "nvlink_domain_gpus"),
         "scale_up_bandwidth": from_preset(_PRESETS.interconnect(lay.scale_up), "bandwidth_bytes_per_s", GIGA),
         "scale_out_bandwidth": from_preset(_PRESETS.interconnect(lay.scale_out), "bandwidth_bytes_per_s", GIGA),
-        "matmul_efficiency": from_estimate(estimators.layout_preset_cluster, address_key(lay),
-                                           attribute="matmul_efficiency", scale=PER_CENT, entries=(lay,)),
+        "matmul_share": from_estimate(estimators.layout_preset_cluster, address_key(lay), attribute="gpu.matmul_share",
+                                      scale=PER_CENT, entries=(lay,)),
         "seq_len": from_preset(lay, "seq_len"),
         "batch_tokens": from_estimate(estimators.step_tokens, lay.global_batch, lay.seq_len, entries=(lay,)),
     }
@@ -187,24 +188,23 @@ def _config(s: dict):
     """The typed configuration: a DecoderConfig for one expert, else a MoeConfig of no dense or shared blocks."""
     d, h = s["d_model"], s["heads"]
     if s["experts"] == 1:
-        return estimators.DecoderConfig(s["layers"], d, h, s["kv_heads"], s["ffn_dim"], s["vocab"])
+        return estimators.DecoderConfig(s["layers"], d, h, s["kv_heads"], ffn_dim=s["ffn_dim"], vocab=s["vocab"])
     # d/H is the configuration's default head width: a typed head width equal to it is that default.
     head = 0 if d % h == 0 and s["head_dim"] == d // h else s["head_dim"]
-    return estimators.MoeConfig(s["layers"], d, h, s["kv_heads"], s["vocab"], 0, 0, s["ffn_dim"], s["experts"], 0,
-                                s["top_k"], head_dim=head)
+    return estimators.MoeConfig(s["layers"], d, h, s["kv_heads"], vocab=s["vocab"], dense_layers=0, dense_ffn_dim=0,
+                                expert_ffn_dim=s["ffn_dim"], routed_experts=s["experts"], shared_experts=0,
+                                top_k=s["top_k"], head_dim=head)
 
 
 def _plan(state: dict, s: dict):
     error = _shape_error(state, s)
     if error:
         raise error
-    g = _GPUS[s["gpu"]]
-    cluster = estimators.Cluster(s["gpus"], g.peak_flops[PRECISION], g.memory_bytes, s["scale_up_gpus"],
-                                 s["scale_up_bandwidth"], s["scale_out_bandwidth"], s["matmul_efficiency"],
-                                 hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors,
-                                 attention_share=g.attention_share,
-                                 scale_up_latency_seconds=_PRESETS.interconnect(_LINKS.scale_up).latency_seconds,
-                                 scale_out_latency_seconds=_PRESETS.interconnect(_LINKS.scale_out).latency_seconds)
+    # The chosen GPU on the default cluster's links, then the reader's typed fields in place of the preset's.
+    gpu = replace(estimators.gpu_preset(s["gpu"], _LINKS.scale_up, _LINKS.scale_out, PRECISION),
+                  scale_up_gpus=s["scale_up_gpus"], scale_up_bytes_per_s=s["scale_up_bandwidth"],
+                  scale_out_bytes_per_s=s["scale_out_bandwidth"], matmul_share=s["matmul_share"])
+    cluster = estimators.Cluster(s["gpus"], gpu)
     return estimators.plan_layouts(_config(s), cluster, s["seq_len"], s["batch_tokens"])
 
 

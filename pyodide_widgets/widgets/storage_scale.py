@@ -80,7 +80,8 @@ def presets() -> dict:
 
 
 def _footprint(s: dict, params: float) -> estimators.StorageBreakdown:
-    return estimators.storage_footprint(params, s["tokens_per_param"], int(s["token_bytes"]), s["checkpoints_kept"], s["gradients"])
+    return estimators.storage_footprint(params, s["tokens_per_param"], int(s["token_bytes"]), s["checkpoints_kept"],
+                                        include_gradients=s["gradients"])
 
 
 def _rows(parts: estimators.StorageBreakdown, params: float, pick: str | None) -> list:

@@ -37,4 +37,4 @@ def _place(key: str) -> str:
     return f"{OPTIONS[key]['name']}: part of {LAYERS[order[i]]['name']}, which {below}."
 
 
-FIELDS, presets, update = pick_one.declare("block", "Block", OPTIONS, _place, {})
+FIELDS, presets, update = pick_one.declare("block", "Block", OPTIONS, _place, diagram={})

@@ -82,7 +82,8 @@ def update(state: dict) -> dict:
         allowed = ", ".join(_PRECISIONS[p] for p in gpu.peak_flops)
         raise estimators.EstimatorError("precision", state["precision"], f"a precision the {gpu.name} has a dense peak for: {allowed}")
     peak = gpu.peak_flops[s["precision"]]
-    e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, s["mfu"], int(s["token_bytes"]))
+    e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, mfu=s["mfu"],
+                                token_bytes=int(s["token_bytes"]))
     flops = f"{units.sci(e.flops)} FLOPs"
     outputs = {
         "flops": flops,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import estimators
 from estimators.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +36,13 @@ def test_json_output_is_raw_numbers(capsys):
 def test_zero_stage_3_and_storage_and_finetune(capsys):
     assert "total: 1.88 GB" in run(capsys, "memory", "--params", "7.5e9", "--gpus", "64", "--stage", "3")[1]
     assert "checkpoint: 112 GB" in run(capsys, "storage", "--params", "7e9", "--include-gradients")[1]
-    out = run(capsys, "finetune", "--method", "full", "--params", "7e9")[1]
-    assert "104 GiB" in out
+    # The pages' figure for the same fine-tune: one model of a fine-tune, on the command line as on the pages.
+    lora = estimators.load_presets().finetune("lora-7b")
+    config = estimators.load_presets().model(lora.model).config
+    out = run(capsys, "finetune", "--method", "qlora", "--model", lora.model, "--rank", str(lora.rank),
+              "--modules", ",".join(lora.modules), "--quantization", lora.quantization)[1]
+    page = estimators.finetune_breakdown("qlora", config, lora.rank, lora.modules, lora.quantization).total
+    assert f"total: {estimators.units.bytes_(page)} " in out
     assert "671B" in run(capsys, "params", "--model", "deepseek-v3")[1]
 
 
@@ -51,7 +57,8 @@ def test_zero_stage_3_and_storage_and_finetune(capsys):
         (["time", "--run", "no-such-run"], "--run no-such-run is not allowed: one of 'llama3-405b'"),
         # An option of another name than its estimator's argument, and one left at its default.
         (["failures", "--preset", "no-such-run"], "--preset no-such-run is not allowed: one of 'llama3-405b'"),
-        (["finetune", "--method", "lora", "--params", "7e9"], "--trainable-params 0 is not allowed: a number greater than 0"),
+        (["finetune", "--method", "lora", "--model", "llama2-7b", "--rank", "0"], "--rank 0 is not allowed: a whole number of 1 or more"),
+        (["finetune", "--method", "lora", "--model", "deepseek-v3"], "--model deepseek-v3 is not allowed: a dense model preset"),
         (["storage", "--params", "7e9", "--bytes-per-token", "0"], "--bytes-per-token 0 is not allowed: a number greater than 0"),
     ],
 )

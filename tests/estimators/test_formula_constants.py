@@ -70,13 +70,14 @@ def test_loss_fits_are_the_laws_chinchilla_loss_evaluates():
         ("nf4-double-quant", 4 + 8 / 64 + 32 / (64 * 256)),  # FP8 constants, one FP32 per 256 of them
     ],
 )
-def test_quantization_layout_gives_the_bits_finetune_memory_charges(quantization, bits):
+def test_quantization_layout_gives_the_bits_a_qlora_fine_tune_charges(quantization, bits):
     layout = estimators.quantization_layout(quantization)
     assert layout.bits_per_weight == pytest.approx(bits)
     assert QUANTIZATION_BITS[quantization] == layout.bits_per_weight
-    n, trainable = 7e9, 16_777_216
-    frozen = estimators.finetune_memory("qlora", n, trainable, quantization=quantization).frozen_bytes
-    assert frozen == pytest.approx(n * layout.bits_per_weight / 8)
+    config = estimators.load_presets().model("llama2-7b").config
+    linear = estimators.decoder_params(config)
+    stored = estimators.finetune_breakdown("qlora", config, quantization=quantization).base_quantized_bytes
+    assert stored == pytest.approx((linear.attention + linear.mlp) * layout.bits_per_weight / 8)
 
 
 def test_quantization_layout_rejects_an_unknown_storage():

@@ -1,5 +1,7 @@
 """The layout planner against published runs: Llama 3 405B, torchtitan's Llama 3.1 benchmarks, DeepSeek-V3."""
 
+from dataclasses import replace
+
 import pytest
 
 import estimators
@@ -8,6 +10,7 @@ from estimators.model_size import DecoderConfig
 from estimators import planner
 from estimators.parallelism import Layout
 from estimators.planner import Cluster, cluster_preset, fastest_layout_plan, layout_plan, plan_layouts
+from estimators.step_time import STEP_MODEL_GPU_FIELDS, gpu_preset, shape_of, step_seconds
 
 PRESETS = estimators.load_presets()
 GIB = 2**30
@@ -21,7 +24,7 @@ RANKING_SLACK = 0.10
 
 def _llama3_cluster():
     # Llama 3 §3.3.1: 16,384 H100s, eight to a server on NVLink, 400 Gb/s RoCE between them.
-    return cluster_preset("h100-sxm", 16384, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
+    return cluster_preset("h100-sxm", 16384, "nvlink-h100", "roce-400g")
 
 
 def _published(key):
@@ -78,20 +81,20 @@ def test_torchtitan_llama31_layouts_fit_and_count_less_than_the_measured_peak(mo
     # reserve, FSDP's gathered weights and unsharded gradients, the recomputed layer's own activations
     # during its backward pass). It is a floor on the measurement, and the measurement fits the GPU.
     seq = 8192
-    cluster = cluster_preset("h100-hbm2e-96gb", layout.gpus, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
+    cluster = cluster_preset("h100-hbm2e-96gb", layout.gpus, "nvlink-h100", "roce-400g")
     # Under pipelining, one sequence per micro-batch (the benchmark does not say): the 1F1B bill then counts p in flight.
     micro_batch = 1 if layout.pp > 1 else local_batch
     plan = layout_plan(PRESETS.model(model).config, layout, cluster, seq, layout.dp * local_batch * seq, recompute,
                        chunks, "adam", micro_batch)
     assert plan.fits
-    assert plan.memory_bytes < measured_gib * GIB <= cluster.memory_bytes
+    assert plan.memory_bytes < measured_gib * GIB <= cluster.gpu.memory_bytes
 
 
 def test_torchtitan_llama31_8b_fits_under_selective_recomputation_counting_more_than_measured():
     # torchtitan table 1: Llama 3.1 8B on 8 GPUs, FSDP, local batch 2, selective recomputation: 82.4 GiB measured.
     # With FlashAttention and fused kernels counted the run fits; torchtitan's per-operator checkpointing also drops
     # every other matmul's output, which this count keeps, so the bill stays above the measurement.
-    cluster = cluster_preset("h100-hbm2e-96gb", 8, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
+    cluster = cluster_preset("h100-hbm2e-96gb", 8, "nvlink-h100", "roce-400g")
     layout, seq, tokens = Layout(dp=8, zero_stage=3), 8192, 8 * 2 * 8192
     config = PRESETS.model("llama3-8b").config
     selective = layout_plan(config, layout, cluster, seq, tokens, "selective", 1, "adam", 2)
@@ -104,14 +107,14 @@ def test_deepseek_v3_published_layout_fits_with_zero_1_recomputing_its_blocks():
     # The H800's matrix units are the H100 SXM's: the H100's measured matmul rate stands for it. DeepSeek recomputes
     # norms and MLA's up-projections and caches the experts' inputs in FP8 (§3.2.3, §3.3.3), which this count does not
     # model: with the BF16 tensors of nine experts a token kept, the layout fits only recomputing whole blocks.
-    cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr", "h100-sxm-bf16")
+    cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr")
     config, layout = PRESETS.model("deepseek-v3").config, Layout(pp=16, dp=128, ep=64, zero_stage=1)
     assert not layout_plan(config, layout, cluster, 4096, 15360 * 4096, "none").fits
     assert layout_plan(config, layout, cluster, 4096, 15360 * 4096, "full").fits
 
 
 def test_deepseek_v3s_fastest_layouts_split_the_experts():
-    cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr", "h100-sxm-bf16")
+    cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr")
     plan = plan_layouts(PRESETS.model("deepseek-v3").config, cluster, 4096, 15360 * 4096)
     assert plan.best and all(p.layout.ep > 1 for p in plan.best)
 
@@ -135,7 +138,7 @@ def test_a_width_the_heads_do_not_divide_is_named():
 
 def test_tensor_parallelism_the_heads_do_not_divide_is_named():
     # Llama 3 8B has 32 heads: TP 3 splits none of them evenly.
-    cluster = cluster_preset("h100-sxm", 24, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
+    cluster = cluster_preset("h100-sxm", 24, "nvlink-h100", "roce-400g")
     with pytest.raises(EstimatorError) as e:
         layout_plan(PRESETS.model("llama3-8b").config, Layout(tp=3, dp=8), cluster, 8192, 8 * 8192, "full")
     assert e.value.argument == "tp"
@@ -143,7 +146,7 @@ def test_tensor_parallelism_the_heads_do_not_divide_is_named():
 
 def test_zero_gpus_is_named():
     with pytest.raises(EstimatorError) as e:
-        cluster_preset("h100-sxm", 0, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
+        cluster_preset("h100-sxm", 0, "nvlink-h100", "roce-400g")
     assert e.value.argument == "gpus"
 
 
@@ -153,17 +156,50 @@ def test_a_batch_of_partial_sequences_is_named():
     assert e.value.argument == "global_batch_tokens"
 
 
-def test_a_cluster_is_checked_field_by_field():
+def test_a_gpu_is_checked_field_by_field():
+    # A reader's typed field replaces the preset's and is checked as the preset's was.
+    gpu = gpu_preset("h100-sxm", "nvlink-h100", "roce-400g")
     with pytest.raises(EstimatorError) as e:
-        Cluster(8, 989e12, 80 * GIB, 8, 450e9, 50e9, 1.5)
-    assert e.value.argument == "matmul_efficiency"
+        replace(gpu, matmul_share=1.5)
+    assert e.value.argument == "matmul_share"
+    with pytest.raises(EstimatorError) as e:
+        Cluster(8, "h100-sxm")
+    assert e.value.argument == "gpu"
+
+
+def test_a_gpu_preset_missing_a_step_model_field_is_named():
+    # Every field the step model reads is required of a GPU it times: the error names the preset and the field.
+    for key, g in PRESETS.gpus.items():
+        missing = [field for field in STEP_MODEL_GPU_FIELDS if getattr(g, field) is None]
+        if missing:
+            with pytest.raises(EstimatorError) as e:
+                gpu_preset(key, "nvlink-h100", "roce-400g")
+            assert e.value.argument == f"gpus.{key}.{missing[0]}"
+        else:
+            assert gpu_preset(key, "nvlink-h100", "roce-400g").memory_bytes == g.memory_bytes
+
+
+@pytest.mark.parametrize("precision", ["bf16", "fp8"])
+def test_the_planner_and_the_step_model_give_one_answer(precision):
+    # One GPU, one layout: the planner's step is the step model's on the same GPU, at FP8 as at BF16 (attention at the
+    # BF16 peak in both). Llama 3 405B's 8K layout on H100s.
+    lay, layout = _published("llama3-405b-8k")
+    config, tokens = PRESETS.model(lay.model).config, lay.global_batch * lay.seq_len
+    cluster = cluster_preset(lay.gpu, layout.gpus, lay.scale_up, lay.scale_out, precision)
+    gpu = gpu_preset(lay.gpu, lay.scale_up, lay.scale_out, precision)
+    assert cluster.gpu == gpu
+    assert gpu.attention_peak_flops == PRESETS.gpu(lay.gpu).peak_flops["bf16"]
+    planned = planner.layout_step(config, layout, cluster, lay.seq_len, tokens)
+    direct = step_seconds(shape_of(config), planner.planned_setup(layout), gpu, lay.seq_len, lay.global_batch)
+    assert planned.step_seconds == direct.step_seconds
+    assert planned.mfu == direct.mfu
 
 
 def test_pruned_ranking_equals_every_layout_evaluated_on_its_own():
     # The branch and bound must drop no layout that would rank: Llama 3 8B on 64 H100s, each layout
     # asked for by itself (its fastest fitting choice), sorted, gives the same best few.
     config, seq, tokens = PRESETS.model("llama3-8b").config, 8192, 512 * 8192
-    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr", "h100-sxm-bf16")
+    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr")
     alone = []
     for tp in (1, 2, 4, 8, 16, 32, 64):
         for cp in (d for d in (1, 2, 4, 8, 16, 32, 64) if 64 % (tp * d) == 0):
@@ -184,7 +220,7 @@ def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_it
     # The same for Mixtral 8x7B on 64 H100s, expert parallelism included: every layout alone, with each EP degree,
     # against the whole ranking.
     config, seq, tokens = PRESETS.model("mixtral-8x7b").config, 4096, 64 * 4096
-    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr", "h100-sxm-bf16")
+    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr")
     divisors = (1, 2, 4, 8, 16, 32, 64)
     alone = []
     for tp, cp, pp in ((t, c, p) for t in divisors for c in divisors for p in divisors if 64 % (t * c * p) == 0):
@@ -208,7 +244,7 @@ def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, g
     # The branch and bound is exact only if a layout's bound is no longer than any of its choices' floors, and a
     # choice's floor no longer than the step layout_plan computes for that choice.
     config = PRESETS.model(model).config
-    cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g", "h100-sxm-bf16")
+    cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g")
     tokens = 2048 * seq if gpus > 64 else 256 * seq
     search, fitting, _, _ = planner._enumerate(config, cluster, seq, tokens, "adam_fp32_grads")
     assert fitting
@@ -241,7 +277,7 @@ def test_megatron_gpt_runs_fit_and_a_newer_framework_beats_their_share_of_peak(b
     config = DecoderConfig(layers, hidden, heads, heads, 4 * hidden, 51200, tied_embeddings=True, mlp="gelu",
                            norm="layernorm", bias=True, max_positions=2048, dropout=True)
     assert estimators.decoder_params(config).total / 1e9 == pytest.approx(billions, abs=0.05)  # the row as transcribed
-    cluster = cluster_preset("a100-sxm", gpus, "nvlink-a100", "infiniband-hdr", "a100-sxm-bf16")
+    cluster = cluster_preset("a100-sxm", gpus, "nvlink-a100", "infiniband-hdr")
     plan = layout_plan(config, Layout(tp=tp, pp=pp, dp=gpus // (tp * pp)), cluster, 2048, batch * 2048, "full")
     assert plan.fits
     # The paper's count is 4/3 of the model FLOPs with whole layers recomputed (and a little attention): the planner,
@@ -288,3 +324,19 @@ def test_qwen3s_attention_is_as_wide_as_its_head_width_says_not_d_over_h():
     config = PRESETS.model("qwen3-30b-a3b").config
     assert estimators.kv_width(config) == config.kv_heads * config.head_dim
     assert config.head_dim * config.heads != config.d_model
+
+
+def test_the_planner_widget_offers_every_gpu_the_step_model_can_time():
+    # The widget's list is derived from the presets: a GPU preset with every field the step model reads is offered,
+    # and one missing a field is not (gpu_preset names the field). The Hopper and Blackwell GPUs are all complete.
+    from pyodide_widgets.widgets import planner as widget
+
+    offered = {value for value, _ in next(f for f in widget.FIELDS if f.name == "gpu").options}
+    for key in PRESETS.gpus:
+        try:
+            gpu_preset(key, "nvlink-h100", "roce-400g")
+        except EstimatorError:
+            assert key not in offered
+        else:
+            assert key in offered
+    assert {"h100-sxm", "h200-sxm", "b200", "gb200", "a100-sxm"} <= offered

@@ -82,8 +82,6 @@ VALID = {
     "optimal_checkpoint_interval": dict(checkpoint_cost_s=60, mtbf_s=10000, method="daly"),
     "effective_training_time": dict(window_s=4665600, interruptions=466, checkpoint_interval_s=1800),
     "lora_trainable_params": dict(d_model=4096, rank=16, modules=4, layers=32),
-    "finetune_memory": dict(method="lora", params=7e9, trainable_params=16777216, optimizer="adam",
-                            quantization="nf4"),
     "compute_optimal": dict(flops=5.76e23),
     "compute_multiple": dict(params=8e9, tokens=15e12),
     "chinchilla_optimal": dict(flops=5.76e23, fit="besiroglu2024"),

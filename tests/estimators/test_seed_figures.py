@@ -13,7 +13,6 @@ from estimators import (
     compute_multiple,
     dataset_bytes,
     delivered_flops,
-    finetune_memory,
     fleet_peak_flops,
     gpu_hours,
     load_presets,
@@ -152,15 +151,6 @@ def test_lora_on_7b_131k_per_module_16_8m_trainable_0_24_percent():
     assert trainable == 2 * 4096 * 16 * 4 * 32
     assert units.count(trainable) == "16.8M"
     assert units.percent(trainable / 7e9) == "0.24%"
-
-
-def test_finetune_table_is_gib_of_112_14_3_3_8_gb():
-    # Full: 7e9 × 16 = 112e9 B = 104.3 GiB; LoRA: 14e9 + 16,777,216 × 16 = 14.27e9 B = 13.3 GiB;
-    # QLoRA with bare 4-bit codes: 3.5e9 + 0.268e9 = 3.77e9 B = 3.5 GiB.
-    trainable = lora_trainable_params(4096, 16, 4, 32)
-    rows = [finetune_memory(m, 7e9, trainable, quantization="nf4-codes-only") for m in ("full", "lora", "qlora")]
-    assert [units.bytes_(r.total, binary=True) for r in rows] == ["104 GiB", "13.3 GiB", "3.51 GiB"]
-    assert [units.bytes_(r.total) for r in rows] == ["112 GB", "14.3 GB", "3.77 GB"]
 
 
 def test_7_5b_model_state_is_120_gb():
