@@ -17,7 +17,8 @@ its formula and source in its docstring:
   (memory_bound_seconds);
 - the optimizer step, which reads and writes the training state once
   (optimizer_seconds);
-- collectives with an α–β model per algorithm (collective_seconds);
+- collectives with an α–β model per algorithm (collective_seconds), across servers on as many of a server's
+  network cards as the group has GPUs there, NVLink joining them (group_link);
 - overlap as frameworks do it (data_parallel_seconds, FSDP included,
   expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
   schedules (pipeline_bubble_share).
@@ -61,7 +62,7 @@ RECOMPUTE_MODES = ("none", "selective", "ops", "full")
 KERNEL_FLOOR_SECONDS = 6e-6
 # Constants fitted to measured runs: a grid search minimising Σ log²(predicted / measured) over the seven runs
 # step_runs.toml marks fit = true (Narayanan 1.7B, 39.1B, 529.6B; Korthikanti 22B, 175B, 1T selective; Llama 3 8K on
-# 16,384 GPUs). Their mean error is 2.4%; on the 18 others 10.1% (validation_summary), reasons beside each.
+# 16,384 GPUs). Their mean error is 2.6%; on the 18 others 9.6% (validation_summary), reasons beside each.
 FITTED = {
     # The inner-dimension length at which a GEMM reaches half its large-K rate: the main loop's fill and drain.
     "gemm_fill_k": 96.0,
@@ -470,11 +471,34 @@ def _collective(kind: str, v: float, n: int, bytes_per_s: float, alpha: float) -
     return "ring" if kind != "all_to_all" else "pairwise", (n - 1) * alpha + (n - 1) / n * v / beta
 
 
-def _link(span_gpus: int, gpu: Gpu) -> tuple:
-    """(bandwidth, latency) of a group spanning this many neighbouring GPUs: scale-up inside one domain."""
+SPANNING_COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter")  # rings and trees NCCL runs over every card at once
+
+
+def group_link(kind: str, span_gpus: int, per_server: int, gpu: Gpu) -> tuple:
+    """(bandwidth per GPU, latency) a collective of a group runs at: its members lie within a span of neighbouring GPUs,
+    g of them in each scale-up domain (server) the span reaches.
+
+    Inside one domain (span ≤ its GPUs): NVLink, β_up. Across servers, all-reduce, all-gather and reduce-scatter run
+    NCCL's rings and trees on as many channels as a server has cards, each channel on its own card, NVLink joining a
+    server's g members: between servers β = min(g × β_card, β_up), β_card one GPU's share of the network (NCCL's
+    performance notes, nccl-tests doc/PERFORMANCE.md: the bus bandwidth of an all-reduce is the slowest link's; two HGX
+    A100 servers with four 200 Gb/s cards each reach 91 GB/s, four cards' 100 GB/s, NVIDIA/nccl-tests issue 100).
+    An all-to-all and a point-to-point send cannot gather a server's cards: β = β_card ("Alltoall cannot aggregate the
+    bandwidth of multiple NICs", S. Jeaugey, NVIDIA/nccl-tests issue 267). g = 1 is one card's, as before.
+    """
     if span_gpus <= gpu.scale_up_gpus:
         return gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds
+    if kind in SPANNING_COLLECTIVES:
+        bandwidth = min(max(1, per_server) * gpu.scale_out_bytes_per_s, gpu.scale_up_bytes_per_s)
+        return bandwidth, gpu.scale_out_latency_seconds
     return gpu.scale_out_bytes_per_s, gpu.scale_out_latency_seconds
+
+
+def members_per_server(tp: int, cp: int, pp: int, gpu: Gpu) -> int:
+    """The data-parallel group's (dp·cp GPUs) members in one server, ranks ordered tp, cp, pp, dp (tp innermost):
+    min(cp, ⌊S/tp⌋) context-parallel ones × ⌊S/(tp·cp·pp)⌋ data-parallel ones, each at least 1, S the domain's GPUs."""
+    s = gpu.scale_up_gpus
+    return max(1, min(cp, s // tp)) * max(1, s // (tp * cp * pp))
 
 
 def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
@@ -482,7 +506,7 @@ def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu)
     sequence parallelism, else 2 all-reduces each way (Megatron-LM §3; Korthikanti et al. 2022 §4.2.2), on the scale-up link."""
     if setup.tp == 1:
         return 0.0
-    bw, lat = _link(setup.tp, gpu)
+    bw, lat = group_link("all_reduce", setup.tp, min(setup.tp, gpu.scale_up_gpus), gpu)  # every TP collective is a ring over the group
     v = BYTES_BF16 * tokens * shape.d
     if setup.sequence_parallel:
         one = (_collective("all_gather", v, setup.tp, bw, lat)[1]
@@ -497,7 +521,7 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
     reduce-scatter their gradients backward (Llama 3 §3.3.2), on the link the tp·cp span reaches."""
     if setup.cp == 1:
         return 0.0
-    bw, lat = _link(setup.tp * setup.cp, gpu)
+    bw, lat = group_link("all_gather", setup.tp * setup.cp, max(1, min(setup.cp, gpu.scale_up_gpus // setup.tp)), gpu)
     kv_heads = shape.heads if shape.q_rank else shape.kv_heads
     v = BYTES_BF16 * 2 * setup.micro_batch * seq_len * kv_heads * shape.qk_head / setup.tp
     return (_collective("all_gather", v, setup.cp, bw, lat)[1]
@@ -514,7 +538,7 @@ def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bo
     """pipeline_send_seconds of these degrees."""
     if pp == 1:
         return 0.0
-    bw, lat = _link(tp * cp * pp, gpu)
+    bw, lat = group_link("p2p", tp * cp * pp, 1, gpu)
     v = BYTES_BF16 * tokens * shape.d / (tp if sequence_parallel else 1)
     return 2 * _collective("p2p", v, 2, bw, lat)[1]
 
@@ -575,12 +599,13 @@ def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, windo
 @cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
 def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu) -> tuple:
     """(gradient reduction, weight gathering) seconds of the data-parallel cut over dp·cp GPUs, experts over dp·cp/ep."""
-    n = dp * cp
-    bw, lat = _link(tp * cp * pp * dp, gpu)
+    n, span, per_server = dp * cp, tp * cp * pp * dp, members_per_server(tp, cp, pp, gpu)
 
     def one(params, gpus):
         if not params or gpus == 1:
             return 0.0, 0.0
+        # Experts' replicas are ep members apart: a server holds ep times fewer of them.
+        bw, lat = group_link("all_reduce", span, per_server // (n // gpus), gpu)
         if zero_stage == 0:
             return _collective("all_reduce", grad_bytes * params, gpus, bw, lat)[1], 0.0
         return (_collective("reduce_scatter", grad_bytes * params, gpus, bw, lat)[1],
