@@ -121,8 +121,8 @@ class Shape:
     top_k: int = 0
     expert_ffn: int = 0
     shared_experts: int = 0
-    q_rank: int = 0  # MLA's query bottleneck (0: plain attention)
-    kv_rank: int = 0  # MLA's key/value bottleneck
+    q_rank: int = 0  # MLA's query bottleneck (0: none, the queries projected from d directly)
+    kv_rank: int = 0  # MLA's key/value bottleneck (0: plain attention)
     rope_head: int = 0  # MLA's rotary part of a query/key head
     expert_params: float = 0.0  # the routed experts' parameters, held over ep GPUs
     dropout: bool = False  # trains with dropout (GPT-2, Megatron's GPT): masks kept for the backward pass
@@ -298,9 +298,9 @@ class KernelTime:
 def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
     """(M, N, K, count) of one block's GEMMs on one GPU, tokens = b·s/cp rows."""
     t, s = setup.tp, shape
-    if s.q_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head
+    if s.kv_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head; queries from d without r_q
         attention = [(tokens, s.q_rank + s.kv_rank + s.rope_head, s.d, 1),
-                     (tokens, s.heads * s.qk_head / t, s.q_rank, 1),
+                     (tokens, s.heads * s.qk_head / t, s.q_rank or s.d, 1),
                      (tokens, s.heads * (s.qk_head - s.rope_head + s.v_head) / t, s.kv_rank, 1),
                      (tokens, s.d, s.heads * s.v_head / t, 1)]
     else:
@@ -375,7 +375,7 @@ def memory_bound_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, mo
     sp = t if setup.sequence_parallel else 1
     width = (s.top_k + s.shared_experts) * s.expert_ffn if moe else s.ffn
     activation = (3 if s.gated else 2) * width / (1 if moe else t)
-    rotary = 2 * (s.heads + (s.heads if s.q_rank else s.kv_heads)) * (s.rope_head or s.qk_head) / t
+    rotary = 2 * (s.heads + (s.heads if s.kv_rank else s.kv_heads)) * (s.rope_head or s.qk_head) / t
     elements = tokens * (SEQUENCE_KERNEL_ELEMENTS * s.d / sp + activation + rotary)
     forward = BYTES_BF16 * elements / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
     return MemoryBoundTime(forward, BACKWARD_BYTES_RATIO * forward)
@@ -421,7 +421,7 @@ def block_activation_bytes(shape: Shape, setup: Setup, tokens: float, moe: bool 
     dropout; full recomputation keeps the block's input alone (Korthikanti et al. 2022 §4, recounted for these kernels)."""
     s, t = shape, setup.tp
     sp = t if setup.sequence_parallel else 1
-    kv_heads = s.heads if s.q_rank else s.kv_heads
+    kv_heads = s.heads if s.kv_rank else s.kv_heads
     attention = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
     attention += FLASH_STATS_BYTES_PER_HEAD * s.heads / t + 2 * (s.q_rank + s.kv_rank) / t
     per_f = FUSED_SWIGLU_BYTES_PER_F if s.gated else GELU_BYTES_PER_F
@@ -522,7 +522,7 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
     if setup.cp == 1:
         return 0.0
     bw, lat = group_link("all_gather", setup.tp * setup.cp, max(1, min(setup.cp, gpu.scale_up_gpus // setup.tp)), gpu)
-    kv_heads = shape.heads if shape.q_rank else shape.kv_heads
+    kv_heads = shape.heads if shape.kv_rank else shape.kv_heads
     v = BYTES_BF16 * 2 * setup.micro_batch * seq_len * kv_heads * shape.qk_head / setup.tp
     return (_collective("all_gather", v, setup.cp, bw, lat)[1]
             + _collective("reduce_scatter", v, setup.cp, bw, lat)[1])

@@ -130,3 +130,20 @@ def test_mfu_counts_the_model_flops_over_the_bf16_peak():
     gpus, peak = run.run.setup.gpus, load_presets().gpu("a100-sxm").peak_flops["bf16"]
     assert run.step.mfu == pytest.approx(run.step.model_flops / (run.step.step_seconds * gpus * peak))
     assert math.isfinite(run.step.mfu) and 0 < run.step.mfu < 1
+
+
+def test_mla_without_a_query_bottleneck_times_its_query_projection_from_the_model_width():
+    # DeepSeek-V2-Lite (q_lora_rank null): the step model times it, its query GEMM d × H·h_qk where a bottleneck's
+    # two GEMMs would be d × r_q and r_q × H·h_qk; the model FLOPs count it once, 2·d·H·h_qk per token forward.
+    import dataclasses
+    config = load_presets().model("deepseek-v2-lite").config
+    gpu = gpu_preset("h100-sxm", "nvlink-h100", "infiniband-ndr")
+    direct = step_seconds(shape_of(config), Setup(dp=8, ep=8), gpu, 4096, 32)
+    assert math.isfinite(direct.step_seconds) and 0 < direct.mfu < 1
+    rank = 1536
+    compressed = dataclasses.replace(config, mla=dataclasses.replace(config.mla, q_lora_rank=rank))
+    with_rank = step_seconds(shape_of(compressed), Setup(dp=8, ep=8), gpu, 4096, 32)
+    d, qk = config.d_model, config.mla.qk_nope_head_dim + config.mla.qk_rope_head_dim
+    per_token = 2 * 3 * (d * rank + rank * config.heads * qk - d * config.heads * qk)  # forward and two gradients
+    tokens = 4096 * 32
+    assert with_rank.model_flops - direct.model_flops == pytest.approx(per_token * config.layers * tokens)
