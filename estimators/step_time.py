@@ -84,7 +84,7 @@ RECOMPUTE_MODES = ("none", "selective", "ops", "full")
 KERNEL_FLOOR_SECONDS = 6e-6
 # Constants fitted to measured runs: a grid search minimising Σ log²(predicted / measured) over the seven runs
 # step_runs.toml marks fit = true (Narayanan 1.7B, 39.1B, 529.6B; Korthikanti 22B, 175B, 1T selective; Llama 3 8K on
-# 16,384 GPUs). Their mean error is 2.6%; on the 18 others 9.6% (validation_summary), reasons beside each.
+# 16,384 GPUs). Their mean error is 2.6%; on the 16 other Megatron-LM runs 5.9% (validation_summary), reasons beside each.
 FITTED = {
     # The inner-dimension length at which a GEMM reaches half its large-K rate: the main loop's fill and drain.
     "gemm_fill_k": 96.0,
