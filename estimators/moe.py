@@ -43,14 +43,16 @@ from .errors import EstimatorError
 
 @dataclass(frozen=True)
 class MlaConfig:
-    q_lora_rank: int = quantity("r_q, rank of the query bottleneck", "integer")
+    q_lora_rank: int = quantity("r_q, rank of the query bottleneck; 0 for none, the queries projected from d directly "
+                                "(DeepSeek-V2-Lite, whose configuration writes null)", "integer")
     kv_lora_rank: int = quantity("r_kv, rank of the key/value bottleneck", "integer")
     qk_nope_head_dim: int = quantity("h_nope, per-head query/key width without rotary positions", "integer")
     qk_rope_head_dim: int = quantity("h_rope, per-head query/key width with rotary positions", "integer")
     v_head_dim: int = quantity("h_v, per-head value width", "integer")
 
     def __post_init__(self):
-        for name in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+        non_negative_int("q_lora_rank", self.q_lora_rank)
+        for name in ("kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
             positive_int(name, getattr(self, name))
 
 
@@ -99,9 +101,14 @@ class MoeParams:
 
 
 def mla_attention_params(d_model: int, heads: int, mla: MlaConfig) -> int:
-    """Parameters of one multi-head latent attention block (DeepSeek-V2 §2.1)."""
+    """Parameters of one multi-head latent attention block (DeepSeek-V2 §2.1): queries through a bottleneck of rank r_q
+    (d·r_q, its norm r_q, r_q·H·h_qk), or projected directly (d·H·h_qk) when r_q = 0, as in DeepSeek-V2-Lite; keys and
+    values through r_kv."""
     qk_head = mla.qk_nope_head_dim + mla.qk_rope_head_dim
-    q = linear_params(d_model, mla.q_lora_rank) + mla.q_lora_rank + linear_params(mla.q_lora_rank, heads * qk_head)
+    if mla.q_lora_rank:
+        q = linear_params(d_model, mla.q_lora_rank) + mla.q_lora_rank + linear_params(mla.q_lora_rank, heads * qk_head)
+    else:
+        q = linear_params(d_model, heads * qk_head)
     kv = (
         linear_params(d_model, mla.kv_lora_rank + mla.qk_rope_head_dim)
         + mla.kv_lora_rank

@@ -108,10 +108,16 @@ class ValidationSummary:
     mean_abs_error: float = quantity("mean |ratio − 1|", "percent")
 
 
-def validation_summary(fit: "bool | None" = None) -> ValidationSummary:
-    """Over the published runs (those the constants were fitted on, the others, or all): the geometric mean of predicted
-    / measured throughput, the share of runs within ±15%, the worst and the mean |ratio − 1|."""
-    ratios = [predict_run(k).ratio for k, r in measured_runs().items() if fit is None or r.fit == fit]
+def fsdp_only(run: MeasuredRun) -> bool:
+    """A run trained by a PyTorch FSDP trainer with data parallelism (ZeRO-3) over every GPU, nothing else cut."""
+    return run.setup.framework != "megatron" and run.setup.gpus == run.setup.dp
+
+
+def validation_summary(fit: "bool | None" = None, fsdp: "bool | None" = None) -> ValidationSummary:
+    """Over the published runs (those the constants were fitted on, the others, or all; FSDP-only, the others, or all): the geometric mean of predicted / measured throughput, the share of runs within ±15%, the
+    worst and the mean |ratio − 1|."""
+    ratios = [predict_run(k).ratio for k, r in measured_runs().items()
+              if (fit is None or r.fit == fit) and (fsdp is None or fsdp_only(r) == fsdp)]
     if not ratios:
         raise EstimatorError("fit", fit, "a selection holding at least one run")
     errors = [abs(r - 1) for r in ratios]

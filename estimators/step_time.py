@@ -16,7 +16,8 @@ its formula and source in its docstring:
   the loss over the vocabulary) as bytes over the GPU's memory bandwidth
   (memory_bound_seconds);
 - the optimizer step, which reads and writes the training state once;
-- collectives with an α–β model per algorithm (collective_seconds);
+- collectives with an α–β model per algorithm (collective_seconds), across servers on as many of a server's
+  network cards as the group has GPUs there, NVLink joining them (group_link);
 - overlap as frameworks do it (the data-parallel cut, FSDP included,
   expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
   schedules (pipeline_bubble_share).
@@ -49,8 +50,30 @@ BACKWARD_BYTES_RATIO = 2  # a memory-bound kernel's backward reads its input and
 # two norms (read d, write d), two residual adds fused with dropout (read 2d, write d, mask d/2).
 SEQUENCE_KERNEL_ELEMENTS = 2 * 2 + 2 * 3.5
 LOSS_PASSES = 4  # cross-entropy reads the logits, writes probabilities, reads them back and writes their gradient
+# Bytes per element PyTorch's eager operators move, where Megatron-LM's fused kernels move 2 (read) + 2 (write) in BF16:
+# RMSNorm as x·rsqrt(mean(x²) + ε)·w in FP32 (torchtitan's and Hugging Face's): cast up (2 + 4), square (4 + 4), mean
+# (read 4), scale (4 + 4), cast down (4 + 2), weight (2 + 2) = 36 B; rotary as a complex product in FP32 (torchtitan's
+# apply_rotary_emb): cast up (2 + 4), multiply (4 + 4), cast down (4 + 2) = 20 B.
+EAGER_RMSNORM_BYTES = 36
+EAGER_ROTARY_BYTES = 20
+# SwiGLU eager: silu(x·W₁) reads F writes F, then × x·W₃ reads 2F writes F: 5F elements, where fused reads 2F writes F.
+EAGER_SWIGLU_ELEMENTS_PER_F = 5
+# Eager attention rearranges q, k, v into FlashAttention's layout and the output back (LLM Foundry's rearrange, torchtitan's
+# transposes before scaled_dot_product_attention): each read and written once, 2 × (q, k, v, output) elements.
+EAGER_LAYOUT_COPIES = 2
+# Cross-entropy eager over FP32 logits (torchtitan, LLM Foundry: logits.float()): cast up (2 + 4), log-softmax (4 + 4),
+# its gradient (4 + 4), cast down (4 + 2) = 28 B per logit, where the fused loss moves LOSS_PASSES × 2 = 8.
+EAGER_LOSS_BYTES = 28
+# FSDP's copies per parameter and micro-batch, each over memory bandwidth: the all-gathered weights copied out of the flat
+# buffer into each parameter, forward and again backward (read 2 + write 2, twice), and the gradients copied into the
+# reduce-scatter's flat buffer and cast to FP32 for the reduction (read 2 + write 4): PyTorch FSDP2's foreach_all_gather
+# copy-in/copy-out and reduce-scatter copy-in (pytorch/pytorch, torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py).
+FSDP_COPY_BYTES_PER_PARAM = 2 * (2 + 2) + (2 + 4)
 UNFUSED_SOFTMAX_BYTES_PER_SCORE = 16  # scale-mask-softmax and dropout, forward (7 B) and backward (9 B) per score
 SCHEDULES = ("1f1b", "interleaved", "dualpipe")
+# The framework that runs the step: Megatron-LM with its fused kernels; PyTorch FSDP (torchtitan, LLM Foundry) eager, each
+# elementwise operator its own kernel; or compiled (torch.compile), whose generated kernels fuse a block's elementwise chains.
+FRAMEWORKS = ("megatron", "fsdp_eager", "fsdp_compiled")
 ATTENTION_KERNELS = ("flash", "unfused")
 # none; selective: the attention core (Korthikanti et al. 2022 §5); ops: every other matmul and every elementwise op
 # (torchtitan's per-operator policy, torchtitan/distributed/activation_checkpoint.py); full: the whole forward.
@@ -60,7 +83,7 @@ RECOMPUTE_MODES = ("none", "selective", "ops", "full")
 KERNEL_FLOOR_SECONDS = 6e-6
 # Constants fitted to measured runs: a grid search minimising Σ log²(predicted / measured) over the seven runs
 # step_runs.toml marks fit = true (Narayanan 1.7B, 39.1B, 529.6B; Korthikanti 22B, 175B, 1T selective; Llama 3 8K on
-# 16,384 GPUs). Their mean error is 2.4%; on the 18 others 10.1% (validation_summary), reasons beside each.
+# 16,384 GPUs). Their mean error is 2.6%; on the 16 other Megatron-LM runs 5.9% (validation_summary), reasons beside each.
 FITTED = {
     # The inner-dimension length at which a GEMM reaches half its large-K rate: the main loop's fill and drain.
     "gemm_fill_k": 96.0,
@@ -70,6 +93,11 @@ FITTED = {
     "memory_efficiency": 0.60,
     # Operand reuse at which a tile reaches half its rate: a tile of m × n reuses each loaded value m·n/(m + n) times.
     "tile_reuse_half": 32.0,
+    # The share of that compute rate a PyTorch FSDP trainer reaches (framework_compute_share): fitted apart, the constants
+    # above held fixed, by the same grid search over three FSDP runs marked fit = true (torchtitan's Llama 3.1 8B on 8
+    # H100s, compiled; LLM Foundry's MPT-7B on 8 and MPT-30B on 32 H100s, eager); error on the 10 other FSDP runs reported
+    # by validation_summary(fsdp=True, fit=False).
+    "fsdp_compute_share": 0.81,
 }
 
 
@@ -119,8 +147,8 @@ class Shape:
     top_k: int = 0
     expert_ffn: int = 0
     shared_experts: int = 0
-    q_rank: int = 0  # MLA's query bottleneck (0: plain attention)
-    kv_rank: int = 0  # MLA's key/value bottleneck
+    q_rank: int = 0  # MLA's query bottleneck (0: none, the queries projected from d directly)
+    kv_rank: int = 0  # MLA's key/value bottleneck (0: plain attention)
     rope_head: int = 0  # MLA's rotary part of a query/key head
     expert_params: float = 0.0  # the routed experts' parameters, held over ep GPUs
     dropout: bool = False  # trains with dropout (GPT-2, Megatron's GPT): masks kept for the backward pass
@@ -174,6 +202,7 @@ class Setup:
     dispatch_bytes: float = BYTES_BF16  # bytes per value of the expert dispatch (1 in FP8)
     grad_bytes: float = BYTES_BF16  # bytes per gradient value reduced over data-parallel GPUs
     comm_sms: int = 0  # streaming multiprocessors kept for communication kernels, lost to compute
+    framework: str = "megatron"  # one of FRAMEWORKS: which elementwise kernels run fused, and FSDP's own copies
 
     def __post_init__(self):
         degrees = (self.tp, self.cp, self.pp, self.dp, self.ep, self.micro_batch, self.chunks)
@@ -183,7 +212,7 @@ class Setup:
                 type(self.zero_stage) is int and 0 <= self.zero_stage <= 3 and 0 <= self.tp_overlap <= 1 and \
                 type(self.nodes_per_token) is int and self.nodes_per_token >= 0 and type(self.comm_sms) is int and \
                 self.comm_sms >= 0 and self.dispatch_bytes > 0 and self.grad_bytes > 0 and not self.dp % self.ep and \
-                (self.chunks == 1 or self.schedule == "interleaved"):
+                (self.chunks == 1 or self.schedule == "interleaved") and self.framework in FRAMEWORKS:
             return  # the common case, checked at once: a planner builds one for every layout it times
         for name in ("tp", "cp", "pp", "dp", "ep", "micro_batch", "chunks"):
             positive_int(name, getattr(self, name))
@@ -192,6 +221,7 @@ class Setup:
         one_of("schedule", self.schedule, SCHEDULES)
         one_of("recompute", self.recompute, RECOMPUTE_MODES)
         one_of("attention", self.attention, ATTENTION_KERNELS)
+        one_of("framework", self.framework, FRAMEWORKS)
         one_of("zero_stage", self.zero_stage, (0, 1, 2, 3))
         if not 0 <= non_negative("tp_overlap", self.tp_overlap) <= 1:
             raise EstimatorError("tp_overlap", self.tp_overlap, "a share from 0 to 1")
@@ -296,9 +326,9 @@ class KernelTime:
 def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
     """(M, N, K, count) of one block's GEMMs on one GPU, tokens = b·s/cp rows."""
     t, s = setup.tp, shape
-    if s.q_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head
+    if s.kv_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head; queries from d without r_q
         attention = [(tokens, s.q_rank + s.kv_rank + s.rope_head, s.d, 1),
-                     (tokens, s.heads * s.qk_head / t, s.q_rank, 1),
+                     (tokens, s.heads * s.qk_head / t, s.q_rank or s.d, 1),
                      (tokens, s.heads * (s.qk_head - s.rope_head + s.v_head) / t, s.kv_rank, 1),
                      (tokens, s.d, s.heads * s.v_head / t, 1)]
     else:
@@ -367,22 +397,49 @@ class MemoryBoundTime:
 
 def memory_bound_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> MemoryBoundTime:
     """bytes = 2 × [11·d·T/t_sp (norms, residual adds with dropout) + T·F_act/t (the MLP's activation: read 3F write F
-    for SwiGLU, 2F for GeLU) + 2·T·(H + G)·d_h/t (rotary on q and k)], t_sp = tp with sequence parallelism, else 1;
+    for SwiGLU, 2F for GeLU) + 2·T·(H + G)·d_h/t (rotary on q and k)], t_sp = tp with sequence parallelism, else 1,
+    as Megatron-LM's fused kernels (and torch.compile's) move them, PyTorch eager more (each operator a kernel);
     seconds = bytes / (HBM bandwidth × efficiency); the backward moves twice the forward's bytes."""
     s, t = shape, setup.tp
     sp = t if setup.sequence_parallel else 1
     width = (s.top_k + s.shared_experts) * s.expert_ffn if moe else s.ffn
-    activation = (3 if s.gated else 2) * width / (1 if moe else t)
-    rotary = 2 * (s.heads + (s.heads if s.q_rank else s.kv_heads)) * (s.rope_head or s.qk_head) / t
-    elements = tokens * (SEQUENCE_KERNEL_ELEMENTS * s.d / sp + activation + rotary)
-    forward = BYTES_BF16 * elements / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    per_token = elementwise_bytes(s, setup.framework, width / (1 if moe else t), sp, t)
+    forward = tokens * per_token / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
     return MemoryBoundTime(forward, BACKWARD_BYTES_RATIO * forward)
 
 
+def elementwise_bytes(shape: Shape, framework: str, mlp_width: float, sp: int, tp: int) -> float:
+    """Bytes one token's forward moves in a block's elementwise kernels. Fused (Megatron-LM; torch.compile, whose
+    generated kernels fuse each chain): 2 B × [11·d/t_sp + (3 or 2)·F + 2·(H + G)·d_h/t]. Eager PyTorch, each operator a
+    kernel: RMSNorm at 36 B an element in FP32 (LayerNorm is one native kernel, as fused), SwiGLU 5F elements, rotary
+    20 B an element in FP32, and q, k, v and the output copied into FlashAttention's layout and back."""
+    s = shape
+    kv_heads = s.heads if s.kv_rank else s.kv_heads
+    rotary_elements = 2 * (s.heads + kv_heads) * (s.rope_head or s.qk_head) / tp
+    activation = (3 if s.gated else 2) * mlp_width
+    fused = BYTES_BF16 * (SEQUENCE_KERNEL_ELEMENTS * s.d / sp + activation + rotary_elements)
+    if framework != "fsdp_eager":
+        return fused
+    rmsnorm = 2 * s.d / sp * (EAGER_RMSNORM_BYTES - 2 * BYTES_BF16) if s.gated else 0.0  # Llama's RMSNorm; GPT's LayerNorm
+    swiglu = (EAGER_SWIGLU_ELEMENTS_PER_F - 3) * mlp_width * BYTES_BF16 if s.gated else 0.0
+    rotary = rotary_elements / 2 * (EAGER_ROTARY_BYTES - 2 * BYTES_BF16) if s.gated else 0.0
+    layout = EAGER_LAYOUT_COPIES * BYTES_BF16 * (s.heads * (s.qk_head + s.v_head) + kv_heads * (s.qk_head + s.v_head)) / tp
+    return fused + rmsnorm + swiglu + rotary + layout
+
+
 def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
-    """Cross-entropy over the vocabulary: 4 passes over T × V/tp logits of 2 bytes, over memory bandwidth."""
-    return (LOSS_PASSES * BYTES_BF16 * tokens * shape.vocab / setup.tp
-            / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"]))
+    """Cross-entropy over the vocabulary: 4 passes over T × V/tp logits of 2 bytes (fused), or 28 bytes a logit in FP32
+    (PyTorch's, under FSDP eager or compiled: the loss stays outside the compiled blocks), over memory bandwidth."""
+    per_logit = LOSS_PASSES * BYTES_BF16 if setup.framework == "megatron" else EAGER_LOSS_BYTES
+    return per_logit * tokens * shape.vocab / setup.tp / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+
+
+def fsdp_copy_seconds(params_per_gpu: float, gpu: Gpu) -> float:
+    """FSDP's copies per micro-batch: 14 bytes per parameter gathered (the gathered weights copied out of the flat buffer
+    forward and backward, 2 × (2 + 2) B; the gradients copied and cast into the reduce-scatter's buffer, 2 + 4 B) over
+    memory bandwidth (PyTorch FSDP2's all-gather copy-in/copy-out and reduce-scatter copy-in)."""
+    return FSDP_COPY_BYTES_PER_PARAM * non_negative("params_per_gpu", params_per_gpu) / (
+        gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
 
 
 def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
@@ -415,7 +472,7 @@ def block_activation_bytes(shape: Shape, setup: Setup, tokens: float, moe: bool 
     dropout; full recomputation keeps the block's input alone (Korthikanti et al. 2022 §4, recounted for these kernels)."""
     s, t = shape, setup.tp
     sp = t if setup.sequence_parallel else 1
-    kv_heads = s.heads if s.q_rank else s.kv_heads
+    kv_heads = s.heads if s.kv_rank else s.kv_heads
     attention = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
     attention += FLASH_STATS_BYTES_PER_HEAD * s.heads / t + 2 * (s.q_rank + s.kv_rank) / t
     per_f = FUSED_SWIGLU_BYTES_PER_F if s.gated else GELU_BYTES_PER_F
@@ -465,11 +522,34 @@ def _collective(kind: str, v: float, n: int, bytes_per_s: float, alpha: float) -
     return "ring" if kind != "all_to_all" else "pairwise", (n - 1) * alpha + (n - 1) / n * v / beta
 
 
-def _link(span_gpus: int, gpu: Gpu) -> tuple:
-    """(bandwidth, latency) of a group spanning this many neighbouring GPUs: scale-up inside one domain."""
+SPANNING_COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter")  # rings and trees NCCL runs over every card at once
+
+
+def group_link(kind: str, span_gpus: int, per_server: int, gpu: Gpu) -> tuple:
+    """(bandwidth per GPU, latency) a collective of a group runs at: its members lie within a span of neighbouring GPUs,
+    g of them in each scale-up domain (server) the span reaches.
+
+    Inside one domain (span ≤ its GPUs): NVLink, β_up. Across servers, all-reduce, all-gather and reduce-scatter run
+    NCCL's rings and trees on as many channels as a server has cards, each channel on its own card, NVLink joining a
+    server's g members: between servers β = min(g × β_card, β_up), β_card one GPU's share of the network (NCCL's
+    performance notes, nccl-tests doc/PERFORMANCE.md: the bus bandwidth of an all-reduce is the slowest link's; two HGX
+    A100 servers with four 200 Gb/s cards each reach 91 GB/s, four cards' 100 GB/s, NVIDIA/nccl-tests issue 100).
+    An all-to-all and a point-to-point send cannot gather a server's cards: β = β_card ("Alltoall cannot aggregate the
+    bandwidth of multiple NICs", S. Jeaugey, NVIDIA/nccl-tests issue 267). g = 1 is one card's, as before.
+    """
     if span_gpus <= gpu.scale_up_gpus:
         return gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds
+    if kind in SPANNING_COLLECTIVES:
+        bandwidth = min(max(1, per_server) * gpu.scale_out_bytes_per_s, gpu.scale_up_bytes_per_s)
+        return bandwidth, gpu.scale_out_latency_seconds
     return gpu.scale_out_bytes_per_s, gpu.scale_out_latency_seconds
+
+
+def members_per_server(tp: int, cp: int, pp: int, gpu: Gpu) -> int:
+    """The data-parallel group's (dp·cp GPUs) members in one server, ranks ordered tp, cp, pp, dp (tp innermost):
+    min(cp, ⌊S/tp⌋) context-parallel ones × ⌊S/(tp·cp·pp)⌋ data-parallel ones, each at least 1, S the domain's GPUs."""
+    s = gpu.scale_up_gpus
+    return max(1, min(cp, s // tp)) * max(1, s // (tp * cp * pp))
 
 
 def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
@@ -477,7 +557,7 @@ def tensor_parallel_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu)
     sequence parallelism, else 2 all-reduces each way (Megatron-LM §3; Korthikanti et al. 2022 §4.2.2), on the scale-up link."""
     if setup.tp == 1:
         return 0.0
-    bw, lat = _link(setup.tp, gpu)
+    bw, lat = group_link("all_reduce", setup.tp, min(setup.tp, gpu.scale_up_gpus), gpu)  # every TP collective is a ring over the group
     v = BYTES_BF16 * tokens * shape.d
     if setup.sequence_parallel:
         one = (_collective("all_gather", v, setup.tp, bw, lat)[1]
@@ -492,8 +572,8 @@ def context_parallel_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu)
     reduce-scatter their gradients backward (Llama 3 §3.3.2), on the link the tp·cp span reaches."""
     if setup.cp == 1:
         return 0.0
-    bw, lat = _link(setup.tp * setup.cp, gpu)
-    kv_heads = shape.heads if shape.q_rank else shape.kv_heads
+    bw, lat = group_link("all_gather", setup.tp * setup.cp, max(1, min(setup.cp, gpu.scale_up_gpus // setup.tp)), gpu)
+    kv_heads = shape.heads if shape.kv_rank else shape.kv_heads
     v = BYTES_BF16 * 2 * setup.micro_batch * seq_len * kv_heads * shape.qk_head / setup.tp
     return (_collective("all_gather", v, setup.cp, bw, lat)[1]
             + _collective("reduce_scatter", v, setup.cp, bw, lat)[1])
@@ -504,7 +584,7 @@ def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bo
     link between stages (GPipe; Narayanan et al. 2021 §4.1)."""
     if pp == 1:
         return 0.0
-    bw, lat = _link(tp * cp * pp, gpu)
+    bw, lat = group_link("p2p", tp * cp * pp, 1, gpu)
     v = BYTES_BF16 * tokens * shape.d / (tp if sequence_parallel else 1)
     return 2 * _collective("p2p", v, 2, bw, lat)[1]
 
@@ -549,12 +629,13 @@ def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, windo
 @cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
 def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu) -> tuple:
     """(gradient reduction, weight gathering) seconds of the data-parallel cut over dp·cp GPUs, experts over dp·cp/ep."""
-    n = dp * cp
-    bw, lat = _link(tp * cp * pp * dp, gpu)
+    n, span, per_server = dp * cp, tp * cp * pp * dp, members_per_server(tp, cp, pp, gpu)
 
     def one(params, gpus):
         if not params or gpus == 1:
             return 0.0, 0.0
+        # Experts' replicas are ep members apart: a server holds ep times fewer of them.
+        bw, lat = group_link("all_reduce", span, per_server // (n // gpus), gpu)
         if zero_stage == 0:
             return _collective("all_reduce", grad_bytes * params, gpus, bw, lat)[1], 0.0
         return (_collective("reduce_scatter", grad_bytes * params, gpus, bw, lat)[1],
@@ -627,15 +708,16 @@ def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerm
     """A block's GEMMs, attention, memory-bound kernels, TP, CP and EP collectives and the output layer for one
     micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
     return _block_of(shape, gpu, seq_len, setup.tp, setup.cp, setup.ep, setup.micro_batch, setup.sequence_parallel,
-                     setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms)
+                     setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms,
+                     setup.framework)
 
 
 @cache  # one per (model, GPU, tp, cp, ep, micro-batch, sequence): shared by every other choice of a plan
 def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, sequence_parallel, attention, tp_overlap,
-              nodes_per_token, dispatch_bytes, comm_sms) -> BlockTerms:
+              nodes_per_token, dispatch_bytes, comm_sms, framework="megatron") -> BlockTerms:
     setup = Setup(tp=tp, cp=cp, dp=ep, ep=ep, micro_batch=micro_batch, sequence_parallel=sequence_parallel,
                   attention=attention, tp_overlap=tp_overlap, nodes_per_token=nodes_per_token,
-                  dispatch_bytes=dispatch_bytes, comm_sms=comm_sms)
+                  dispatch_bytes=dispatch_bytes, comm_sms=comm_sms, framework=framework)
     tokens = setup.micro_batch * seq_len / setup.cp
     moe_share = shape.moe_layers / shape.layers
     # A kind no block is (a model whose every block is MoE) adds 0 to every sum below: left out, not timed.
@@ -644,16 +726,26 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
     memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
     head = head_gemms(shape, setup, tokens, gpu)
-    compute = (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
-               + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
-               + attention.forward_seconds + attention.backward_seconds)
-    return BlockTerms(compute, sum(w * g.forward_seconds for w, g in gemms), sum(w * m.forward_seconds for w, m in memory),
-                  attention.forward_seconds, sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds,
+    slow = 1 / framework_compute_share(setup.framework)
+    compute = slow * (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
+                      + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
+                      + attention.forward_seconds + attention.backward_seconds)
+    return BlockTerms(compute, slow * sum(w * g.forward_seconds for w, g in gemms),
+                  slow * sum(w * m.forward_seconds for w, m in memory), slow * attention.forward_seconds,
+                  slow * (sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds),
                   tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
                   context_parallel_seconds(shape, setup, seq_len, gpu),
                   moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
                   sum(w * g.flops for w, g in gemms) + attention.flops,
-                  head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu), head.flops)
+                  slow * (head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu)), head.flops)
+
+
+def framework_compute_share(framework: str) -> float:
+    """The share of the step model's compute rate a framework's training loop reaches: 1 for Megatron-LM (the runs the
+    other constants were fitted on), a fitted share for PyTorch FSDP, eager or compiled. It stands for what FSDP
+    trainers lose beside the sourced mechanisms (their elementwise kernels, FSDP's copies): collectives sharing the
+    SMs and memory of the compute they overlap, the CPU's hooks between layers; fitted, not modelled."""
+    return 1.0 if one_of("framework", framework, FRAMEWORKS) == "megatron" else FITTED["fsdp_compute_share"]
 
 
 def stage_blocks(layers: int, pp: int) -> tuple:
@@ -774,7 +866,7 @@ class LayoutTerms:
         su, block, m, blocks = self.setup, self.block, self.m, self.blocks
         tp, cp, pp, dp, ep = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
-        compute = blocks * block.compute + self.head + recompute
+        compute = blocks * block.compute + self.head + recompute + self.copies(zero_stage)
         ep_seconds = blocks * block.ep
         if su.ep_overlap:
             ep_seconds = max(0.0, ep_seconds - compute)
@@ -794,6 +886,13 @@ class LayoutTerms:
                        busy_seconds=busy, bubble_share=share, bubble_seconds=bubble, dp_seconds=dp_seconds * per_step,
                        dp_exposed_seconds=exposed * per_step, optimizer_seconds=optimizer, step_seconds=step)
 
+    def copies(self, zero_stage: int) -> float:
+        """FSDP's per-micro-batch copies of this stage's parameters (fsdp_copy_seconds); none under Megatron-LM, whose
+        distributed optimizer gathers into the weights' own buffer, or below ZeRO-3."""
+        if zero_stage < 3 or self.setup.framework == "megatron":
+            return 0.0
+        return fsdp_copy_seconds(self.dense + self.expert, self.gpu)
+
     def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str) -> float:
         """A floor under `choice`'s step for every ZeRO stage from `zero_stage`, chunk count up to `most_chunks` (on
         `schedule`) and recomputation at least `recompute_mode`'s: the same terms with that recomputation, one chunk's
@@ -802,7 +901,8 @@ class LayoutTerms:
         recomputation, the most chunks' sends): each term the least any choice gives it."""
         su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
         tp, cp, pp, dp, expert_parallel = self.degrees
-        compute = blocks * block.compute + head + _recompute_seconds(block, recompute_mode, blocks)
+        compute = (blocks * block.compute + head + _recompute_seconds(block, recompute_mode, blocks)
+                   + self.copies(3 if zero_stage == 3 else 0))  # below stage 3 no choice copies
         ep = max(0.0, blocks * block.ep - compute) if su.ep_overlap else blocks * block.ep
         micro = compute + blocks * (block.tp + block.cp) + ep + send
         share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)

@@ -73,23 +73,22 @@ MAIN = ("gpu", "gpus", "seq_len", "batch_tokens")
 
 _MODEL = ("layers", "d_model", "heads", "kv_heads", "head_dim", "ffn_dim", "vocab", "experts", "top_k")
 _EVERYTHING = tuple(f.name for f in FIELDS)
-# The heads, their width and the key/value heads weigh on the attention's arithmetic and activations alone, too little
-# to move the fastest layout of a preset.
-_RANKED = tuple(f for f in _EVERYTHING if f not in ("heads", "head_dim", "kv_heads"))
-# At every preset the second layout stays second whatever the head count: a dense model's attention is d wide for any.
-_SECOND = tuple(f for f in _EVERYTHING if f != "heads")
+# Every field moves the fastest two layouts: the key/value heads and their width size context parallelism's gathers,
+# which a group's pooled cards across servers make a contender. The third and fourth keep their places whatever the
+# head count (at the default example, which the contract test moves field by field).
+_BELOW = tuple(f for f in _EVERYTHING if f != "heads")
 # What the structural rejections read (at the presets no layout fails on memory): the degrees' divisors.
 _REJECTED = ("layers", "experts", "gpus", "scale_up_gpus", "seq_len", "batch_tokens")
 P = estimators.LayoutPlan
 
 OUTPUTS = (
-    Output("best", "Fastest layout", detail="best_choices", of=estimators.plan_layouts, uses=_RANKED),
+    Output("best", "Fastest layout", detail="best_choices", of=estimators.plan_layouts, uses=_EVERYTHING),
     Output("memory", "Memory per GPU", detail="memory_share", of=(P, "memory_bytes"), uses=_EVERYTHING),
     Output("step", "Step time", detail="bottleneck", of=(P, "step_seconds"), uses=_EVERYTHING),
     Output("mfu", "MFU", detail="bubble", of=(P, "mfu"), uses=_EVERYTHING),
     *(o for i in range(1, RANKS + 1) for o in (
         Output(f"rank{i}", ORDINALS[i - 1], detail=f"rank{i}_choices", of=estimators.plan_layouts,
-               uses={1: _RANKED, 2: _SECOND}.get(i, _EVERYTHING)),
+               uses=_BELOW if i in (3, 4) else _EVERYTHING),
         Output(f"rank{i}_memory", of=(P, "memory_bytes"), uses=_EVERYTHING),
         Output(f"rank{i}_step", of=(P, "step_seconds"), uses=_EVERYTHING),
         Output(f"rank{i}_mfu", of=(P, "mfu"), uses=_EVERYTHING),

@@ -128,6 +128,31 @@ def test_deepseek_v2_total_and_active():
     assert round((p.active - p.embedding) / 1e9) == 21
 
 
+def test_deepseek_v2_lite_without_a_query_bottleneck_counts_its_published_total():
+    # deepseek-ai/DeepSeek-V2-Lite's model card: 15.7B total, 2.4B activated; its config.json has q_lora_rank null, the
+    # queries projected from d directly (written 0 in the preset).
+    config = PRESETS.model("deepseek-v2-lite").config
+    assert config.mla.q_lora_rank == 0
+    p = moe_params(config)
+    assert round(p.total / 1e8) == 157
+    assert (p.active - p.embedding) / 1e9 == pytest.approx(2.4, abs=0.06)  # 2.45B without the input table
+
+
+def test_mla_without_a_query_bottleneck_projects_queries_from_the_model_width():
+    # Without r_q the query projection is one d × H·h_qk matrix (DeepSeek-V2 §2.1 with no compression of the queries).
+    from estimators.moe import MlaConfig, mla_attention_params
+
+    d, heads = 2048, 16
+    compressed = MlaConfig(q_lora_rank=1536, kv_lora_rank=512, qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128)
+    direct = dataclasses.replace(compressed, q_lora_rank=0)
+    qk = 128 + 64
+    assert (mla_attention_params(d, heads, compressed) - mla_attention_params(d, heads, direct)
+            == d * 1536 + 1536 + 1536 * heads * qk - d * heads * qk)
+    with pytest.raises(estimators.EstimatorError) as error:
+        dataclasses.replace(compressed, q_lora_rank=-1)
+    assert error.value.argument == "q_lora_rank"
+
+
 def test_lora_update_has_the_shape_of_the_frozen_weight():
     # Hu et al. 2021, §4.1: W₀ ∈ ℝ^{d×k}, B ∈ ℝ^{d×r}, A ∈ ℝ^{r×k}, so ΔW = BA is d × k and
     # the adapter holds d·r + r·k parameters. Llama 3 8B's k projection: k = 4096 inputs, d = 1024 outputs.
