@@ -86,7 +86,9 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
             cards = stored_cards(built_site, stem)
             assert len(cards) == shown.count() == len(prose_numbers(entries, stem))
             assert {card.splitlines()[0].partition(": ")[0] for _, card in cards} <= firsts
-            for index in samples(shown):
+            # Every number's link names its entry (above); one followed per page, its last, shows where they land
+            # (each follow loads the list page, the site's longest).
+            for index in samples(shown)[-1:]:
                 number = shown.nth(index)
                 first = cards[index][1].splitlines()[0]
                 number.focus()
