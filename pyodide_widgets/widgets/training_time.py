@@ -36,8 +36,8 @@ FIELDS = (
     # A facility draws at least what its computers draw (1); past 5 it would spend four times their
     # energy on itself, a typo rather than a data centre.
     number("pue", "Facility overhead (PUE)", unit="× the GPUs' energy", min=1, max=5),
-    choice("grid", "Grid", {key: f"{grid.region}, {grid.as_of}" for key, grid in _PRESETS.grids.items()}),
-    choice("price", "Price of a GPU-hour", {key: f"{price.name}, {price.as_of}" for key, price in _PRESETS.prices.items()}),
+    choice("grid", "Grid", {key: f"{grid.region} ({grid.as_of})" for key, grid in _PRESETS.grids.items()}),
+    choice("price", "Price of a GPU-hour", {key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()}),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
 MAIN = ("params", "tokens", "gpu", "gpus")
