@@ -56,11 +56,9 @@ OUTPUTS = (
     Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet", of=(_E, "delivered_flops"), uses=_FLEET),
     Output("duration", "= ideal wall-clock time", of=(_E, "seconds"), uses=("params", "tokens", *_FLEET)),
     Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", of=(_E, "gpu_hours"), uses=_HOURS),
-    Output("energy", "Energy at the GPUs", note="GPU-hours × power per GPU", of=(_F, "gpu_energy_wh"), uses=(*_HOURS, "watts")),
-    Output("facility_energy", "Energy at the facility", note="× PUE: cooling and power conversion on top",
-           of=(_F, "facility_energy_wh"), uses=(*_HOURS, "watts", "pue")),
+    Output("energy", "Energy at the GPUs", detail="facility_energy", of=(_F, "gpu_energy_wh"), uses=(*_HOURS, "watts", "pue")),
     Output("emissions", "Emissions", detail="grid_note", of=(_F, "emissions_tonnes"), uses=(*_HOURS, "watts", "pue", "grid")),
-    Output("cost", "Cost at a rented GPU-hour's price", detail="price_note", of=(_F, "cost_dollars"), uses=(*_HOURS, "price")),
+    Output("cost", "Cost, renting the GPUs", detail="price_note", of=(_F, "cost_dollars"), uses=(*_HOURS, "price")),
     Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
            of=(_E, "state_bytes"), uses=("params",)),
@@ -121,11 +119,11 @@ def update(state: dict) -> dict:
         "duration": units.duration(e.seconds),
         "gpu_hours": units.count(e.gpu_hours),
         "energy": units.si(f.gpu_energy_wh, "Wh"),
-        "facility_energy": units.si(f.facility_energy_wh, "Wh"),
+        "facility_energy": f"{units.si(f.facility_energy_wh, 'Wh')} with the facility's",
         "emissions": f"{units.number(f.emissions_tonnes)} t CO₂e",
-        "grid_note": f"{grid.region}, {units.number(grid.grams_per_kwh)} g CO₂e per kWh, as of {grid.as_of}",
+        "grid_note": f"at {units.number(grid.grams_per_kwh)} g per kWh",
         "cost": f"${units.count(f.cost_dollars)}",
-        "price_note": f"{price.name}: ${units.number(price.dollars_per_gpu_hour)} per GPU-hour, as of {price.as_of}",
+        "price_note": f"at ${units.number(price.dollars_per_gpu_hour)} an hour",
         "tokens": f"{units.count(e.tokens)} tokens",
         "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
         "state_bytes": units.bytes_(e.state_bytes),
@@ -136,7 +134,7 @@ def update(state: dict) -> dict:
         ),
     }
     outputs["summary"] = (f"{flops} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours, "
-                          f"{outputs['facility_energy']}, {outputs['emissions']}, {outputs['cost']}.")
+                          f"{units.si(f.facility_energy_wh, 'Wh')} with the facility, {outputs['emissions']}, {outputs['cost']}.")
     run_row = {
         "params": e.params,
         "tokens": e.tokens,
