@@ -6,7 +6,7 @@ Inputs and outputs are SI: counts, FLOPs, FLOP/s, bytes, seconds.
 One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
 `loop` (the four stations of a training step), `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
-(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `parallelism` (the traffic
+(checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `footprint` (a run's energy, emissions and cost), `parallelism` (the traffic
 of each way to cut a job), `planner` (every layout of a cluster, ranked by predicted step time); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
 bill, its fit and remedies); `presets`

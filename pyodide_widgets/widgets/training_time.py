@@ -2,7 +2,9 @@
 
 C = 6ND, divided by what the fleet delivers (GPUs × dense peak × MFU), gives
 the ideal wall-clock time; the same inputs give GPU-hours, the bytes the run
-moves, and its place on the N × D plane (estimators.run_estimate).
+moves, and its place on the N × D plane (estimators.run_estimate). Its GPU-hours,
+at a GPU's power, a facility's PUE, a grid's intensity and a price per GPU-hour,
+give what the run costs in energy, emissions and money (estimators.run_footprint).
 """
 
 import estimators
@@ -29,24 +31,44 @@ FIELDS = (
     # A thousandth of peak at least: below it the GPUs are idle, not training.
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),
     choice("token_bytes", "Token ids on disk", {w: f"{w} B per token" for w in estimators.storage.TOKEN_ID_WIDTHS}),
+    # From a watt, below any GPU that trains, to 100 kW, a whole rack's power and past any one board.
+    number("watts", "GPU power", unit="W per GPU", min=1, max=1e5),
+    # A facility draws at least what its computers draw (1); past 5 it would spend four times their
+    # energy on itself, a typo rather than a data centre.
+    number("pue", "Facility overhead (PUE)", unit="× the GPUs' energy", min=1, max=5),
+    choice("grid", "Grid", {key: f"{grid.region} ({grid.as_of})" for key, grid in _PRESETS.grids.items()}),
+    choice("price", "Price of a GPU-hour", {key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()}),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
 MAIN = ("params", "tokens", "gpu", "gpus")
 
 _FLEET = ("gpu", "precision", "gpus", "mfu")
 _E = estimators.RunEstimate
+_F = estimators.Footprint
+# What GPU-hours read: not the GPU count, which changes the wall-clock time but not the GPU-hours.
+_HOURS = ("params", "tokens", *(u for u in _FLEET if u != "gpus"))
+# The facility every run preset is set in: the one published PUE of the footprints the site reproduces.
+_FACILITY = _PRESETS.facility("gpt3-datacenter")
+_GRID = _PRESETS.grid("us-gpt3")
 
 OUTPUTS = (
     Output("flops", "FLOPs of the run, 6 × N × D", of=(_E, "flops"), uses=("params", "tokens")),
     Output("delivered", "÷ what the fleet delivers (peak × MFU)", detail="fleet", of=(_E, "delivered_flops"), uses=_FLEET),
     Output("duration", "= ideal wall-clock time", of=(_E, "seconds"), uses=("params", "tokens", *_FLEET)),
-    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", of=(_E, "gpu_hours"),
-           uses=("params", "tokens", *(u for u in _FLEET if u != "gpus"))),
+    Output("gpu_hours", "GPU-hours", note="the same whatever the fleet size", of=(_E, "gpu_hours"), uses=_HOURS),
+    Output("energy", "Energy at the GPUs", detail="facility_energy", of=(_F, "gpu_energy_wh"), uses=(*_HOURS, "watts", "pue")),
+    Output("emissions", "Emissions", detail="grid_note", of=(_F, "emissions_tonnes"), uses=(*_HOURS, "watts", "pue", "grid")),
+    Output("cost", "Cost, renting the GPUs", detail="price_note", of=(_F, "cost_dollars"), uses=(*_HOURS, "price")),
     Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
            of=(_E, "state_bytes"), uses=("params",)),
     Output("checkpoint", "Checkpoint as Megatron-LM and DeepSpeed write it", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
 )
+
+
+def _price_of(gpu_key: str):
+    """The first price listed for the run's GPU, or the first price of all if none is listed for it."""
+    return next((p for p in _PRESETS.prices.values() if p.gpu == gpu_key), next(iter(_PRESETS.prices.values())))
 
 
 def presets() -> dict:
@@ -61,6 +83,10 @@ def presets() -> dict:
             "mfu": from_preset(run, "mfu", PER_CENT),
             "token_bytes": from_estimate(estimators.run_preset_estimate, key, attribute="token_bytes",
                                          entries=(run, _PRESETS.model(run.model))),
+            "watts": from_preset(_PRESETS.gpu(run.gpu), "board_watts"),
+            "pue": from_preset(_FACILITY, "pue"),
+            "grid": from_entry(_GRID),
+            "price": from_entry(_price_of(run.gpu)),
         })
         for key, run in _PRESETS.runs.items()
     }
@@ -84,6 +110,9 @@ def update(state: dict) -> dict:
     peak = gpu.peak_flops[s["precision"]]
     e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, mfu=s["mfu"],
                                 token_bytes=int(s["token_bytes"]))
+    grid, price = _PRESETS.grid(s["grid"]), _PRESETS.price(s["price"])
+    f = estimators.run_footprint(e.gpu_hours, s["watts"], s["pue"], grid.grams_per_kwh,
+                                 dollars_per_gpu_hour=price.dollars_per_gpu_hour)
     flops = f"{units.sci(e.flops)} FLOPs"
     outputs = {
         "flops": flops,
@@ -91,6 +120,12 @@ def update(state: dict) -> dict:
         "fleet": _fleet(e, gpu, _PRECISIONS[s["precision"]]),
         "duration": units.duration(e.seconds),
         "gpu_hours": units.count(e.gpu_hours),
+        "energy": units.si(f.gpu_energy_wh, "Wh"),
+        "facility_energy": f"{units.si(f.facility_energy_wh, 'Wh')} with the facility's",
+        "emissions": f"{units.number(f.emissions_tonnes)} t CO₂e",
+        "grid_note": f"at {units.number(grid.grams_per_kwh)} g per kWh",
+        "cost": f"${units.count(f.cost_dollars)}",
+        "price_note": f"at ${units.number(price.dollars_per_gpu_hour)} an hour",
         "tokens": f"{units.count(e.tokens)} tokens",
         "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
         "state_bytes": units.bytes_(e.state_bytes),
@@ -100,7 +135,8 @@ def update(state: dict) -> dict:
             f"{units.bytes_(e.weights_bytes)} weights only"
         ),
     }
-    outputs["summary"] = f"{flops} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours."
+    outputs["summary"] = (f"{flops} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours, "
+                          f"{units.si(f.facility_energy_wh, 'Wh')} with the facility, {outputs['emissions']}, {outputs['cost']}.")
     run_row = {
         "params": e.params,
         "tokens": e.tokens,

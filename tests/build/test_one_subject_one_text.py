@@ -54,8 +54,12 @@ def test_the_widgets_build_time_outputs_carry_what_they_are_of():
     import pyodide_widgets
 
     about = numbers.widget_subjects(pyodide_widgets.module("training_time"), "llama3-405b")
-    assert about["gpu_hours"] == "gpu_hours@llama3-405b@h100-sxm,llama3-405b"
-    assert about["checkpoint"] == "checkpoint_bytes@llama3-405b@h100-sxm,llama3-405b"
+    # The quantity and the preset, then every entry the preset's state was supplied from: the run and
+    # its GPU among them (the facility, grid and price its footprint reads too).
+    for key, quantity in (("gpu_hours", "gpu_hours"), ("checkpoint", "checkpoint_bytes")):
+        name, preset, subjects = about[key].split("@")
+        assert (name, preset) == (quantity, "llama3-405b")
+        assert {"h100-sxm", "llama3-405b"} <= set(subjects.split(","))
 
 
 def test_a_widget_at_another_preset_states_another_quantity():
