@@ -294,7 +294,9 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
         chart_svg=picture,
         beside=_beside(picture),
-        # The generic layout's figures only: a layout of its own places its outputs itself.
+        # The generic layout's figures only: a layout of its own places its outputs itself (beside a
+        # portrait picture too, if it says so: `portrait`).
+        portrait=_portrait(picture),
         outputs_beside=_portrait(picture) and not hasattr(widget, "TEMPLATE"),
         # The spec is a file of its own (site_build.assets.chart_specs), fetched when the chart goes live:
         # a reader who never touches the widget never loads it.

@@ -60,8 +60,8 @@
     window.widgetRuntime?.showControls(); // those the build deferred (runtime.js) stand in the page now
     for (const widget of document.querySelectorAll("[data-widget]")) {
       clear(widget);
-      // Paper has no fold to open: the inputs under "More inputs" print with the rest.
-      for (const fold of widget.querySelectorAll("details[data-more]:not([open])")) {
+      // Paper has no fold to open: the inputs under "More inputs", and a second picture, print with the rest.
+      for (const fold of widget.querySelectorAll("details:is([data-more], [data-fold]):not([open])")) {
         fold.open = true;
         fold.dataset.openedToPrint = "";
       }

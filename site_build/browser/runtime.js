@@ -931,6 +931,9 @@
     }
     root.widget = w;
     root.dataset.enhanced = "true"; // from here on, widgets.css shows only the picked option's content
+    // A second picture (the planner's table, the cuts' holdings) is built open, so a page read without
+    // JavaScript shows it; live, it folds, keeping the widget within a screen, one tap from open.
+    for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = false;
     showPicked(w, w.defaults);
     showUnits(w);
     showPlayButtons(w);

@@ -24,16 +24,18 @@ SMALLEST_TEXT_PX = 11
 CONTRAST = 3.0
 
 # What sticks out of each widget: an element wider than the widget's column, or one that scrolls sideways.
-# The one row of example buttons is the widget's single sideways scroller by design (it keeps the
-# widget within a screen); it must still fit the column, and the buttons in it are its own.
+# Beside a laptop's picture the one row of example buttons is the widget's single sideways scroller by
+# design (it keeps the widget within a screen): it must still fit the column, and the buttons in it are
+# its own. On a phone the row wraps (widgets.css), and nothing of the widget scrolls sideways.
 SIDEWAYS = """(w) => {
   const column = w.getBoundingClientRect();
+  const row = matchMedia('(max-width: 44.9375em)').matches ? null : '.widget__presets';
   return [...w.querySelectorAll('*')].filter((el) => {
     const box = el.getBoundingClientRect();
     if (!box.width || el.closest('noscript, [hidden], .widget__live')) return false;
-    if (el.parentElement.closest('.widget__presets')) return false;
+    if (row && el.parentElement.closest(row)) return false;
     const style = getComputedStyle(el);
-    const scrolls = !el.matches('.widget__presets') && ['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+    const scrolls = !(row && el.matches(row)) && ['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
     return scrolls || box.right > column.right + 1 || box.left < column.left - 1;
   }).map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} ${Math.round(el.getBoundingClientRect().width)} px`
   ).slice(0, 5);
