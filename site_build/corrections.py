@@ -210,11 +210,29 @@ def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
+# A figure's unit as it closes its text: "11.3 GiB" -> "GiB".
+_UNIT = re.compile(r"\d\s?([A-Za-zµ/]+)$")
+
+
+def _units_moved(moved: list) -> str:
+    """The one change of unit most of the moved numbers share ("from GB to GiB"), "" when none does."""
+    pairs = Counter()
+    for c in moved:
+        old, new = _UNIT.search(numbers.texts(c.old)), _UNIT.search(numbers.texts(c.new))
+        if old and new and old.group(1) != new.group(1):
+            pairs[(old.group(1), new.group(1))] += 1
+    if not pairs:
+        return ""
+    (old, new), n = pairs.most_common(1)[0]
+    return f", {'all' if n == len(moved) else n} of them from {old} to {new}" if n * 2 >= len(moved) else ""
+
+
 def sentence(moved: list, added: list, gone: list) -> str:
-    """What a change did, in words: how many numbers moved, came and went, on which pages."""
+    """What a change did, in words: how many numbers moved, came and went, on which pages, and the
+    change of unit most of the moved ones share."""
     parts = []
     if moved:
-        parts.append(f"{_plural(len(moved), 'number', 'numbers')} changed ({_on_pages(moved)})")
+        parts.append(f"{_plural(len(moved), 'number', 'numbers')} changed ({_on_pages(moved)}{_units_moved(moved)})")
     if added:
         parts.append(f"{_plural(len(added), 'number was', 'numbers were')} added ({_on_pages(added)})")
     if gone:

@@ -231,3 +231,12 @@ def test_a_commit_message_is_text_on_the_page_never_markup():
     shown = corrections.entry(change)
     assert "<script>" not in shown and "<b>" not in shown
     assert "&lt;script&gt;" in shown and "&lt;b&gt;" in shown
+
+
+def test_a_run_of_numbers_that_changed_unit_says_so_once():
+    commit = history.Commit("a" * 40, ("b" * 40,), 0, "")
+    moved = [numbers.Change("training.md", f'gpu("h100-sxm").memory_bytes{i}', (str(i),), Counter({f"{i}.5 GB": 1}), Counter({f"{i}.1 GiB": 1}))
+             for i in range(1, 4)]
+    moved.append(numbers.Change("training.md", "x", ("9",), Counter({"2 days": 1}), Counter({"3 days": 1})))
+    shown = corrections.entry(history.LockChange(commit, tuple(moved)))
+    assert "3 of them from GB to GiB" in shown
