@@ -125,6 +125,15 @@ def validation_summary(fit: "bool | None" = None, fsdp: "bool | None" = None) ->
                              sum(e <= CLOSE_BAND for e in errors) / len(ratios), max(errors), sum(errors) / len(errors))
 
 
+def worst_predicted_runs(count: int = 2) -> tuple:
+    """The keys of the `count` published runs the step model misses most, the worst first: largest |predicted /
+    measured − 1|."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise EstimatorError("count", count, "a whole number of runs, at least 1")
+    ratios = {key: predict_run(key).ratio for key in measured_runs()}
+    return tuple(sorted(ratios, key=lambda key: -abs(ratios[key] - 1))[:count])
+
+
 def _setup(where: str, raw: dict) -> Setup:
     try:
         return Setup(**raw)

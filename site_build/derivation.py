@@ -350,12 +350,12 @@ def numbers_held(record) -> list:
 # pretraining"), a field by its declared note ("D, training tokens"), an estimator by its formula.
 
 # A preset lookup in an expression, `run("llama3-405b")` or `load_presets().setup("llama3-8b-node")`.
-_LOOKUP = re.compile(r'(?:load_presets\(\)\.)?(\w+)\("([^"]*)"\)')
+LOOKUP = re.compile(r'(?:load_presets\(\)\.)?(\w+)\("([^"]*)"\)')
 
 
 def entry_name(expression: str) -> str:
     """The name of the preset entry an expression starts from ("" when it starts from none)."""
-    found = _LOOKUP.match(expression)
+    found = LOOKUP.match(expression)
     if not found:
         return ""
     lookup, key = found.groups()
@@ -404,7 +404,7 @@ def leaf_read(leaf) -> tuple:
     a whole entry with the numbers it holds, each by its note."""
     origin = origin_of(leaf)
     name = entry_name(origin.expression)
-    found = _LOOKUP.match(origin.expression)
+    found = LOOKUP.match(origin.expression)
     rest = origin.expression[found.end():] if found and name else origin.expression
     if isinstance(leaf, Traced):
         what = _what(origin) or _words(rest.rsplit(".", 1)[-1])

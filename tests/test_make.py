@@ -2,6 +2,7 @@
 they say, and an environment installed from the same lock files is never installed again, however
 new the files of a fresh clone are, and whether `.venv` and `node_modules` are folders or links."""
 
+import json
 import os
 import re
 import shutil
@@ -64,3 +65,26 @@ def test_make_test_fast_runs_tests_that_neither_build_nor_open_a_browser():
     assert len(tests) > 1000 and not [test for test in tests if test.startswith(("tests/build/", "tests/browser/"))]
     fixtures = set(re.findall(r"SETUP\s+[SPMCF]\s+(\w+)", plan.stdout))
     assert "tmp_path" in fixtures and not fixtures & set(BUILD_OR_BROWSER), sorted(fixtures)
+
+
+def _satisfies(version: tuple, node_range: str) -> bool:
+    """Whether a Node `version` (major, minor, patch) meets an npm `engines` range: alternatives
+    joined by `||`, each comparators (`>=18.16`, `<22`, a bare `14` or `6.*` matching that line)."""
+    def meets(comparator: str) -> bool:
+        op, wanted = re.fullmatch(r"(>=|<=|>|<|=)?\s*v?([\d.x*]+)", comparator).groups()
+        parts = [p for p in wanted.split(".") if p not in ("x", "*")]
+        bound = tuple(int(p) for p in parts)
+        have = version[:len(bound)]
+        return {None: have == bound, "=": have == bound, ">=": have >= bound, ">": have > bound,
+                "<": have < bound, "<=": have <= bound}[op]
+    alternatives = [re.findall(r"(?:>=|<=|>|<|=)?\s*v?[\d.x*]+", alt) for alt in node_range.split("||")]
+    return node_range.strip() in ("", "*") or any(alt and all(meets(c) for c in alt) for alt in alternatives)
+
+
+def test_every_package_make_bench_installs_runs_on_the_node_the_readme_asks_for():
+    # The README's floor ("Node 20+"): an npm package declaring a newer one installs with warnings there.
+    floor = int(re.search(r"\bNode (\d+)\+", (ROOT / "README.md").read_text("utf-8")).group(1))
+    packages = json.loads((ROOT / "bench" / "package-lock.json").read_text("utf-8"))["packages"]
+    above = {path: info["engines"]["node"] for path, info in packages.items()
+             if isinstance(info.get("engines"), dict) and not _satisfies((floor, 0, 0), info["engines"].get("node", ""))}
+    assert above == {}
