@@ -35,6 +35,7 @@ import math
 from dataclasses import dataclass
 
 from .errors import EstimatorError
+from .finetune import NF4_BLOCK, quantization_layout
 from .provenance import quantity
 from .validate import one_of, positive
 
@@ -45,12 +46,8 @@ NF4_LEVELS = (
     0.07958029955625534, 0.16093020141124725, 0.24611230194568634, 0.33791524171829224,
     0.44070982933044434, 0.5626170039176941, 0.7229568362236023, 1.0,
 )
-# QLoRA §3: a block of 64 weights shares an absmax scale; double quantization stores the scales
-# in 8 bits with one FP32 scale per 256 of them (0.5 → 0.127 bits per parameter).
-NF4_BLOCK_VALUES = 64
-NF4_SCALE_BITS = 32
-NF4_DOUBLE_SCALE_BITS = 8
-NF4_SCALES_PER_SECOND_SCALE = 256
+# NF4 as QLoRA stores it (§3): blocks of 64 weights, their absmax scales double-quantized.
+NF4_STORAGE = "nf4-double-quant"
 
 
 @dataclass(frozen=True)
@@ -86,7 +83,7 @@ NUMBER_FORMATS = {
     "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, 2, 1, source="OCP Microscaling"),
     "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers"),
     "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers"),
-    "nf4": NumberFormat("NF4", "levels", 4, element="nf4", block_values=NF4_BLOCK_VALUES, scale="fp32",
+    "nf4": NumberFormat("NF4", "levels", 4, element="nf4", block_values=NF4_BLOCK, scale="fp32",
                         source="QLoRA paper"),
     "mxfp8": NumberFormat("MXFP8", "float", 8, element="fp8_e4m3", block_values=32, scale="e8m0",
                           source="OCP Microscaling"),
@@ -142,11 +139,16 @@ def _grid(row: NumberFormat) -> tuple:
     return tuple(range(2 ** (row.bits - 1)))
 
 
-def _scale_bits(row: NumberFormat) -> float:
-    if row.kind == "levels":  # QLoRA's double quantization
-        return NF4_DOUBLE_SCALE_BITS + NF4_SCALE_BITS / NF4_SCALES_PER_SECOND_SCALE
+def _bits_per_value(row: NumberFormat) -> float:
+    """Element bits + block-scale bits ÷ values per block; NF4's as QLoRA's double quantization stores it."""
+    if row.kind == "levels":
+        return quantization_layout(NF4_STORAGE).bits_per_weight
     if not row.block_values:
-        return 0
+        return row.storage_bits or row.bits
+    return row.bits + _scale_bits(row) / row.block_values
+
+
+def _scale_bits(row: NumberFormat) -> float:
     return E8M0_BITS if row.scale == "e8m0" else NUMBER_FORMATS[row.scale].bits
 
 
@@ -163,7 +165,6 @@ def number_format_figures(number_format: str) -> NumberFormatFigures:
     """
     row = _row(number_format)
     element = _element(row)
-    bits_per_value = (row.storage_bits or row.bits) + (_scale_bits(row) / row.block_values if row.block_values else 0)
     if element.kind == "float":
         _, largest, smallest_normal, smallest_subnormal = _float_limits(element)
         spacing = math.ldexp(1, -element.mantissa_bits)
@@ -184,7 +185,7 @@ def number_format_figures(number_format: str) -> NumberFormatFigures:
         spacing_at_one=float(spacing),
         decimal_digits=digits,
         dynamic_range=largest / smallest_subnormal,
-        bits_per_value=bits_per_value,
+        bits_per_value=_bits_per_value(row),
         saturates=element.specials != "ieee",
     )
 
