@@ -175,3 +175,47 @@ def test_unknown_format_and_bad_absmax_are_named():
     with pytest.raises(EstimatorError) as raised:
         round_to_number_format(2.0, "mxfp4", block_absmax=1.0)
     assert raised.value.argument == "block_absmax"
+
+
+def test_every_half_precision_value_and_every_midpoint_rounds_as_struct_does():
+    """All 63,488 finite FP16 values, decoded by struct: each rounds to itself, and each tie between two
+    neighbours (in binary64, exact) rounds as struct rounds it, to the one whose last bit is 0."""
+    finite = sorted({struct.unpack("<e", struct.pack("<H", bits))[0] for bits in range(1 << 16)} - {math.inf, -math.inf},
+                    key=lambda x: (x, math.copysign(1, x)))
+    finite = [x for x in finite if not math.isnan(x)]
+    for low, high in zip(finite, finite[1:]):
+        assert round_to_number_format(low, "fp16").rounded == low
+        middle = (low + high) / 2
+        assert round_to_number_format(middle, "fp16").rounded == struct.unpack("<e", struct.pack("<e", middle))[0]
+
+
+def _decode(bits: int, exponent_bits: int, mantissa_bits: int, specials: str) -> float | None:
+    """A bit pattern as the OCP OFP8 and MX specifications read it; None for NaN and infinity."""
+    sign = -1.0 if bits >> (exponent_bits + mantissa_bits) else 1.0
+    exponent = (bits >> mantissa_bits) & ((1 << exponent_bits) - 1)
+    mantissa = bits & ((1 << mantissa_bits) - 1)
+    bias = 2 ** (exponent_bits - 1) - 1
+    top = exponent == (1 << exponent_bits) - 1
+    if (specials == "ieee" and top) or (specials == "nan" and top and mantissa == (1 << mantissa_bits) - 1):
+        return None
+    if exponent == 0:
+        return sign * 2.0 ** (1 - bias) * mantissa / 2**mantissa_bits
+    return sign * 2.0 ** (exponent - bias) * (1 + mantissa / 2**mantissa_bits)
+
+
+@pytest.mark.parametrize("key, exponent_bits, mantissa_bits, specials", [
+    ("fp8_e4m3", 4, 3, "nan"), ("fp8_e5m2", 5, 2, "ieee"),  # OCP OFP8 rev 1.0, §4
+    ("fp6_e3m2", 3, 2, "none"), ("fp6_e2m3", 2, 3, "none"), ("fp4_e2m1", 2, 1, "none"),  # OCP MX v1.0, §5.3
+])
+def test_the_small_floats_hold_exactly_the_values_their_bit_patterns_decode_to(key, exponent_bits, mantissa_bits, specials):
+    patterns = {}  # value: its bit pattern (0 and −0 both even)
+    for bits in reversed(range(1 << (1 + exponent_bits + mantissa_bits))):
+        patterns[_decode(bits, exponent_bits, mantissa_bits, specials)] = bits
+    values = sorted(set(patterns) - {None})
+    figures = number_format_figures(key)
+    assert values[-1] == figures.largest and min(v for v in values if v > 0) == figures.smallest_subnormal
+    for low, high in zip(values, values[1:]):
+        rounded = round_to_number_format(high, key)
+        assert rounded.rounded == high and (rounded.below == low or high == 0)
+        even = low if patterns[low] % 2 == 0 else high  # a tie goes to the even mantissa
+        assert round_to_number_format((low + high) / 2, key).rounded == even
