@@ -63,7 +63,7 @@ class NumberFormat:
     storage_bits: int = 0  # bits a value takes in memory when more than its own (TF32 in 32)
     element: str = ""  # a block-scaled format's element format
     block_values: int = 0  # values that share one block scale
-    scale: str = ""  # the format of the block scale
+    scale: str = ""  # the block scale's format ("e8m0" or a key of the table); NF4's is QLoRA's storage
     source: str = ""
 
     @property
@@ -83,22 +83,21 @@ NUMBER_FORMATS = {
     "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, 2, 1, source="OCP Microscaling"),
     "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers"),
     "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers"),
-    "nf4": NumberFormat("NF4", "levels", 4, element="nf4", block_values=NF4_BLOCK, scale="fp32",
-                        source="QLoRA paper"),
+    "nf4": NumberFormat("NF4", "levels", 4, block_values=NF4_BLOCK, source="QLoRA paper"),
     "mxfp8": NumberFormat("MXFP8", "float", 8, element="fp8_e4m3", block_values=32, scale="e8m0",
                           source="OCP Microscaling"),
     "mxfp6": NumberFormat("MXFP6", "float", 6, element="fp6_e2m3", block_values=32, scale="e8m0",
                           source="OCP Microscaling"),
     "mxfp4": NumberFormat("MXFP4", "float", 4, element="fp4_e2m1", block_values=32, scale="e8m0",
                           source="OCP Microscaling"),
+    # NVFP4's per-tensor FP32 scale is one number per tensor: nothing per value.
     "nvfp4": NumberFormat("NVFP4", "float", 4, element="fp4_e2m1", block_values=16, scale="fp8_e4m3",
                           source="NVIDIA NVFP4"),
 }
 # The shared scale of the MX formats: 8 exponent bits, no sign, no mantissa, 2^(e − 127), 0xFF is NaN.
 E8M0_BITS = 8
 E8M0_BIAS = 127
-E8M0_EXPONENTS = (-127, 127)
-TENSOR_SCALE_BITS = 32  # NVFP4's per-tensor FP32 scale: one per tensor, nothing per value
+E8M0_EXPONENTS = (-E8M0_BIAS, 2**E8M0_BITS - 2 - E8M0_BIAS)
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,7 @@ def _row(number_format: str) -> NumberFormat:
 
 
 def _element(row: NumberFormat) -> NumberFormat:
-    return NUMBER_FORMATS[row.element] if row.element and row.element in NUMBER_FORMATS else row
+    return NUMBER_FORMATS[row.element] if row.element else row
 
 
 def _float_limits(row: NumberFormat) -> tuple:
