@@ -15,5 +15,5 @@ def test_the_worst_misses_are_named_by_the_runs_they_are(built_site):
     raw = (built_site / "model-sizing" / "index.html").read_text("utf-8")
     paragraphs = [" ".join(reader_text(p).split()) for p in re.findall(r"<p\b[^>]*>.*?</p>", raw, re.S)]
     paragraph = next(p for p in paragraphs if "The worst miss" in p)  # the one that says which runs miss most
-    for key in worst_two:
-        assert html.unescape(runs[key].name) in paragraph, runs[key].name
+    for key in worst_two:  # compared without spaces: the page's markup inside a name (a number's) reads as a break
+        assert "".join(html.unescape(runs[key].name).split()) in "".join(paragraph.split()), runs[key].name
