@@ -15,10 +15,9 @@ TALLEST_PX = 1.2 * LAPTOP["height"]
 PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
 # Widgets still taller than that at 1280 × 900, by what their pictures and outputs hold (the fine-tuning
 # fit's two pictures with a column of long figures beside them, the grid of ten steps with its three
-# figures, two sentences and the picked step's makers; how long a run takes, whose figures go on from its
-# GPU-hours to the run's energy, emissions and cost): each must stay taller, so that one brought within
+# figures, two sentences and the picked step's makers): each must stay taller, so that one brought within
 # the limit is taken off this list rather than forgotten.
-STILL_TOO_TALL = {"finetune_fit", "ten_steps", "training_time"}
+STILL_TOO_TALL = {"finetune_fit", "ten_steps"}
 
 CONTROLS_MADE = """id => { const r = document.getElementById(id);
                            return r.dataset.enhanced && !r.querySelector('noscript[data-controls]'); }"""
