@@ -918,25 +918,20 @@ class LayoutTerms:
         return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
 
 
-# What a GPU preset must give besides its memory and peaks for the step model to time it.
-STEP_MODEL_GPU_FIELDS = ("nvlink_domain_gpus", "hbm_bytes_per_s", "streaming_multiprocessors", "attention_share", "matmul_rate")
-
-
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
-    share (the measured BF16 rate of its chip over its BF16 peak), bandwidth, SMs, FlashAttention's share, each link's α
+    share (a measured BF16 rate over the BF16 peak of the GPU it was measured on), bandwidth, SMs, FlashAttention's share, each link's α
     and β, and attention at its BF16 peak whatever the GEMMs' precision. The one way a GPU is built: a reader's typed
     fields replace the preset's, each checked as the preset's was."""
     from .presets import load_presets
     presets = load_presets()
-    g = presets.gpu(gpu)
-    for field in STEP_MODEL_GPU_FIELDS:
-        if getattr(g, field) is None:
-            raise EstimatorError(f"gpus.{gpu}.{field}", None, "a value: the step model times no GPU without it")
+    g = presets.gpu(gpu)  # every field the step model reads is required of a GPU preset (presets.toml's declaration)
     up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
-    bf16 = g.peak_flops["bf16"]
-    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], attention_peak_flops=bf16,
-               matmul_share=presets.matmul_rate(g.matmul_rate).matmul_flops / bf16, attention_share=g.attention_share,
+    measured = presets.matmul_rate(g.matmul_rate)
+    # A share of the peak of the GPU it was measured on: a card that borrows another chip's measurement borrows its share.
+    matmul_share = measured.matmul_flops / presets.gpu(measured.gpu).peak_flops["bf16"]
+    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))],
+               attention_peak_flops=g.peak_flops["bf16"], matmul_share=matmul_share, attention_share=g.attention_share,
                hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors, memory_bytes=g.memory_bytes,
                scale_up_gpus=g.nvlink_domain_gpus, scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
                scale_out_bytes_per_s=out.bandwidth_bytes_per_s, scale_up_latency_seconds=up.latency_seconds,
