@@ -123,10 +123,11 @@ def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1) -> f
     return WEIGHT_BYTES * first_stage_params(config, pp) / validate.positive_int("tp", tp)
 
 
-def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int) -> float:
+def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int,
+                 attention: str) -> float:
     # 1F1B: p micro-batches in flight on the first stage, L/p layers each; the output layer is the last stage's.
     return model_activation_bytes(config, seq_len, micro_batch, tp, sequence_parallel=True, recompute=recompute,
-                                  include_output=pp == 1)
+                                  include_output=pp == 1, attention=attention)
 
 
 def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
@@ -142,9 +143,11 @@ def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
 
 
 def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: str, seq_len: int,
-                micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1) -> MemoryBill:
+                micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1, *,
+                attention: str = "unfused") -> MemoryBill:
     """The bill of one GPU training the dense decoder `config` (its exact parameter count from the config),
-    on the first of `pp` pipeline stages."""
+    on the first of `pp` pipeline stages, its activations kept by the attention kernel asked for (unfused attention,
+    as Korthikanti et al. count them, unless FlashAttention is asked for)."""
     if not isinstance(config, DecoderConfig):
         raise EstimatorError("config", config, "a dense decoder configuration (DecoderConfig)")
     tp = validate.positive_int("tp", tp)
@@ -153,7 +156,7 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     params = first_stage_params(config, pp)
 
     def bill(stage: int, mode: str, count: int = gpus) -> GpuMemory:
-        act = _activations(config, seq_len, micro_batch, tp, recompute=mode, pp=pp)
+        act = _activations(config, seq_len, micro_batch, tp, recompute=mode, pp=pp, attention=attention)
         return training_memory_per_gpu(params, count, stage, optimizer, activations=act, tp=tp)
 
     memory = bill(zero_stage, recompute)
@@ -161,7 +164,8 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     remedies = ()
     if not fit.fits:
         remedies = _remedies(bill, params, zero_stage, optimizer, recompute=recompute, tp=tp, budget=gpu_memory_bytes,
-                             activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp))
+                             activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp,
+                                                     attention=attention))
     return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, shards=zero_shards(gpus, zero_stage),
                       unsharded=bill(0, recompute), columns=data_parallel_columns(gpus),
                       inference=inference_weight_bytes(config, tp, pp))

@@ -451,43 +451,6 @@ def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     return ADAM_BYTES_PER_PARAM * params_per_gpu / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
 
 
-# Bytes a token keeps per element of its block's tensors (BF16), as Megatron-Core's fused kernels keep them.
-FUSED_SWIGLU_BYTES_PER_F = 6  # the first matrix's gate and up outputs (2 × 2) and the down matrix's input (2): SiLU redone
-GELU_BYTES_PER_F = 4  # the GeLU's input and the down matrix's input
-FLASH_STATS_BYTES_PER_HEAD = 4  # FlashAttention's FP32 log-sum-exp, one per head and token
-FULL_RECOMPUTE_BYTES_PER_D = 2  # the block's BF16 input, all full recomputation keeps
-
-
-@dataclass(frozen=True)
-class BlockActivations:
-    """What one block keeps for its backward pass, per micro-batch on one GPU, under each recomputation."""
-
-    none_bytes: float = quantity("every tensor the backward reads: no recomputation", "bytes")
-    selective_bytes: float = quantity("the same: FlashAttention keeps no s × s scores for selective recomputation to drop", "bytes")
-    full_bytes: float = quantity("the block's input alone", "bytes")
-
-
-def block_activation_bytes(shape: Shape, setup: Setup, tokens: float, moe: bool = False) -> BlockActivations:
-    """Per token, BF16: two norm inputs and the two projections' inputs (4 × 2d, split by tp under sequence parallelism),
-    Q, K, V and the attention output (2·(H·d_qk + G·(d_qk + d_v) + H·d_v)/tp) with FlashAttention's log-sum-exp (no s × s
-    scores, Dao 2022), the MLP's fused SwiGLU (6 bytes per F: gate and up, the down matrix's input) or GeLU (4) over tp,
-    an MoE block's for each of its k routed and S shared experts, and dropout masks (1 byte per d, two) when it trains with
-    dropout; full recomputation keeps the block's input alone (Korthikanti et al. 2022 §4, recounted for these kernels)."""
-    s, t = shape, setup.tp
-    sp = t if setup.sequence_parallel else 1
-    kv_heads = s.heads if s.kv_rank else s.kv_heads
-    attention = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
-    attention += FLASH_STATS_BYTES_PER_HEAD * s.heads / t + 2 * (s.q_rank + s.kv_rank) / t
-    per_f = FUSED_SWIGLU_BYTES_PER_F if s.gated else GELU_BYTES_PER_F
-    if moe:
-        mlp = (s.top_k + s.shared_experts) * (2 * s.d + per_f * s.expert_ffn) / t
-    else:
-        mlp = per_f * s.ffn / t
-    unsplit = (4 * 2 + (2 if s.dropout else 0)) * s.d / sp
-    none = tokens * (unsplit + attention + mlp)
-    return BlockActivations(none, none, tokens * FULL_RECOMPUTE_BYTES_PER_D * s.d / sp)
-
-
 # ---------------------------------------------------------------- communication
 
 COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "p2p")
