@@ -41,11 +41,6 @@ from .provenance import quantity
 
 TOP_STAGE = ZERO_STAGES[-1]
 FULL_RECOMPUTE = "full"
-# A picture of the data-parallel GPUs draws this many one by one, and one column for the rest:
-# past eight (one server) the columns would be too narrow to read, and every one holds the same.
-DRAWN_GPUS = 8
-
-
 @dataclass(frozen=True)
 class Remedy:
     """One change to the setup, and the bill it leads to."""
@@ -69,14 +64,6 @@ class ZeroShards:
 
 
 @dataclass(frozen=True)
-class GpuColumn:
-    """One column of a picture of the data-parallel GPUs: the GPUs it stands for."""
-
-    first: int = quantity("the first data-parallel GPU it stands for, counted from 1", "integer")
-    gpus: int = quantity("how many GPUs it stands for: one, or every GPU past the drawn ones", "integer")
-
-
-@dataclass(frozen=True)
 class MemoryBill:
     memory: GpuMemory  # the parts of the bill, per GPU
     per_param: ModelState  # bytes per parameter before sharding
@@ -84,7 +71,6 @@ class MemoryBill:
     remedies: tuple  # Remedy, in the order worth trying; empty when the bill fits
     shards: ZeroShards  # how the stage slices each part across the data-parallel GPUs
     unsharded: GpuMemory  # the same bill at ZeRO stage 0, every part a whole copy: what the stage slices from
-    columns: tuple  # GpuColumn, the data-parallel GPUs as a picture draws them
     inference: float = quantity("the BF16 weights alone, as serving the same stage on the same GPUs holds them",
                                 "bytes")
 
@@ -99,20 +85,6 @@ def zero_shards(gpus: int, stage: int) -> ZeroShards:
     n_d = validate.positive_int("gpus", gpus)
     stage = validate.one_of("stage", stage, ZERO_STAGES)
     return ZeroShards(**{part: n_d if stage >= first else 1 for part, first in SHARDED_FROM_STAGE.items()})
-
-
-def data_parallel_columns(gpus: int, drawn: int = DRAWN_GPUS) -> tuple:
-    """The columns of a picture of N_d data-parallel GPUs: one per GPU while N_d ≤ `drawn`, else one
-    for each of the first `drawn` and one column standing for the other N_d − `drawn`.
-
-    Every data-parallel GPU holds the same bill, so the last column is any one of the rest.
-    """
-    n_d = validate.positive_int("gpus", gpus)
-    drawn = validate.positive_int("drawn", drawn)
-    columns = [GpuColumn(i, 1) for i in range(1, min(n_d, drawn) + 1)]
-    if n_d > drawn:
-        columns.append(GpuColumn(drawn + 1, n_d - drawn))
-    return tuple(columns)
 
 
 def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1) -> float:
@@ -167,7 +139,7 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
                              activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp,
                                                      attention=attention))
     return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, shards=zero_shards(gpus, zero_stage),
-                      unsharded=bill(0, recompute), columns=data_parallel_columns(gpus),
+                      unsharded=bill(0, recompute),
                       inference=inference_weight_bytes(config, tp, pp))
 
 
