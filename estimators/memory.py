@@ -91,6 +91,9 @@ from dataclasses import dataclass
 
 from .errors import EstimatorError
 from .provenance import quantity
+# The step model's view of a model and its attention kernels (FlashAttention with Megatron-Core's fused kernels, or
+# unfused): what the one activation model reads.
+from .step_time import ATTENTION_KERNELS, Shape, shape_of
 from .validate import finite_result, flag, non_negative, one_of, positive, positive_int
 
 WEIGHT_BYTES = 2  # FP16/BF16 working copy of each parameter
@@ -226,23 +229,52 @@ OUTPUT_SBH = 4  # the final norm's input and the output layer's input, 2sbh each
 LOSS_LOGIT_BYTES = 4  # FP32 logits kept by the cross-entropy, per s·b·V
 
 
-def _coefficients(hidden: int, heads: int, kv_heads: "int | None", ffn_dim: "int | None", mlp: str, dropout: bool):
-    """(unsplit, split, attention) bytes per s·b·h; Korthikanti's integers for GPT-3's block."""
-    h = positive_int("hidden", hidden)
-    a = positive_int("heads", heads)
-    g = a if kv_heads is None else positive_int("kv_heads", kv_heads)
-    if a % g:
-        raise EstimatorError("kv_heads", kv_heads, f"a divisor of heads ({a})")
-    f = None if ffn_dim is None else positive_int("ffn_dim", ffn_dim)
-    mlp = one_of("mlp", mlp, MLP_KINDS)
-    dropout = flag("dropout", dropout)
-    if g == a and f is None and mlp == "gelu" and dropout:
-        return ACTIVATION_UNSPLIT, ACTIVATION_SPLIT, ACTIVATION_ATTENTION  # Korthikanti et al., table 2, exactly
-    f = 4 * h if f is None else f  # GPT's MLP is four times the width
-    unsplit = NORM_INPUTS + PROJECTION_INPUTS + (DROPOUT_MASKS if dropout else 0)
-    split = Q_AND_OUTPUT + KV_PER_SHARE * g / a + MLP_WIDTH_TENSORS[mlp] * f / h
-    attention = ACTIVATION_ATTENTION if dropout else ATTENTION_NO_DROPOUT
-    return unsplit, split, attention
+# Bytes a token keeps per element of its block's tensors (BF16) that differ with the kernels that run the block.
+FUSED_SWIGLU_BYTES_PER_F = 6  # Megatron-Core's fused SwiGLU: gate and up outputs (2 × 2), the down matrix's input (2)
+FLASH_STATS_BYTES_PER_HEAD = 4  # FlashAttention's FP32 log-sum-exp, one per head and token (Dao 2022)
+
+
+def block_activation_bytes(shape, tokens: float, seq_len: int, *, tp: int = 1, sequence_parallel: bool = False,
+                           attention: str = "flash", recompute: str = "none", moe: bool = False) -> float:
+    """Bytes one block keeps for its backward pass on one GPU: the one activation model of the memory bill, the planner
+    and the step model, for the micro-batch's tokens on this GPU (b·s/cp), each attending over s keys.
+
+    Per token, BF16 (2 bytes an element): the two norms' inputs and the two projections' inputs, 4 × 2d, and with
+    dropout its two 1-byte masks, 2d, split by t under sequence parallelism; Q, K, V and the attention output,
+    2·(H·d_qk + G·(d_qk + d_v) + H·d_v)/t, and an MLA block's two bottleneck outputs 2·(r_q + r_kv)/t; the MLP's
+    tensors of width F over t: GeLU's input and the down matrix's input (4 bytes per F), SwiGLU's gate, up and down
+    inputs (6, fused) and, unfused, the SiLU output too (8); an MoE block's for each of its k routed and S shared
+    experts, with the expert's 2d input. The attention kernel: FlashAttention keeps only its FP32 log-sum-exp (4 bytes
+    per head), so selective recomputation has nothing to drop (Dao 2022); unfused attention keeps the softmax output
+    (2 bytes per score), and with dropout its mask (1) and output (2), H·tokens·seq_len scores over t, which selective
+    recomputation drops. Full recomputation keeps the block's input alone, 2d (/t under sequence parallelism).
+    With G = H, F = 4d, GeLU, dropout and unfused attention this is Korthikanti et al. 2022's table 2,
+    s·b·h·(10 + 24/t + 5·a·s/(h·t)), exactly."""
+    s = shape
+    tokens = positive("tokens", tokens)
+    keys = positive_int("seq_len", seq_len)
+    t = positive_int("tp", tp)
+    sp = t if flag("sequence_parallel", sequence_parallel) else 1
+    attention = one_of("attention", attention, ATTENTION_KERNELS)
+    recompute = one_of("recompute", recompute, RECOMPUTE)
+    if recompute == "full":
+        return finite_result("block_activation_bytes", tokens * FULL_RECOMPUTE_STORED * s.d / sp)
+    flash = attention == "flash"
+    kv_heads = s.heads if s.kv_rank else s.kv_heads
+    per_token = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
+    per_token += 2 * (s.q_rank + s.kv_rank) / t
+    per_f = (FUSED_SWIGLU_BYTES_PER_F if flash else MLP_WIDTH_TENSORS["swiglu"]) if s.gated else MLP_WIDTH_TENSORS["gelu"]
+    if moe:
+        per_token += (s.top_k + s.shared_experts) * (2 * s.d + per_f * s.expert_ffn) / t
+    else:
+        per_token += per_f * s.ffn / t
+    per_token += (NORM_INPUTS + PROJECTION_INPUTS + (DROPOUT_MASKS if s.dropout else 0)) * s.d / sp
+    if flash:
+        per_token += FLASH_STATS_BYTES_PER_HEAD * s.heads / t
+    elif recompute == "none":
+        per_score = ACTIVATION_ATTENTION if s.dropout else ATTENTION_NO_DROPOUT
+        per_token += per_score * s.heads * keys / t
+    return finite_result("block_activation_bytes", tokens * per_token)
 
 
 def activation_bytes_per_layer(
@@ -258,26 +290,25 @@ def activation_bytes_per_layer(
     ffn_dim: "int | None" = None,
     mlp: str = "gelu",
     dropout: bool = True,
+    attention: str = "unfused",
 ) -> float:
-    """Activation bytes of one transformer layer on one GPU (Korthikanti et al. 2022, table 2).
+    """Activation bytes of one transformer layer on one GPU (Korthikanti et al. 2022, table 2): the one block
+    activation model, for a block described by its width, heads, key/value heads, MLP kind and width and dropout.
 
-    The defaults are the paper's block (multi-head attention, GeLU MLP of 4h,
-    dropout). kv_heads, ffn_dim, mlp ("gelu" or "swiglu") and dropout describe
-    a real model's block, counted tensor by tensor as the module docstring derives.
+    The defaults are the paper's block (multi-head attention, GeLU MLP of 4h, dropout, unfused attention).
     """
+    h = positive_int("hidden", hidden)
+    a = positive_int("heads", heads)
+    g = a if kv_heads is None else positive_int("kv_heads", kv_heads)
+    if a % g:
+        raise EstimatorError("kv_heads", kv_heads, f"a divisor of heads ({a})")
+    f = 4 * h if ffn_dim is None else positive_int("ffn_dim", ffn_dim)  # GPT's MLP is four times the width
+    block = Shape(layers=1, d=h, heads=a, kv_heads=g, qk_head=h / a, v_head=h / a, ffn=f,
+                  gated=one_of("mlp", mlp, MLP_KINDS) == "swiglu", vocab=1, params=0.0,
+                  dropout=flag("dropout", dropout))
     s = positive_int("seq_len", seq_len)
-    b = positive_int("micro_batch", micro_batch)
-    unsplit, split, attention_c = _coefficients(hidden, heads, kv_heads, ffn_dim, mlp=mlp, dropout=dropout)
-    h, a = hidden, heads
-    t = positive_int("tp", tp)
-    sp = flag("sequence_parallel", sequence_parallel)
-    recompute = one_of("recompute", recompute, RECOMPUTE)
-    sbh = s * b * h
-    if recompute == "full":
-        return FULL_RECOMPUTE_STORED * sbh / (t if sp else 1)
-    linear = (unsplit + split) / t if sp else unsplit + split / t
-    attention = 0 if recompute == "selective" else attention_c * a * s / (h * t)
-    return sbh * (linear + attention)
+    return block_activation_bytes(block, s * positive_int("micro_batch", micro_batch), s, tp=tp,
+                                  sequence_parallel=sequence_parallel, attention=attention, recompute=recompute)
 
 
 def activation_output_bytes(
@@ -305,20 +336,22 @@ def model_activation_bytes(
     sequence_parallel: bool = False,
     recompute: str = "none",
     include_output: bool = True,
+    attention: str = "unfused",
 ) -> float:
-    """Activation bytes of a real dense decoder, from its configuration, on one GPU.
+    """Activation bytes of a real decoder (dense or mixture-of-experts), from its configuration, on one GPU.
 
-    L layers of its own block (its MLP kind and width, key/value heads and
-    dropout), plus, if asked, the output layer's logits and loss term.
+    L blocks of its own, counted by the one block activation model (its MLP kind and width, key/value heads and
+    dropout, under the attention kernel asked for), plus, if asked, the output layer's logits and loss term.
     """
-    c = config
-    per_layer = activation_bytes_per_layer(
-        seq_len, micro_batch, c.d_model, c.heads, tp=tp, sequence_parallel=sequence_parallel, recompute=recompute,
-        kv_heads=c.kv_heads, ffn_dim=c.ffn_dim, mlp=c.mlp, dropout=c.dropout,
-    )
-    total = c.layers * per_layer
+    shape = shape_of(config)
+    s = positive_int("seq_len", seq_len)
+    tokens = s * positive_int("micro_batch", micro_batch)
+    kinds = ((shape.layers - shape.moe_layers, False), (shape.moe_layers, True))
+    total = sum(count * block_activation_bytes(shape, tokens, s, tp=tp, sequence_parallel=sequence_parallel,
+                                               attention=attention, recompute=recompute, moe=moe)
+                for count, moe in kinds if count)
     if flag("include_output", include_output):
-        total += activation_output_bytes(seq_len, micro_batch, c.d_model, c.vocab, tp=tp,
+        total += activation_output_bytes(seq_len, micro_batch, shape.d, shape.vocab, tp=tp,
                                          sequence_parallel=sequence_parallel)
     return finite_result("model_activation_bytes", total)
 

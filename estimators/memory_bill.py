@@ -41,11 +41,6 @@ from .provenance import quantity
 
 TOP_STAGE = ZERO_STAGES[-1]
 FULL_RECOMPUTE = "full"
-# A picture of the data-parallel GPUs draws this many one by one, and one column for the rest:
-# past eight (one server) the columns would be too narrow to read, and every one holds the same.
-DRAWN_GPUS = 8
-
-
 @dataclass(frozen=True)
 class Remedy:
     """One change to the setup, and the bill it leads to."""
@@ -69,14 +64,6 @@ class ZeroShards:
 
 
 @dataclass(frozen=True)
-class GpuColumn:
-    """One column of a picture of the data-parallel GPUs: the GPUs it stands for."""
-
-    first: int = quantity("the first data-parallel GPU it stands for, counted from 1", "integer")
-    gpus: int = quantity("how many GPUs it stands for: one, or every GPU past the drawn ones", "integer")
-
-
-@dataclass(frozen=True)
 class MemoryBill:
     memory: GpuMemory  # the parts of the bill, per GPU
     per_param: ModelState  # bytes per parameter before sharding
@@ -84,7 +71,6 @@ class MemoryBill:
     remedies: tuple  # Remedy, in the order worth trying; empty when the bill fits
     shards: ZeroShards  # how the stage slices each part across the data-parallel GPUs
     unsharded: GpuMemory  # the same bill at ZeRO stage 0, every part a whole copy: what the stage slices from
-    columns: tuple  # GpuColumn, the data-parallel GPUs as a picture draws them
     inference: float = quantity("the BF16 weights alone, as serving the same stage on the same GPUs holds them",
                                 "bytes")
 
@@ -101,20 +87,6 @@ def zero_shards(gpus: int, stage: int) -> ZeroShards:
     return ZeroShards(**{part: n_d if stage >= first else 1 for part, first in SHARDED_FROM_STAGE.items()})
 
 
-def data_parallel_columns(gpus: int, drawn: int = DRAWN_GPUS) -> tuple:
-    """The columns of a picture of N_d data-parallel GPUs: one per GPU while N_d ≤ `drawn`, else one
-    for each of the first `drawn` and one column standing for the other N_d − `drawn`.
-
-    Every data-parallel GPU holds the same bill, so the last column is any one of the rest.
-    """
-    n_d = validate.positive_int("gpus", gpus)
-    drawn = validate.positive_int("drawn", drawn)
-    columns = [GpuColumn(i, 1) for i in range(1, min(n_d, drawn) + 1)]
-    if n_d > drawn:
-        columns.append(GpuColumn(drawn + 1, n_d - drawn))
-    return tuple(columns)
-
-
 def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1) -> float:
     """The weights alone, in BF16, of the first of p pipeline stages over t tensor-parallel GPUs:
     2 bytes × Ψ_stage / t, what serving the model holds before its KV cache."""
@@ -123,10 +95,11 @@ def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1) -> f
     return WEIGHT_BYTES * first_stage_params(config, pp) / validate.positive_int("tp", tp)
 
 
-def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int) -> float:
+def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int,
+                 attention: str) -> float:
     # 1F1B: p micro-batches in flight on the first stage, L/p layers each; the output layer is the last stage's.
     return model_activation_bytes(config, seq_len, micro_batch, tp, sequence_parallel=True, recompute=recompute,
-                                  include_output=pp == 1)
+                                  include_output=pp == 1, attention=attention)
 
 
 def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
@@ -142,9 +115,11 @@ def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
 
 
 def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: str, seq_len: int,
-                micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1) -> MemoryBill:
+                micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1, *,
+                attention: str = "unfused") -> MemoryBill:
     """The bill of one GPU training the dense decoder `config` (its exact parameter count from the config),
-    on the first of `pp` pipeline stages."""
+    on the first of `pp` pipeline stages, its activations kept by the attention kernel asked for (unfused attention,
+    as Korthikanti et al. count them, unless FlashAttention is asked for)."""
     if not isinstance(config, DecoderConfig):
         raise EstimatorError("config", config, "a dense decoder configuration (DecoderConfig)")
     tp = validate.positive_int("tp", tp)
@@ -153,7 +128,7 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     params = first_stage_params(config, pp)
 
     def bill(stage: int, mode: str, count: int = gpus) -> GpuMemory:
-        act = _activations(config, seq_len, micro_batch, tp, recompute=mode, pp=pp)
+        act = _activations(config, seq_len, micro_batch, tp, recompute=mode, pp=pp, attention=attention)
         return training_memory_per_gpu(params, count, stage, optimizer, activations=act, tp=tp)
 
     memory = bill(zero_stage, recompute)
@@ -161,9 +136,10 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     remedies = ()
     if not fit.fits:
         remedies = _remedies(bill, params, zero_stage, optimizer, recompute=recompute, tp=tp, budget=gpu_memory_bytes,
-                             activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp))
+                             activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp,
+                                                     attention=attention))
     return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, shards=zero_shards(gpus, zero_stage),
-                      unsharded=bill(0, recompute), columns=data_parallel_columns(gpus),
+                      unsharded=bill(0, recompute),
                       inference=inference_weight_bytes(config, tp, pp))
 
 

@@ -60,6 +60,7 @@ from .memory import (
     OPTIMIZERS,
     ZERO_STAGES,
     activation_output_bytes,
+    block_activation_bytes,
     memory_fit,
     training_memory_per_gpu,
     zero_breakdown,
@@ -69,7 +70,7 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (Gpu, LayoutTerms, Setup, block_activation_bytes, block_terms, gpu_preset, shape_of,
+from .step_time import (Gpu, LayoutTerms, Setup, block_terms, gpu_preset, shape_of,
                         splits_into_stages, stage_blocks, step_seconds)
 from .validate import one_of, positive_int
 
@@ -218,7 +219,7 @@ def _interleaving(pp: int, chunks: int) -> float:
 @cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp, and so does every plan of one block
 def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str, b: int = MICRO_BATCH) -> float:
     """1F1B's fuller of the first two stages: the first keeps p micro-batches of its end share of blocks, the second
-    p − 1 of ⌈L/p⌉ (stage_blocks), each block what step_time.block_activation_bytes counts (FlashAttention and fused
+    p − 1 of ⌈L/p⌉ (stage_blocks), each block what memory.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
     shape = _shape(config)
     per_block = _block_activations(config, tp, cp, seq_len, recompute=recompute, b=b)
@@ -231,12 +232,14 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
 @cache  # the same for every pipeline depth: a plan asks it once per (tp, cp) and recomputation
 def _block_activations(config, tp: int, cp: int, seq_len: int, recompute: str, b: int) -> float:
     """What one block keeps for the backward pass, averaged over the model's dense and MoE blocks
-    (step_time.block_activation_bytes)."""
+    (memory.block_activation_bytes, FlashAttention's)."""
     shape, tokens = _shape(config), b * seq_len // cp
-    setup = Setup(tp=tp, cp=cp, micro_batch=b)
-    kept = {"none": "none_bytes", "selective": "selective_bytes", "full": "full_bytes"}[recompute]
-    dense = getattr(block_activation_bytes(shape, setup, tokens), kept)
-    moe = getattr(block_activation_bytes(shape, setup, tokens, True), kept) if shape.moe_layers else 0
+
+    def kept(moe: bool) -> float:
+        return block_activation_bytes(shape, tokens, seq_len, tp=tp, sequence_parallel=True, attention="flash",
+                                      recompute=recompute, moe=moe)
+
+    dense, moe = kept(False), kept(True) if shape.moe_layers else 0.0
     return ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
 
 

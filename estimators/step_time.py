@@ -159,8 +159,9 @@ def shape_of(config) -> Shape:
     if isinstance(config, DecoderConfig):
         from .model_size import decoder_params
         h = config.d_model // config.heads
-        return Shape(config.layers, config.d_model, config.heads, config.kv_heads, h, h, config.ffn_dim,
-                     config.mlp == "swiglu", config.vocab, decoder_params(config).total, dropout=config.dropout)
+        return Shape(layers=config.layers, d=config.d_model, heads=config.heads, kv_heads=config.kv_heads, qk_head=h,
+                     v_head=h, ffn=config.ffn_dim, gated=config.mlp == "swiglu", vocab=config.vocab,
+                     params=decoder_params(config).total, dropout=config.dropout)
     if isinstance(config, MoeConfig):
         from .model_size import mlp_params
         from .moe import moe_params
@@ -173,9 +174,11 @@ def shape_of(config) -> Shape:
         else:
             qk = v = c.head_dim or c.d_model // c.heads
             q_rank = kv_rank = rope = 0
-        return Shape(c.layers, c.d_model, c.heads, c.kv_heads, qk, v, c.dense_ffn_dim, True, c.vocab,
-                     moe_params(c).total, moe_layers, c.routed_experts, c.top_k, c.expert_ffn_dim, c.shared_experts,
-                     q_rank, kv_rank, rope, routed)
+        return Shape(layers=c.layers, d=c.d_model, heads=c.heads, kv_heads=c.kv_heads, qk_head=qk, v_head=v,
+                     ffn=c.dense_ffn_dim, gated=True, vocab=c.vocab, params=moe_params(c).total, moe_layers=moe_layers,
+                     experts=c.routed_experts, top_k=c.top_k, expert_ffn=c.expert_ffn_dim,
+                     shared_experts=c.shared_experts, q_rank=q_rank, kv_rank=kv_rank, rope_head=rope,
+                     expert_params=routed)
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 
 
@@ -448,43 +451,6 @@ def _optimizer_seconds(params_per_gpu: float, gpu: Gpu) -> float:
     return ADAM_BYTES_PER_PARAM * params_per_gpu / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
 
 
-# Bytes a token keeps per element of its block's tensors (BF16), as Megatron-Core's fused kernels keep them.
-FUSED_SWIGLU_BYTES_PER_F = 6  # the first matrix's gate and up outputs (2 × 2) and the down matrix's input (2): SiLU redone
-GELU_BYTES_PER_F = 4  # the GeLU's input and the down matrix's input
-FLASH_STATS_BYTES_PER_HEAD = 4  # FlashAttention's FP32 log-sum-exp, one per head and token
-FULL_RECOMPUTE_BYTES_PER_D = 2  # the block's BF16 input, all full recomputation keeps
-
-
-@dataclass(frozen=True)
-class BlockActivations:
-    """What one block keeps for its backward pass, per micro-batch on one GPU, under each recomputation."""
-
-    none_bytes: float = quantity("every tensor the backward reads: no recomputation", "bytes")
-    selective_bytes: float = quantity("the same: FlashAttention keeps no s × s scores for selective recomputation to drop", "bytes")
-    full_bytes: float = quantity("the block's input alone", "bytes")
-
-
-def block_activation_bytes(shape: Shape, setup: Setup, tokens: float, moe: bool = False) -> BlockActivations:
-    """Per token, BF16: two norm inputs and the two projections' inputs (4 × 2d, split by tp under sequence parallelism),
-    Q, K, V and the attention output (2·(H·d_qk + G·(d_qk + d_v) + H·d_v)/tp) with FlashAttention's log-sum-exp (no s × s
-    scores, Dao 2022), the MLP's fused SwiGLU (6 bytes per F: gate and up, the down matrix's input) or GeLU (4) over tp,
-    an MoE block's for each of its k routed and S shared experts, and dropout masks (1 byte per d, two) when it trains with
-    dropout; full recomputation keeps the block's input alone (Korthikanti et al. 2022 §4, recounted for these kernels)."""
-    s, t = shape, setup.tp
-    sp = t if setup.sequence_parallel else 1
-    kv_heads = s.heads if s.kv_rank else s.kv_heads
-    attention = 2 * (s.heads * s.qk_head + kv_heads * (s.qk_head + s.v_head) + s.heads * s.v_head) / t
-    attention += FLASH_STATS_BYTES_PER_HEAD * s.heads / t + 2 * (s.q_rank + s.kv_rank) / t
-    per_f = FUSED_SWIGLU_BYTES_PER_F if s.gated else GELU_BYTES_PER_F
-    if moe:
-        mlp = (s.top_k + s.shared_experts) * (2 * s.d + per_f * s.expert_ffn) / t
-    else:
-        mlp = per_f * s.ffn / t
-    unsplit = (4 * 2 + (2 if s.dropout else 0)) * s.d / sp
-    none = tokens * (unsplit + attention + mlp)
-    return BlockActivations(none, none, tokens * FULL_RECOMPUTE_BYTES_PER_D * s.d / sp)
-
-
 # ---------------------------------------------------------------- communication
 
 COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "p2p")
@@ -688,19 +654,18 @@ class StepTime:
 @dataclass(frozen=True)
 class BlockTerms:
     """One micro-batch's terms on one GPU, per block (averaged over the model's dense and MoE blocks) and for the
-    output layer, in seconds: what every pipeline depth, data-parallel degree, ZeRO stage and recomputation of a
-    layout shares."""
+    output layer: what every pipeline depth, data-parallel degree, ZeRO stage and recomputation of a layout shares."""
 
-    compute: float  # GEMMs, attention and memory-bound kernels, forward and backward
-    forward_gemm: float
-    forward_memory: float
-    forward_attention: float
-    backward: float  # the backward pass's GEMMs and attention: the window data-parallel reduction hides behind
-    tp: float
-    cp: float
-    ep: float  # per block: the MoE blocks' all-to-alls spread over every block
+    compute_seconds: float  # GEMMs, attention and memory-bound kernels, forward and backward
+    forward_gemm_seconds: float
+    forward_memory_seconds: float
+    forward_attention_seconds: float
+    backward_seconds: float  # the backward pass's GEMMs and attention: the window data-parallel reduction hides behind
+    tp_seconds: float
+    cp_seconds: float
+    ep_seconds: float  # per block: the MoE blocks' all-to-alls spread over every block
     flops: float
-    head: float  # the output layer and its loss
+    head_seconds: float  # the output layer and its loss
     head_flops: float
 
 
@@ -730,14 +695,17 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
     compute = slow * (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
                       + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
                       + attention.forward_seconds + attention.backward_seconds)
-    return BlockTerms(compute, slow * sum(w * g.forward_seconds for w, g in gemms),
-                  slow * sum(w * m.forward_seconds for w, m in memory), slow * attention.forward_seconds,
-                  slow * (sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds),
-                  tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
-                  context_parallel_seconds(shape, setup, seq_len, gpu),
-                  moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
-                  sum(w * g.flops for w, g in gemms) + attention.flops,
-                  slow * (head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu)), head.flops)
+    return BlockTerms(
+        compute_seconds=compute, forward_gemm_seconds=slow * sum(w * g.forward_seconds for w, g in gemms),
+        forward_memory_seconds=slow * sum(w * m.forward_seconds for w, m in memory),
+        forward_attention_seconds=slow * attention.forward_seconds,
+        backward_seconds=slow * (sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds),
+        tp_seconds=tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
+        cp_seconds=context_parallel_seconds(shape, setup, seq_len, gpu),
+        ep_seconds=moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
+        flops=sum(w * g.flops for w, g in gemms) + attention.flops,
+        head_seconds=slow * (head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu)),
+        head_flops=head.flops)
 
 
 def framework_compute_share(framework: str) -> float:
@@ -781,9 +749,9 @@ def _fullest_stage(shape: Shape, pp: int, block: BlockTerms) -> tuple:
     last stage's blocks and the output layer with its loss (all of them, and the output layer, at p = 1)."""
     full, end = stage_blocks(shape.layers, pp)
     if pp == 1:
-        return full, block.head
-    per_block = block.compute + block.tp + block.cp
-    return (full, 0.0) if full * per_block >= end * per_block + block.head else (end, block.head)
+        return full, block.head_seconds
+    per_block = block.compute_seconds + block.tp_seconds + block.cp_seconds
+    return (full, 0.0) if full * per_block >= end * per_block + block.head_seconds else (end, block.head_seconds)
 
 
 def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
@@ -792,10 +760,10 @@ def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> floa
     if recompute == "none":
         return 0.0
     if recompute == "selective":
-        return blocks * block.forward_attention
+        return blocks * block.forward_attention_seconds
     if recompute == "ops":
-        return blocks * (block.forward_gemm / 2 + block.forward_memory)
-    return blocks * (block.forward_attention + block.forward_gemm + block.forward_memory + block.tp / 4)
+        return blocks * (block.forward_gemm_seconds / 2 + block.forward_memory_seconds)
+    return blocks * (block.forward_attention_seconds + block.forward_gemm_seconds + block.forward_memory_seconds + block.tp_seconds / 4)
 
 
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
@@ -814,9 +782,9 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     c = layout.choice(setup.zero_stage, setup.recompute, setup.chunks)
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
-    gemm_attention = blocks * (block.forward_gemm + block.backward) + head
+    gemm_attention = blocks * (block.forward_gemm_seconds + block.backward_seconds) + head
     memory = c.compute_seconds - c.recompute_seconds - gemm_attention
-    attention_share = block.forward_attention * (1 + FLASH_BACKWARD_RATIO) * blocks
+    attention_share = block.forward_attention_seconds * (1 + FLASH_BACKWARD_RATIO) * blocks
     return StepTime(micro_batches=m, gemm_seconds=m * (gemm_attention - attention_share),
                     attention_seconds=m * attention_share, memory_bound_seconds=m * memory,
                     recompute_seconds=m * c.recompute_seconds, tp_seconds=m * layout.tp_seconds,
@@ -857,7 +825,7 @@ class LayoutTerms:
         tp, cp, pp, dp, ep = self.degrees = degrees or (setup.tp, setup.cp, setup.pp, setup.dp, setup.ep)
         self.m = global_batch // (dp * setup.micro_batch)
         self.blocks, self.head = _fullest_stage(shape, pp, block)
-        self.tp_seconds, self.cp_seconds = self.blocks * block.tp, self.blocks * block.cp
+        self.tp_seconds, self.cp_seconds = self.blocks * block.tp_seconds, self.blocks * block.cp_seconds
         self.send = _send_seconds(shape, tp, cp, pp, setup.sequence_parallel, setup.micro_batch * seq_len / cp, gpu)
         self.dense = (shape.params - shape.expert_params) / (tp * pp)
         self.expert = shape.expert_params / (tp * pp * ep)
@@ -866,8 +834,8 @@ class LayoutTerms:
         su, block, m, blocks = self.setup, self.block, self.m, self.blocks
         tp, cp, pp, dp, ep = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
-        compute = blocks * block.compute + self.head + recompute + self.copies(zero_stage)
-        ep_seconds = blocks * block.ep
+        compute = blocks * block.compute_seconds + self.head + recompute + self.copies(zero_stage)
+        ep_seconds = blocks * block.ep_seconds
         if su.ep_overlap:
             ep_seconds = max(0.0, ep_seconds - compute)
         pp_seconds = self.send * chunks
@@ -879,7 +847,7 @@ class LayoutTerms:
         optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // ep), self.gpu)
         grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, zero_stage,
                                             su.grad_bytes, self.gpu)
-        dp_seconds, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward, micro, blocks)
+        dp_seconds, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward_seconds, micro, blocks)
         per_step = m if zero_stage == 3 else 1
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
         return _Choice(recompute_seconds=recompute, compute_seconds=compute, ep_seconds=ep_seconds, pp_seconds=pp_seconds,
@@ -901,42 +869,37 @@ class LayoutTerms:
         recomputation, the most chunks' sends): each term the least any choice gives it."""
         su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
         tp, cp, pp, dp, expert_parallel = self.degrees
-        compute = (blocks * block.compute + head + _recompute_seconds(block, recompute_mode, blocks)
+        compute = (blocks * block.compute_seconds + head + _recompute_seconds(block, recompute_mode, blocks)
                    + self.copies(3 if zero_stage == 3 else 0))  # below stage 3 no choice copies
-        ep = max(0.0, blocks * block.ep - compute) if su.ep_overlap else blocks * block.ep
-        micro = compute + blocks * (block.tp + block.cp) + ep + send
+        ep = max(0.0, blocks * block.ep_seconds - compute) if su.ep_overlap else blocks * block.ep_seconds
+        micro = compute + blocks * (block.tp_seconds + block.cp_seconds) + ep + send
         share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
         shards = dp * cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
         floor = m * micro / (1 - share) + _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel),
                                                              self.gpu)
         if zero_stage < 3:
             return floor
-        longest = (micro - compute + blocks * block.compute + head + _recompute_seconds(block, "full", blocks)
-                   + send * (most_chunks - 1) + (blocks * block.ep if su.ep_overlap else 0.0))
+        longest = (micro - compute + blocks * block.compute_seconds + head + _recompute_seconds(block, "full", blocks)
+                   + send * (most_chunks - 1) + (blocks * block.ep_seconds if su.ep_overlap else 0.0))
         grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, expert_parallel, 3, su.grad_bytes,
                                             self.gpu)
-        return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward, longest, blocks)[1]
-
-
-# What a GPU preset must give besides its memory and peaks for the step model to time it.
-STEP_MODEL_GPU_FIELDS = ("nvlink_domain_gpus", "hbm_bytes_per_s", "streaming_multiprocessors", "attention_share", "matmul_rate")
+        return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward_seconds, longest, blocks)[1]
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
-    share (the measured BF16 rate of its chip over its BF16 peak), bandwidth, SMs, FlashAttention's share, each link's α
+    share (a measured BF16 rate over the BF16 peak of the GPU it was measured on), bandwidth, SMs, FlashAttention's share, each link's α
     and β, and attention at its BF16 peak whatever the GEMMs' precision. The one way a GPU is built: a reader's typed
     fields replace the preset's, each checked as the preset's was."""
     from .presets import load_presets
     presets = load_presets()
-    g = presets.gpu(gpu)
-    for field in STEP_MODEL_GPU_FIELDS:
-        if getattr(g, field) is None:
-            raise EstimatorError(f"gpus.{gpu}.{field}", None, "a value: the step model times no GPU without it")
+    g = presets.gpu(gpu)  # every field the step model reads is required of a GPU preset (presets.toml's declaration)
     up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
-    bf16 = g.peak_flops["bf16"]
-    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))], attention_peak_flops=bf16,
-               matmul_share=presets.matmul_rate(g.matmul_rate).matmul_flops / bf16, attention_share=g.attention_share,
+    measured = presets.matmul_rate(g.matmul_rate)
+    # A share of the peak of the GPU it was measured on: a card that borrows another chip's measurement borrows its share.
+    matmul_share = measured.matmul_flops / presets.gpu(measured.gpu).peak_flops["bf16"]
+    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))],
+               attention_peak_flops=g.peak_flops["bf16"], matmul_share=matmul_share, attention_share=g.attention_share,
                hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors, memory_bytes=g.memory_bytes,
                scale_up_gpus=g.nvlink_domain_gpus, scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
                scale_out_bytes_per_s=out.bandwidth_bytes_per_s, scale_up_latency_seconds=up.latency_seconds,

@@ -10,8 +10,10 @@ each sharded part sliced across the columns, beside what serving the same
 model holds: its weights alone.
 """
 
+from dataclasses import dataclass
+
 import estimators
-from estimators import memory, units
+from estimators import memory, units, validate
 
 from ..contract import Output, choice, model_choice, presets_from, read, whole
 
@@ -95,6 +97,29 @@ def _verdict(bill: estimators.MemoryBill, gpu) -> str:
     return f"Does not fit, {units.bytes_(-bill.fit.spare)} over. " + "; ".join(map(_remedy, bill.remedies)) + "."
 
 
+# The picture draws this many data-parallel GPUs one by one, and one column for the rest: past eight (one server)
+# the columns would be too narrow to read, and every one holds the same bill.
+DRAWN_GPUS = 8
+
+
+@dataclass(frozen=True)
+class GpuColumn:
+    """One column of the picture of the data-parallel GPUs: the first GPU it stands for (from 1), and how many."""
+
+    first: int
+    gpus: int  # one, or every GPU past the drawn ones
+
+
+def data_parallel_columns(gpus: int, drawn: int = DRAWN_GPUS) -> tuple:
+    """One column per GPU while N_d ≤ `drawn`, else one for each of the first `drawn` and one standing for the other
+    N_d − `drawn` (any one of them: every data-parallel GPU holds the same bill)."""
+    n_d = validate.positive_int("gpus", gpus)
+    columns = [GpuColumn(first=i, gpus=1) for i in range(1, min(n_d, drawn) + 1)]
+    if n_d > drawn:
+        columns.append(GpuColumn(first=drawn + 1, gpus=n_d - drawn))
+    return tuple(columns)
+
+
 def update(state: dict) -> dict:
     """Outputs (text) and chart rows for one state of the form."""
     s = read(FIELDS, state)
@@ -116,14 +141,15 @@ def update(state: dict) -> dict:
     outputs["verdict"] = _verdict(bill, gpu)
     outputs["summary"] = f"{outputs['total']} per GPU, {outputs['ratio']}. {outputs['verdict']}"
     outputs["inference"] = units.bytes_(bill.inference)
-    rows = [row for i, column in enumerate(bill.columns) for row in _column_rows(i, column, parts, bill.shards)]
+    columns = data_parallel_columns(s["gpus"])
+    rows = [row for i, column in enumerate(columns) for row in _column_rows(i, column, parts, bill.shards)]
     serving = _column_name(None)
-    rows.append({"column": serving, "column_order": len(bill.columns), "part": COMPONENTS["weights"], "order": 0,
+    rows.append({"column": serving, "column_order": len(columns), "part": COMPONENTS["weights"], "order": 0,
                  "bytes": bill.inference, "label": f"Serving the same model: each GPU holds its weights alone, {outputs['inference']}"})
     # Each GPU's bill without ZeRO, outlined behind its column: what the stage slices away, on a scale that stays.
     whole = [{"column": _column_name(column), "column_order": i, "bytes": bill.unsharded.total,
               "label": f"{_column_name(column)} without ZeRO: {units.bytes_(bill.unsharded.total)}"}
-             for i, column in enumerate(bill.columns)]
+             for i, column in enumerate(columns)]
     budget = [{"bytes": bill.fit.budget, "label": f"red line: one {gpu.name}'s {_capacity(gpu)}"}]
     return {"outputs": outputs, "data": {"bill": rows, "whole": whole, "budget": budget}}
 

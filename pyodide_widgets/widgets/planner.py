@@ -35,9 +35,8 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 RANKS = len(ORDINALS)
 # The picture: stages drawn (the first ones and the last), lines of GPUs a stage, GPUs a line.
 DRAWN_STAGES, STAGE_LINES, LINE_GPUS = 4, 2, 16
-# The GPUs the step model can time: every field it reads given (estimators.gpu_preset names the one missing).
-_GPUS = {key: g for key, g in _PRESETS.gpus.items()
-         if None not in (getattr(g, field) for field in step_time.STEP_MODEL_GPU_FIELDS)}
+# Every GPU preset: each gives every field the step model reads (presets.toml requires them).
+_GPUS = _PRESETS.gpus
 # A typed link has a bandwidth; its latency is the default cluster's links' (Llama 3's NVLink and RoCE).
 _LINKS = _PRESETS.layout("llama3-405b-8k")
 

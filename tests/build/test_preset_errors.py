@@ -56,3 +56,15 @@ def test_a_mistake_in_a_declaration_names_its_line(tmp_path):
     path, text = broken(tmp_path, 'mfu = { type = "number", check = "fraction"', unknown)
     problem = checks.presets_problem(path)
     assert problem.startswith(f"{path}:{line_of(text, unknown)}: tables.runs.fields.mfu.check")
+
+
+@pytest.mark.parametrize("field", ["nvlink_domain_gpus", "hbm_bytes_per_s", "streaming_multiprocessors",
+                                   "attention_share", "matmul_rate"])
+def test_a_gpu_preset_missing_a_step_model_field_names_preset_and_field(tmp_path, field):
+    # Every field the step model reads is required of a GPU preset: removing one from the MI300X stops the build.
+    start = REAL.index("[gpus.mi300x]")
+    line = next(l for l in REAL[start:].splitlines() if l.startswith(f"{field} = "))
+    path, _ = broken(tmp_path, REAL[start:start + REAL[start:].index(line) + len(line) + 1],
+                     REAL[start:start + REAL[start:].index(line)])
+    problem = checks.presets_problem(path)
+    assert "\n" not in problem and f"gpus.mi300x.{field}" in problem and "missing" in problem

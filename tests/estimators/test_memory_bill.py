@@ -125,15 +125,6 @@ def test_each_stage_slices_its_parts_across_the_data_parallel_gpus(stage, sharde
         assert math.isclose(getattr(bill(stage).memory, part) * 8, getattr(whole, part))
 
 
-@pytest.mark.parametrize("gpus, firsts, counts", [(1, [1], [1]), (8, list(range(1, 9)), [1] * 8),
-                                                  (9, list(range(1, 10)), [1] * 9),
-                                                  (1024, list(range(1, 10)), [1] * 8 + [1016])])
-def test_the_picture_draws_eight_gpus_then_one_column_for_the_rest(gpus, firsts, counts):
-    columns = estimators.data_parallel_columns(gpus)
-    assert [c.first for c in columns] == firsts and [c.gpus for c in columns] == counts
-    assert sum(c.gpus for c in columns) == gpus
-
-
 def test_the_inference_column_is_the_bf16_weights_alone():
     # 2 bytes a parameter, the whole model on one GPU; split by tensor and pipeline parallelism as training is.
     assert estimators.inference_weight_bytes(LLAMA3_8B.config) == 2 * LLAMA3_8B.params
@@ -144,8 +135,7 @@ def test_the_inference_column_is_the_bf16_weights_alone():
 
 
 def test_bad_picture_inputs_name_their_argument():
-    for call, argument in ((lambda: estimators.data_parallel_columns(0), "gpus"),
-                           (lambda: estimators.zero_shards(8, 4), "stage"),
+    for call, argument in ((lambda: estimators.zero_shards(8, 4), "stage"),
                            (lambda: estimators.inference_weight_bytes(LLAMA3_8B.config, tp=0), "tp")):
         with pytest.raises(EstimatorError) as error:
             call()

@@ -16,7 +16,19 @@ GPU = """
 name = "H100"
 memory_bytes = 80e9
 peak_flops = { bf16 = 989e12 }
+nvlink_domain_gpus = 8
+hbm_bytes_per_s = 3.35e12
+streaming_multiprocessors = 132
+attention_share = 0.35
+matmul_rate = "h100-bf16"
 source = "datasheet"
+
+[matmul_rates.h100-bf16]
+name = "H100, BF16 matrix multiply"
+gpu = "h100"
+precision = "bf16"
+matmul_flops = 792.1e12
+source = "a search over shapes"
 """
 RUN = """
 [runs.r]

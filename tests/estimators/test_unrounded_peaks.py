@@ -51,7 +51,7 @@ def test_the_rounded_peak_is_the_one_that_reproduces_26_62m_gpu_hours():
 )
 def test_bad_unrounded_peaks_name_the_field(line, where):
     with pytest.raises(EstimatorError) as caught:
-        parse_presets(GPU + line + "\n")
+        parse_presets(GPU.replace("peak_flops = { bf16 = 989e12 }\n", f"peak_flops = {{ bf16 = 989e12 }}\n{line}\n"))
     assert caught.value.argument == where
 
 
