@@ -123,8 +123,8 @@ PLANNED = Practice()  # what the planner assumes unless told: 1F1B or interleave
 
 
 def run_practice(run) -> Practice:
-    """A published run's own overlaps and routing (step_runs.MeasuredRun), as the planner takes them, and its schedule:
-    DualPipe if it ran DualPipe, else 1F1B or interleaved, searched (v = 1 is 1F1B)."""
+    """A published run's own overlaps and routing, as the planner takes them, and its schedule: DualPipe if it ran
+    DualPipe, else 1F1B or interleaved, searched (v = 1 is 1F1B)."""
     su = run.setup
     return Practice(schedule="dualpipe" if su.schedule == "dualpipe" else "interleaved", ep_overlap=su.ep_overlap,
                     tp_overlap=su.tp_overlap, nodes_per_token=su.nodes_per_token)
@@ -457,8 +457,8 @@ class Plan:
 
 @cache  # the published runs are timed once: every plan reads the same figure
 def model_error() -> float:
-    """The step model's mean |predicted / measured − 1| over the published runs its constants were not fitted on
-    (step_runs.validation_summary): how far apart two predicted steps must be before one layout is faster."""
+    """The step model's mean |predicted / measured − 1| over the published runs its constants were not fitted on: how
+    far apart two predicted steps must be before one layout is faster (the validation summary's held-out error)."""
     from .step_runs import validation_summary  # step_runs reads the planner's neighbours; imported when first asked
     return validation_summary(fit=False).mean_abs_error
 
@@ -742,7 +742,7 @@ class RunStanding:
 def measured_run_standing(key: str) -> RunStanding:
     """A published run's layout, timed by the planner on its own cluster and batch, over the planner's best there:
     own step / best step (both on the framework the planner assumes, in the run's precision, with its overlaps, routing
-    and schedule: run_practice)."""
+    and schedule)."""
     from .step_runs import measured_runs
     run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
     cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, run.precision)
