@@ -297,43 +297,50 @@ def test_pruned_ranking_equals_every_layout_evaluated_on_its_own():
     assert ranked.fitting == len(alone)
 
 
-def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_its_own():
+# What a reader may choose besides the degrees: the planner's default, and DeepSeek-V3's FP8, DualPipe and overlap.
+PRACTICES = [("bf16", planner.PLANNED),
+             ("fp8", planner.Practice(schedule="dualpipe", ep_overlap=True, tp_overlap=0.5, nodes_per_token=1))]
+
+
+@pytest.mark.parametrize("precision, practice", PRACTICES)
+def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_its_own(precision, practice):
     # The same for Mixtral 8x7B on 64 H100s, expert parallelism included: every layout alone, with each EP degree,
     # against the whole ranking.
     config, seq, tokens = PRESETS.model("mixtral-8x7b").config, 4096, 64 * 4096
-    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr")
+    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr", precision)
     divisors = (1, 2, 4, 8, 16, 32, 64)
     alone = []
     for tp, cp, pp in ((t, c, p) for t in divisors for c in divisors for p in divisors if 64 % (t * c * p) == 0):
         dp = 64 // (tp * cp * pp)
         for ep in (e for e in divisors if dp % e == 0):
             try:
-                plan = fastest_layout_plan(config, Layout(tp, cp, pp, dp, ep), cluster, seq, tokens)
+                plan = fastest_layout_plan(config, Layout(tp, cp, pp, dp, ep), cluster, seq, tokens, practice=practice)
             except EstimatorError:
                 continue
             if plan is not None:
                 alone.append(plan)
-    ranked = plan_layouts(config, cluster, seq, tokens, best=len(alone))
+    ranked = plan_layouts(config, cluster, seq, tokens, best=len(alone), practice=practice)
     expected = sorted(alone, key=lambda p: p.step_seconds)
     assert [p.step_seconds for p in ranked.best] == [p.step_seconds for p in expected]
     assert any(p.layout.ep > 1 for p in ranked.best[:8])
     assert ranked.fitting == len(alone)
 
 
+@pytest.mark.parametrize("precision, practice", PRACTICES)
 @pytest.mark.parametrize("model, gpus, seq", [("llama3-405b", 16384, 8192), ("mixtral-8x7b", 64, 4096)])
-def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, gpus, seq):
+def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, gpus, seq, precision, practice):
     # The branch and bound is exact only if a layout's bound is no longer than any of its choices' floors, and a
     # choice's floor no longer than the step layout_plan computes for that choice.
     config = PRESETS.model(model).config
-    cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g")
+    cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g", precision)
     tokens = 2048 * seq if gpus > 64 else 256 * seq
-    search, fitting, _, _ = planner._enumerate(config, cluster, seq, tokens, "adam_fp32_grads")
+    search, fitting, _, _ = planner._enumerate(config, cluster, seq, tokens, "adam_fp32_grads", practice)
     assert fitting
     for layout in fitting:
         bound, choices = search.bound(layout), search.choices(layout)
         assert choices and all(bound <= floor for floor, *_ in choices)
         for floor, degrees, recompute, chunks, _, _ in choices:
-            plan = layout_plan(config, Layout(*degrees), cluster, seq, tokens, recompute, chunks)
+            plan = layout_plan(config, Layout(*degrees), cluster, seq, tokens, recompute, chunks, practice=practice)
             assert plan.fits and floor <= plan.step_seconds
 
 
