@@ -19,7 +19,13 @@ recomputation mode and a number of interleaved pipeline chunks v per stage:
   (planned_setup): one sequence per micro-batch, sequence parallelism,
   FlashAttention, data-parallel gradients reduced in FP32 behind the backward
   pass, ZeRO-3's gathers prefetched, tensor-, context- and expert-parallel
-  collectives exposed, 1F1B or the interleaved schedule.
+  collectives exposed, 1F1B or the interleaved schedule; or what the reader
+  chooses instead (Practice): 1F1B alone or DualPipe, the expert all-to-alls
+  or a share of the tensor-parallel traffic hidden, node-limited routing; the
+  GEMMs in FP8 when the cluster's GPU is given at its FP8 peak, the experts'
+  inputs then dispatched in FP8. DualPipe holds two copies of a stage's
+  weights and one micro-batch's activations more (DeepSeek-V3, table 2) and
+  needs an even number of stages.
 Step time = busy × (1 + x) + exposed data-parallel time + the optimizer step,
 x = (p − 1)/(v·m) the bubble over the busy time, x/(1 + x) its share of the
 step (step_time.pipeline_bubble_share); MFU = model FLOPs / (step × GPUs × peak).
@@ -47,6 +53,10 @@ from), and its choices are timed only when that bound could come next; each
 choice's step is the step model's, a hair below it as its floor, and the
 search stops once none can beat the best few (branch and bound: exact, it
 never drops a layout that would rank).
+
+Ties: layouts whose predicted steps differ by less than the step model's
+mean error on the published runs its constants were not fitted on share a
+place (tied_places): the model cannot order them.
 """
 
 import heapq
