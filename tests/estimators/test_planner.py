@@ -428,3 +428,24 @@ def test_the_planner_widget_offers_every_gpu_the_step_model_can_time():
         else:
             assert key in offered
     assert {"h100-sxm", "h200-sxm", "b200", "gb200", "a100-sxm"} <= offered
+
+
+def test_the_planner_widgets_rows_say_which_layouts_tie_and_its_choices_reach_the_planner():
+    # Llama 3 405B at 8K tokens (layouts.llama3-405b-8k): the rows read the plan's places, and the reader's precision,
+    # schedule and overlaps are the plan's.
+    from pyodide_widgets import contract
+    from pyodide_widgets.widgets import planner as widget
+
+    preset = widget.presets()["llama3-405b-8k"]
+    state = {f.name: contract.form_text(f, preset["state"][f.name]) for f in widget.FIELDS}
+    for changed in ({}, {"precision": "fp8", "schedule": "dualpipe", "tp_overlap": "true"}):
+        s = {**state, **changed}
+        plan = widget._plan(s, contract.read(widget.FIELDS, s))
+        outputs = widget.update(s)["outputs"]
+        for i, place in enumerate(plan.places, 1):
+            shared = plan.places.count(place) > 1
+            assert outputs[f"rank{i}_place"].startswith("tied ") == shared
+            assert outputs[f"rank{i}_step"] == estimators.units.duration(plan.best[i - 1].step_seconds)
+        assert (outputs["ties"].startswith("none")) == (len(set(plan.places)) == len(plan.places))
+    dual = widget._plan({**state, "schedule": "dualpipe"}, contract.read(widget.FIELDS, {**state, "schedule": "dualpipe"}))
+    assert all(p.layout.pp == 1 or p.layout.pp % 2 == 0 for p in dual.best)
