@@ -19,7 +19,13 @@ recomputation mode and a number of interleaved pipeline chunks v per stage:
   (planned_setup): one sequence per micro-batch, sequence parallelism,
   FlashAttention, data-parallel gradients reduced in FP32 behind the backward
   pass, ZeRO-3's gathers prefetched, tensor-, context- and expert-parallel
-  collectives exposed, 1F1B or the interleaved schedule.
+  collectives exposed, 1F1B or the interleaved schedule; or what the reader
+  chooses instead (Practice): 1F1B alone or DualPipe, the expert all-to-alls
+  or a share of the tensor-parallel traffic hidden, node-limited routing; the
+  GEMMs in FP8 when the cluster's GPU is given at its FP8 peak, the experts'
+  inputs then dispatched in FP8. DualPipe holds two copies of a stage's
+  weights and one micro-batch's activations more (DeepSeek-V3, table 2) and
+  needs an even number of stages.
 Step time = busy × (1 + x) + exposed data-parallel time + the optimizer step,
 x = (p − 1)/(v·m) the bubble over the busy time, x/(1 + x) its share of the
 step (step_time.pipeline_bubble_share); MFU = model FLOPs / (step × GPUs × peak).
@@ -47,6 +53,10 @@ from), and its choices are timed only when that bound could come next; each
 choice's step is the step model's, a hair below it as its floor, and the
 search stops once none can beat the best few (branch and bound: exact, it
 never drops a layout that would rank).
+
+Ties: layouts whose predicted steps differ by less than the step model's
+mean error on the published runs its constants were not fitted on share a
+place (tied_places): the model cannot order them.
 """
 
 import heapq
@@ -70,9 +80,9 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (Gpu, LayoutTerms, Setup, block_terms, gpu_preset, shape_of,
+from .step_time import (BYTES_BF16, SCHEDULES, Gpu, LayoutTerms, Setup, block_terms, gpu_preset, shape_of,
                         splits_into_stages, stage_blocks, step_seconds)
-from .validate import one_of, positive_int
+from .validate import non_negative, non_negative_int, one_of, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
 MICRO_BATCH = 1  # sequences per micro-batch (see the module docstring)
@@ -90,11 +100,45 @@ REJECTIONS = {
     "ep_experts": "EP divides neither the experts nor the data-parallel GPUs",
     "dp_batch": "DP does not divide the batch",
     "micro_batches": "fewer micro-batches than stages",
+    "pp_dualpipe": "DualPipe needs an even number of stages",
     "memory": "does not fit in memory",
 }
 # The degree each structural rejection names when one layout is asked for.
 REJECTED_ARGUMENT = {"tp_crosses_scale_up": "tp", "tp_heads": "tp", "pp_layers": "pp", "cp_sequence": "cp",
-                     "ep_experts": "ep", "dp_batch": "dp", "micro_batches": "pp"}
+                     "ep_experts": "ep", "dp_batch": "dp", "micro_batches": "pp", "pp_dualpipe": "pp"}
+FP8_DISPATCH_BYTES = 1  # DeepSeek-V3 §3.3.2: the experts' inputs quantised to FP8 before they are dispatched
+
+
+@dataclass(frozen=True)
+class Practice:
+    """What a run's framework does besides its degrees, as the reader chooses it: the pipeline schedule, what it
+    overlaps, how far a token's experts may spread. The GEMMs' precision is the cluster's (its GPU's peak)."""
+
+    # "1f1b": one chunk a stage; "interleaved": v chunks searched, 1F1B at v = 1; "dualpipe": DeepSeek-V3's (§3.2.1)
+    schedule: str = "interleaved"
+    ep_overlap: bool = False  # expert all-to-alls hidden behind another micro-batch's compute (DualPipe's pairing)
+    tp_overlap: float = quantity("share of the tensor-parallel traffic hidden behind GEMMs", "percent", default=0.0)
+    nodes_per_token: int = quantity("servers a token's experts may span (node-limited routing; 0: no limit)",
+                                    "integer", default=0)
+
+    def __post_init__(self):
+        one_of("schedule", self.schedule, SCHEDULES)
+        if type(self.ep_overlap) is not bool:
+            raise EstimatorError("ep_overlap", self.ep_overlap, "true or false")
+        if not 0 <= non_negative("tp_overlap", self.tp_overlap) <= 1:
+            raise EstimatorError("tp_overlap", self.tp_overlap, "a share from 0 to 1")
+        non_negative_int("nodes_per_token", self.nodes_per_token)
+
+
+PLANNED = Practice()  # what the planner assumes unless told: 1F1B or interleaved, nothing overlapped, any routing
+
+
+def run_practice(run) -> Practice:
+    """A published run's own overlaps and routing, as the planner takes them, and its schedule: DualPipe if it ran
+    DualPipe, else 1F1B or interleaved, searched (v = 1 is 1F1B)."""
+    su = run.setup
+    return Practice(schedule="dualpipe" if su.schedule == "dualpipe" else "interleaved", ep_overlap=su.ep_overlap,
+                    tp_overlap=su.tp_overlap, nodes_per_token=su.nodes_per_token)
 
 
 @dataclass(frozen=True)
@@ -115,17 +159,26 @@ def cluster_preset(gpu: str, gpus: int, scale_up: str, scale_out: str, precision
     return Cluster(gpus, gpu_preset(gpu, scale_up, scale_out, precision))
 
 
-def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micro_batch: int = MICRO_BATCH) -> Setup:
+def planned_setup(layout: Layout, recompute: str = "none", chunks: int = 1, micro_batch: int = MICRO_BATCH,
+                  practice: Practice = PLANNED, gpu: "Gpu | None" = None) -> Setup:
     """What the planner assumes of a framework for a layout: sequence parallelism, FlashAttention, FP32 gradients
-    reduced behind the backward pass, the interleaved schedule for v ≥ 2 chunks, 1F1B for one."""
+    reduced behind the backward pass; the practice's schedule (interleaved for v ≥ 2 chunks, else 1F1B, unless
+    DualPipe), overlaps and routing; the experts' inputs dispatched in FP8 when the GEMMs run in FP8 on `gpu`."""
     return Setup(tp=layout.tp, cp=layout.cp, pp=layout.pp, dp=layout.dp, ep=layout.ep, zero_stage=layout.zero_stage,
-                 micro_batch=micro_batch, chunks=chunks, schedule=_schedule(chunks), recompute=recompute,
-                 grad_bytes=GRADIENT_BYTES)
+                 micro_batch=micro_batch, chunks=chunks, schedule=_schedule(chunks, practice), recompute=recompute,
+                 grad_bytes=GRADIENT_BYTES, ep_overlap=practice.ep_overlap, tp_overlap=practice.tp_overlap,
+                 nodes_per_token=practice.nodes_per_token,
+                 dispatch_bytes=FP8_DISPATCH_BYTES if gpu is not None and _fp8(gpu) else BYTES_BF16)
 
 
-def _schedule(chunks: int) -> str:
-    """The pipeline schedule the planner assumes for v chunks a stage: interleaved for v ≥ 2, 1F1B for one."""
-    return "interleaved" if chunks > 1 else "1f1b"
+def _fp8(gpu: Gpu) -> bool:
+    """Whether the GEMMs run in FP8: a peak above BF16's, the attention's (step_time.gpu_preset)."""
+    return gpu.peak_flops != gpu.attention_peak_flops
+
+
+def _schedule(chunks: int, practice: Practice = PLANNED) -> str:
+    """The pipeline schedule of v chunks a stage: DualPipe when chosen, else interleaved for v ≥ 2, 1F1B for one."""
+    return "dualpipe" if practice.schedule == "dualpipe" else "interleaved" if chunks > 1 else "1f1b"
 
 
 @dataclass(frozen=True)
@@ -211,9 +264,18 @@ def _chunk_options(layers: int, pp: int) -> tuple:
     return tuple(v for v in range(1, k + 1) if k % v == 0)
 
 
-def _interleaving(pp: int, chunks: int) -> float:
-    """What interleaving multiplies the first stage's activations by: 1 + (p − 1)/(p·v) for v ≥ 2, else 1."""
+def _interleaving(pp: int, chunks: int, schedule: str = "1f1b") -> float:
+    """What the schedule multiplies 1F1B's first-stage activations by: interleaving's 1 + (p − 1)/(p·v) for v ≥ 2;
+    DualPipe's (p + 1)/p, its p + 1 micro-batches in flight against 1F1B's p (DeepSeek-V3 §3.2.1, table 2); else 1."""
+    if schedule == "dualpipe":
+        return (pp + 1) / pp
     return 1 + (pp - 1) / (pp * chunks) if chunks > 1 else 1
+
+
+def _weight_copies(pp: int, schedule: str) -> int:
+    """Copies of its stage's parameters (and their gradients and optimizer state) a GPU holds: DualPipe's two, one
+    for each direction of its pipeline (DeepSeek-V3 §3.2.1, table 2), for a pipeline of more than one stage; else one."""
+    return 2 if schedule == "dualpipe" and pp > 1 else 1
 
 
 @cache  # a plan asks for the same few (tokens, tp, recomputation) again for every pp and dp, and so does every plan of one block
@@ -248,8 +310,8 @@ def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -
     return activation_output_bytes(tokens, b, hidden, vocab, tp=tp, sequence_parallel=True)
 
 
-def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
-    """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage."""
+def _state(config, m: _Model, layout: Layout, optimizer: str, schedule: str = "1f1b") -> float:
+    """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage, × DualPipe's copies."""
     shared = _first_stage_shared_params(config, m, layout.pp)
     bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, activations=0.0,
                                    tp=layout.tp).total
@@ -257,10 +319,11 @@ def _state(config, m: _Model, layout: Layout, optimizer: str) -> float:
         # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
         experts = m.routed / (layout.pp * layout.tp * layout.ep)
         bill += zero_breakdown(experts, layout.dp * layout.cp // layout.ep, layout.zero_stage, optimizer).total
-    return bill
+    return bill * _weight_copies(layout.pp, schedule)
 
 
-def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH) -> "str | None":
+def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH,
+           practice: Practice = PLANNED) -> "str | None":
     """The structural reason a layout is rejected, or None."""
     if layout.tp > cluster.gpu.scale_up_gpus:
         return "tp_crosses_scale_up"
@@ -268,6 +331,8 @@ def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences:
         return "tp_heads"
     if not _chunk_options(m.layers, layout.pp):
         return "pp_layers"
+    if _odd_for_dualpipe(layout.pp, practice):
+        return "pp_dualpipe"
     if seq_len % layout.cp:
         return "cp_sequence"
     if layout.ep > 1 and (m.experts % layout.ep or layout.dp % layout.ep):
@@ -279,23 +344,42 @@ def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences:
     return None
 
 
+def _odd_for_dualpipe(pp: int, practice: Practice) -> bool:
+    """DualPipe pairs stage i with stage p − 1 − i, the two directions' halves: it needs an even p (DeepSeek-V3 §3.2.1)."""
+    return practice.schedule == "dualpipe" and pp % 2 == 1 and pp > 1
+
+
+def _practice(practice) -> Practice:
+    if not isinstance(practice, Practice):
+        raise EstimatorError("practice", practice, "a planner.Practice")
+    return practice
+
+
+def _chunks_of(layers: int, pp: int, practice: Practice) -> tuple:
+    """The v a schedule tries: divisors of ⌈L/p⌉ when interleaved (_chunk_options), one chunk otherwise."""
+    return _chunk_options(layers, pp) if pp > 1 and practice.schedule == "interleaved" else (1,)
+
+
 def layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str,
-                chunks: int = 1, optimizer: str = "adam_fp32_grads", micro_batch: int = MICRO_BATCH) -> LayoutPlan:
+                chunks: int = 1, optimizer: str = "adam_fp32_grads", micro_batch: int = MICRO_BATCH,
+                practice: Practice = PLANNED) -> LayoutPlan:
     """Memory per GPU, step time and MFU of one layout, with the rest of its breakdown (see the module docstring).
 
     A published run's own layout, at its own micro-batch; plan_layouts asks it of every layout at one sequence.
     """
     b = positive_int("micro_batch", micro_batch)
-    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens, b=b)
-    options = _chunk_options(m.layers, layout.pp) if layout.pp > 1 else (1,)
+    practice = _practice(practice)
+    m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens, b=b,
+                                  practice=practice)
+    options = _chunks_of(m.layers, layout.pp, practice)
     if positive_int("chunks", chunks) not in options:
-        raise EstimatorError("chunks", chunks, f"one of {options}: chunks of whole layers")
+        raise EstimatorError("chunks", chunks, f"one of {options}: chunks of whole layers the schedule runs")
     return _plan(config, m, layout, cluster, s=s, sequences=sequences,
                  recompute=one_of("recompute", recompute, RECOMPUTE_ORDER), chunks=chunks,
-                 optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), state=None, b=b)
+                 optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), state=None, b=b, practice=practice)
 
 
-def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tuple:
+def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b, practice=PLANNED) -> tuple:
     """(model, sequence length, sequences per step) of a layout asked for by name, or the error naming its fault."""
     if not isinstance(cluster, Cluster):
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
@@ -305,7 +389,7 @@ def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tup
     s, sequences = _batch(seq_len, global_batch_tokens)
     if layout.gpus != cluster.gpus:
         raise EstimatorError("layout", layout, f"tp × cp × pp × dp = the cluster's {cluster.gpus} GPUs")
-    reason = _check(m, layout, cluster, s, sequences=sequences, b=b)
+    reason = _check(m, layout, cluster, s, sequences=sequences, b=b, practice=practice)
     if reason:
         argument = REJECTED_ARGUMENT[reason]
         raise EstimatorError(argument, getattr(layout, argument), REJECTIONS[reason])
@@ -313,15 +397,16 @@ def _one_layout(config, layout, cluster, seq_len, global_batch_tokens, b) -> tup
 
 
 def fastest_layout_plan(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int,
-                        optimizer: str = "adam_fp32_grads") -> "LayoutPlan | None":
+                        optimizer: str = "adam_fp32_grads", practice: Practice = PLANNED) -> "LayoutPlan | None":
     """The fastest fitting ZeRO stage, recomputation and v for the degrees of one layout, as the planner's search picks them.
 
     None when no choice fits; a structural rejection raises, naming the degree.
     """
+    practice = _practice(practice)
     m, s, sequences = _one_layout(config, layout, cluster, seq_len, global_batch_tokens=global_batch_tokens,
-                                  b=MICRO_BATCH)
+                                  b=MICRO_BATCH, practice=practice)
     search = _Search(config, m, cluster, s, sequences=sequences,
-                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), practice=practice)
     found = _branch_and_bound(search, [layout] if search.fits(layout) else [], 1)
     return found[0] if found else None
 
@@ -335,15 +420,15 @@ def _batch(seq_len: int, global_batch_tokens: int) -> tuple:
 
 
 def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer, state=None, base=None,
-          b: int = MICRO_BATCH) -> LayoutPlan:
-    state = _state(config, m, layout, optimizer) if state is None else state
+          b: int = MICRO_BATCH, practice: Practice = PLANNED) -> LayoutPlan:
+    state = _state(config, m, layout, optimizer, practice.schedule) if state is None else state
     if base is None:
         base = _activations(config, layout.tp, layout.cp, layout.pp, seq_len=s, recompute=recompute, b=b)
-    act = base * _interleaving(layout.pp, chunks)
+    act = base * _interleaving(layout.pp, chunks, practice.schedule)
     used = state + act
     fits = memory_fit(used, cluster.gpu.memory_bytes).fits
     step = layout_step(config, layout, cluster, s, global_batch_tokens=sequences * s, recompute=recompute,
-                       chunks=chunks, micro_batch=b)
+                       chunks=chunks, micro_batch=b, practice=practice)
     compute = step.gemm_seconds + step.attention_seconds + step.memory_bound_seconds + step.recompute_seconds
     shares = {"compute": compute, "bubble": step.bubble_seconds, "tp": step.tp_seconds, "cp": step.cp_seconds,
               "pp": step.pp_seconds, "ep": step.ep_seconds, "dp": step.dp_exposed_seconds}
@@ -356,12 +441,13 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
 
 
 def layout_step(config, layout: Layout, cluster: Cluster, seq_len: int, global_batch_tokens: int, recompute: str = "none",
-                chunks: int = 1, micro_batch: int = MICRO_BATCH):
+                chunks: int = 1, micro_batch: int = MICRO_BATCH, practice: Practice = PLANNED):
     """The step time of one layout and choice on a cluster, busy × (1 + x) + exposed DP + optimizer, on the framework
-    the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass)."""
+    the planner assumes (sequence parallelism, FlashAttention, FP32 gradients reduced behind the backward pass) with
+    the practice's schedule, overlaps and routing."""
     s, sequences = _batch(seq_len, global_batch_tokens)
-    return step_seconds(_shape(config), planned_setup(layout, recompute, chunks, micro_batch), cluster.gpu, s,
-                        global_batch=sequences)
+    setup = planned_setup(layout, recompute, chunks, micro_batch, practice=_practice(practice), gpu=cluster.gpu)
+    return step_seconds(_shape(config), setup, cluster.gpu, s, global_batch=sequences)
 
 
 @cache  # one per model: every layout of every plan of it reads the same
@@ -377,6 +463,23 @@ class Plan:
     rejected: tuple  # (reason text, count), most common first; reasons in REJECTIONS
     layouts: int = quantity("TP × CP × PP × DP × EP degrees whose product is the cluster", "integer")
     fitting: int = quantity("of them, the layouts that fit with some ZeRO stage and recomputation", "integer")
+    tie: float = quantity("steps closer than this share tie: the step model's mean error on runs it was not fitted on",
+                          "percent")
+    places: tuple  # each of `best`'s place: 1 + the layouts of `best` faster than it by more than `tie`
+
+
+@cache  # the published runs are timed once: every plan reads the same figure
+def model_error() -> float:
+    """The step model's mean |predicted / measured − 1| over the published runs its constants were not fitted on: how
+    far apart two predicted steps must be before one layout is faster (the validation summary's held-out error)."""
+    from .step_runs import validation_summary  # step_runs reads the planner's neighbours; imported when first asked
+    return validation_summary(fit=False).mean_abs_error
+
+
+def tied_places(steps: tuple, tie: float) -> tuple:
+    """Each step's place: 1 + the steps shorter than it by more than the share `tie` (step × (1 + tie) < its own);
+    steps closer than that share a place."""
+    return tuple(1 + sum(other * (1 + tie) < step for other in steps) for step in steps)
 
 
 @cache  # asked for the same few numbers again for every degree above
@@ -387,21 +490,25 @@ def _divisors(n: int) -> tuple:
 
 
 def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: int, optimizer: str = "adam_fp32_grads",
-                 best: int = BEST) -> Plan:
+                 best: int = BEST, practice: Practice = PLANNED) -> Plan:
     """The fastest layouts of `config` on `cluster` by predicted step time, and every rejected one counted by reason.
 
     Enumerates TP × CP × PP × DP = GPUs (and EP dividing DP, for MoE), keeps for
     each the cheapest ZeRO stage, recomputation and chunk count that fit (see
-    the module docstring), and ranks the fitting layouts by step time.
+    the module docstring), and ranks the fitting layouts by step time; those
+    whose steps differ by less than the step model's measured error share a
+    place (tied_places).
     """
     n = positive_int("best", best)
-    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer=optimizer)
+    search, fitting, rejected, count = _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer=optimizer,
+                                                  practice=_practice(practice))
     top = _branch_and_bound(search, fitting, n)
     reasons = tuple((REJECTIONS[r], c) for r, c in sorted(rejected.items(), key=lambda rc: -rc[1]))
-    return Plan(top, reasons, count, len(fitting))
+    tie = model_error()
+    return Plan(top, reasons, count, len(fitting), tie=tie, places=tied_places(tuple(p.step_seconds for p in top), tie))
 
 
-def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tuple:
+def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer, practice=PLANNED) -> tuple:
     """(the plan's _Search, every layout that fits in the order met, rejections by reason, layouts).
 
     Cheapest test first: a TP degree that crosses a scale-up domain or splits
@@ -414,7 +521,7 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
     m = _model(config)
     s, sequences = _batch(seq_len, global_batch_tokens)
     search = _Search(config, m, cluster, s, sequences=sequences,
-                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)))
+                     optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), practice=practice)
     rejected, fitting, count = {}, [], 0
 
     def reject(reason, layouts):
@@ -432,7 +539,8 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer) -> tupl
                 dp = n // (tp * cp * pp)
                 eps = _divisors(dp) if m.routed else (1,)
                 count += len(eps)
-                reason = ("pp_layers" if not _chunk_options(m.layers, pp) else "cp_sequence" if s % cp else None)
+                reason = ("pp_layers" if not _chunk_options(m.layers, pp) else
+                          "pp_dualpipe" if _odd_for_dualpipe(pp, practice) else "cp_sequence" if s % cp else None)
                 if reason:
                     reject(reason, len(eps))
                     continue
@@ -458,17 +566,20 @@ class _Search:
     """One plan's model, cluster and batch, and what its layouts share: each piece computed once, keyed by what it
     depends on, whichever layout asks first."""
 
-    def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str):
+    def __init__(self, config, m: _Model, cluster: Cluster, s: int, sequences: int, optimizer: str,
+                 practice: Practice = PLANNED):
         self.config, self.m, self.cluster, self.s, self.sequences, self.optimizer = config, m, cluster, s, sequences, optimizer
-        self.shape, self.gpu = _shape(config), cluster.gpu
-        self.framework = planned_setup(Layout())  # what every layout's setup holds besides its degrees
+        self.shape, self.gpu, self.practice = _shape(config), cluster.gpu, practice
+        # What every layout's setup holds besides its degrees.
+        self.framework = planned_setup(Layout(), practice=practice, gpu=cluster.gpu)
         self.limit = cluster.gpu.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
         self.shared = {}
 
     def fits(self, layout) -> bool:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
-        return self.state(layout, ZERO_STAGES[-1]) + self.pieces(layout.tp, layout.cp, layout.pp)[2] <= self.limit
+        lightest = self.pieces(layout.tp, layout.cp, layout.pp)[2] * _interleaving(layout.pp, 1, self.practice.schedule)
+        return self.state(layout, ZERO_STAGES[-1]) + lightest <= self.limit
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
@@ -482,7 +593,7 @@ class _Search:
             self.shared[key] = _state(self.config, self.m,
                                       Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
                                              zero_stage=stage),
-                                      self.optimizer)
+                                      self.optimizer, self.practice.schedule)
         return self.shared[key]
 
     def choices(self, layout) -> list:
@@ -502,7 +613,7 @@ class _Search:
             if recompute not in SEARCHED:
                 continue
             for chunks in options:
-                stage = self.stage(layout, base * _interleaving(pp, chunks))
+                stage = self.stage(layout, base * _interleaving(pp, chunks, self.practice.schedule))
                 # More recomputation at the same ZeRO stage only adds arithmetic: never faster (step_time).
                 if stage is None or lighter.get(chunks) == stage:
                     continue
@@ -517,7 +628,8 @@ class _Search:
         key = ("block", layout.tp, layout.cp, layout.ep)
         if key not in self.shared:
             self.shared[key] = block_terms(self.shape,
-                                           planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, ep=layout.ep)),
+                                           planned_setup(Layout(layout.tp, layout.cp, 1, layout.ep, ep=layout.ep),
+                                                         practice=self.practice, gpu=self.gpu),
                                            self.gpu, self.s)
         return self.shared[key]
 
@@ -537,16 +649,17 @@ class _Search:
         room = self.limit - self.state(layout, ZERO_STAGES[-1])
         cheapest = next(r for r, base in bases if r in SEARCHED and base <= room)  # SEARCHED: least arithmetic first
         # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
-        most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v) <= room)
-        lowest = self.stage(layout, lightest)
-        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most)) * FLOOR_MARGIN
+        schedule = self.practice.schedule
+        most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v, schedule) <= room)
+        lowest = self.stage(layout, lightest * _interleaving(layout.pp, 1, schedule))  # DualPipe's extra micro-batch
+        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN
 
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
         """(chunk counts, (recompute, activations) pairs, the least activations a searched recomputation keeps) of
         every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
-            options = _chunk_options(self.m.layers, pp) if pp > 1 else (1,)
+            options = _chunks_of(self.m.layers, pp, self.practice)
             bases = tuple((r,
                            _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in RECOMPUTE_ORDER)
             self.shared[key] = options, bases, min(base for r, base in bases if r in SEARCHED)
@@ -579,7 +692,7 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
         layout = Layout(*degrees)
         plan = _plan(search.config, search.m, layout, search.cluster, s=search.s, sequences=search.sequences,
                      recompute=recompute, chunks=chunks,
-                     optimizer=search.optimizer, state=state, base=base)
+                     optimizer=search.optimizer, state=state, base=base, practice=search.practice)
         cut = degrees[:5]
         if plan.step_seconds >= below:
             continue
@@ -641,17 +754,18 @@ class RunStanding:
 
 def measured_run_standing(key: str) -> RunStanding:
     """A published run's layout, timed by the planner on its own cluster and batch, over the planner's best there:
-    own step / best step (both on the framework the planner assumes)."""
+    own step / best step (both on the framework the planner assumes, in the run's precision, with its overlaps, routing
+    and schedule)."""
     from .step_runs import measured_runs
     run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
-    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out)
+    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, run.precision)
     s, tokens = run.seq_len, run.global_batch * run.seq_len
-    su = run.setup
+    su, practice = run.setup, run_practice(run)
     own = fastest_layout_plan(run.config, Layout(su.tp, su.cp, su.pp, su.dp, ep=su.ep), cluster, s,
-                              global_batch_tokens=tokens)
+                              global_batch_tokens=tokens, practice=practice)
     if own is None:
         raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
-    best = plan_layouts(run.config, cluster, s, tokens, best=1).best[0]
+    best = plan_layouts(run.config, cluster, s, tokens, best=1, practice=practice).best[0]
     return RunStanding(own, best, own.step_seconds / best.step_seconds)
 
 

@@ -4,7 +4,10 @@ Type a model's configuration (or start from a preset's) and a cluster: the
 planner (estimators.plan_layouts) tries every layout that multiplies out to
 the GPUs, with each ZeRO stage, recomputation mode and interleaving, and
 returns the fastest few by predicted step time, with the rejected ones
-counted by reason. A model of one expert is dense. The picture draws the
+counted by reason. The precision, the pipeline schedule and what the
+framework overlaps are the reader's choices; layouts whose predicted steps
+differ by less than the step model's measured error are shown tied. A model
+of one expert is dense. The picture draws the
 fastest layout's GPUs (estimators.gpu_placement): one data-parallel replica,
 its pipeline stages in rows, each stage's tensor- and context-parallel GPUs
 in order, the servers they share outlined.
@@ -17,7 +20,7 @@ import estimators
 from estimators import memory, planner, step_time, units
 from estimators.presets import address_of
 
-from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, typed, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, toggle, typed, whole
 
 TITLE = "Plan a layout: the fastest ways to cut a model over a cluster"
 CHART = "planner_nesting"
@@ -28,7 +31,8 @@ TEMPLATE = "planner.html"
 ANSWER_BUDGET_MS = 50
 
 _PRESETS = estimators.load_presets()
-PRECISION = "bf16"
+PRECISIONS = {"bf16": "BF16", "fp8": "FP8 (attention in BF16)"}
+SCHEDULES = {"interleaved": "1F1B or interleaved, whichever is faster", "1f1b": "1F1B", "dualpipe": "DualPipe"}
 GIGA, PER_CENT = 1e9, 1e-2
 # The table's rows, one per layout plan_layouts returns in full.
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")[:planner.BEST]
@@ -66,6 +70,11 @@ FIELDS = (
            note="the best matrix multiply measured on the GPU, over its peak"),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
     whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),
+    choice("precision", "Matrix multiplies in", PRECISIONS, note="FP8 also sends the experts' inputs in FP8"),
+    choice("schedule", "Pipeline schedule", SCHEDULES),
+    toggle("ep_overlap", "Expert all-to-alls hidden behind another micro-batch's compute"),
+    toggle("tp_overlap", "Tensor-parallel traffic hidden behind the matrix multiplies",
+           note="all of it: the most such overlap can hide"),
 )
 # Beside the picture (the cluster and the batch; the model comes from an example); the rest under "More inputs".
 MAIN = ("gpu", "gpus", "seq_len", "batch_tokens")
@@ -76,6 +85,10 @@ _EVERYTHING = tuple(f.name for f in FIELDS)
 # which a group's pooled cards across servers make a contender. The third and fourth keep their places whatever the
 # head count (at the default example, which the contract test moves field by field).
 _BELOW = tuple(f for f in _EVERYTHING if f != "heads")
+# Which of the fastest tie moves with every field but these, at the examples the contract test moves field by field:
+# the head count and width, and hiding Mixtral's expert all-to-alls, shift the fastest five's steps without carrying any
+# gap between them across the model's error.
+_TIED = tuple(f for f in _EVERYTHING if f not in ("heads", "head_dim", "ep_overlap"))
 # What the structural rejections read (at the presets no layout fails on memory): the degrees' divisors.
 _REJECTED = ("layers", "experts", "gpus", "scale_up_gpus", "seq_len", "batch_tokens")
 P = estimators.LayoutPlan
@@ -92,7 +105,9 @@ OUTPUTS = (
         Output(f"rank{i}_step", of=(P, "step_seconds"), uses=_EVERYTHING),
         Output(f"rank{i}_mfu", of=(P, "mfu"), uses=_EVERYTHING),
         Output(f"rank{i}_bottleneck"),
+        Output(f"rank{i}_place"),
     )),
+    Output("ties", "Ties", sentence=True, of=(estimators.Plan, "tie"), uses=_TIED),
     Output("rejected", "Rejected", sentence=True, of=(estimators.Plan, "fitting"), uses=_REJECTED),
 )
 
@@ -130,6 +145,8 @@ def _cluster_values(lay) -> dict:
                                       scale=PER_CENT, entries=(lay,)),
         "seq_len": from_preset(lay, "seq_len"),
         "batch_tokens": from_estimate(estimators.step_tokens, lay.global_batch, lay.seq_len, entries=(lay,)),
+        # Llama 3 trained in BF16 on 1F1B and interleaved stages, nothing overlapped that the step model counts (§3.3.2).
+        "precision": "bf16", "schedule": "interleaved", "ep_overlap": False, "tp_overlap": False,
     }
 
 
@@ -199,11 +216,32 @@ def _plan(state: dict, s: dict):
     if error:
         raise error
     # The chosen GPU on the default cluster's links, then the reader's typed fields in place of the preset's.
-    gpu = replace(estimators.gpu_preset(s["gpu"], _LINKS.scale_up, _LINKS.scale_out, PRECISION),
+    gpu = replace(estimators.gpu_preset(s["gpu"], _LINKS.scale_up, _LINKS.scale_out, s["precision"]),
                   scale_up_gpus=s["scale_up_gpus"], scale_up_bytes_per_s=s["scale_up_bandwidth"],
                   scale_out_bytes_per_s=s["scale_out_bandwidth"], matmul_share=s["matmul_share"])
     cluster = estimators.Cluster(s["gpus"], gpu)
-    return estimators.plan_layouts(_config(s), cluster, s["seq_len"], s["batch_tokens"])
+    practice = planner.Practice(schedule=s["schedule"], ep_overlap=s["ep_overlap"],
+                                tp_overlap=ALL_HIDDEN if s["tp_overlap"] else 0.0)
+    return estimators.plan_layouts(_config(s), cluster, s["seq_len"], s["batch_tokens"], practice=practice)
+
+
+ALL_HIDDEN = 1.0  # the share of tensor-parallel traffic the toggle hides: all of it, overlap's bound
+
+
+def _places(plan) -> tuple:
+    """Each row's place in words: "first", or "tied first" where another of the rows shares its place."""
+    return tuple(("tied " if plan.places.count(place) > 1 else "") + ORDINALS[place - 1] for place in plan.places)
+
+
+def _ties(plan) -> str:
+    """Which of the fastest layouts tie: those whose steps differ by less than the step model's measured error."""
+    error = f"the step model's mean error on published runs it was not fitted on, {units.percent(plan.tie)}"
+    groups = [[ORDINALS[i] for i, p in enumerate(plan.places) if p == place] for place in dict.fromkeys(plan.places)]
+    tied = [g for g in groups if len(g) > 1]
+    if not tied:
+        return f"none: each layout's predicted step is more than {error}, from the next"
+    named = "; ".join(f"the {', '.join(g[:-1])} and {g[-1]}" for g in tied)
+    return f"{named}: their predicted steps differ by less than {error}"
 
 
 def _degrees(layout) -> str:
@@ -229,10 +267,12 @@ def update(state: dict) -> dict:
     g = _GPUS[s["gpu"]]
     rejected = "; ".join(f"{units.integer(count)} {reason}" for reason, count in plan.rejected) or "none"
     outputs = {"rejected": (f"{units.integer(plan.fitting)} of {units.integer(plan.layouts)} layouts fit. "
-                            f"Rejected: {rejected}.")}
+                            f"Rejected: {rejected}."), "ties": _ties(plan) if plan.best else NONE}
+    places = _places(plan)
     for i in range(1, RANKS + 1):
         p = plan.best[i - 1] if i <= len(plan.best) else None
         outputs.update({
+            f"rank{i}_place": places[i - 1] if p else ORDINALS[i - 1],
             f"rank{i}": _degrees(p.layout) if p else NONE, f"rank{i}_choices": _choices(p) if p else NONE,
             f"rank{i}_memory": units.bytes_(p.memory_bytes) if p else NONE,
             f"rank{i}_step": units.duration(p.step_seconds) if p else NONE,
@@ -253,7 +293,8 @@ def update(state: dict) -> dict:
         mfu=units.percent(top.mfu), bubble=f"the pipeline idles {units.percent(top.bubble)} of the step",
     )
     outputs["summary"] = (f"Fastest: {outputs['best']}, {outputs['best_choices']}: {outputs['step']} a step at "
-                          f"{outputs['mfu']} MFU, {outputs['memory']} per GPU. {outputs['rejected']}")
+                          f"{outputs['mfu']} MFU, {outputs['memory']} per GPU. Ties: {outputs['ties']}. "
+                          f"{outputs['rejected']}")
     gpus, servers = _picture(top.layout, s["scale_up_gpus"])
     return {"outputs": outputs, "data": {"gpus": gpus, "servers": servers, "labels": _labels(top.layout, s)}}
 

@@ -10,6 +10,7 @@ from estimators.model_size import DecoderConfig
 from estimators import planner
 from estimators.parallelism import Layout
 from estimators.planner import Cluster, cluster_preset, fastest_layout_plan, layout_plan, plan_layouts
+from estimators.step_runs import measured_runs, predict_run, validation_summary
 from estimators.step_time import gpu_preset, shape_of, step_seconds
 
 PRESETS = estimators.load_presets()
@@ -126,6 +127,79 @@ def test_deepseek_v3s_fastest_layouts_split_the_experts():
     assert plan.best and all(p.layout.ep > 1 for p in plan.best)
 
 
+def test_deepseek_v3s_published_layout_through_the_planner_with_its_fp8_dualpipe_and_overlap_predicts_its_throughput():
+    # DeepSeek-V3 report (DeepSeek-AI 2024): 180K H800 GPU-hours per trillion tokens (table 1) on PP 16 with DualPipe,
+    # EP 64, ZeRO-1 (§3.2), FP8 matrix multiplies and dispatch (§3.3), all-to-alls overlapped, each token sent to at
+    # most four nodes (§3.2.2): the step_runs row deepseek-v3. Chosen in the planner, its layout lands within ±15%;
+    # left at BF16, 1F1B and nothing overlapped, it does not.
+    run = measured_runs()["deepseek-v3"]
+    su, tokens = run.setup, run.global_batch * run.seq_len
+    layout = Layout(su.tp, su.cp, su.pp, su.dp, ep=su.ep)
+
+    def ratio(precision, practice):
+        cluster = cluster_preset(run.gpu, su.gpus, run.scale_up, run.scale_out, precision)
+        plan = fastest_layout_plan(run.config, layout, cluster, run.seq_len, tokens, practice=practice)
+        return tokens / plan.step_seconds / su.gpus / predict_run("deepseek-v3").measured
+
+    practice = planner.Practice(schedule="dualpipe", ep_overlap=True, nodes_per_token=su.nodes_per_token)
+    assert practice == planner.run_practice(run)
+    assert abs(ratio("fp8", practice) - 1) <= WITHIN
+    assert ratio("bf16", planner.PLANNED) < 1 - WITHIN
+
+
+def test_dualpipe_keeps_two_copies_of_the_weights_and_one_micro_batch_more():
+    # DeepSeek-V3 §3.2.1, table 2: DualPipe holds 2× the parameters and PP + 1 micro-batches' activations against 1F1B's PP.
+    cluster = cluster_preset("h800", 2048, "nvlink-h800", "infiniband-ndr")
+    config, layout = PRESETS.model("deepseek-v3").config, Layout(pp=16, dp=128, ep=64, zero_stage=1)
+    one = layout_plan(config, layout, cluster, 4096, 15360 * 4096, "full")
+    dual = layout_plan(config, layout, cluster, 4096, 15360 * 4096, "full", practice=planner.Practice(schedule="dualpipe"))
+    state = one.memory_bytes - one.activation_bytes
+    assert dual.activation_bytes == pytest.approx(one.activation_bytes * 17 / 16)
+    assert dual.memory_bytes - dual.activation_bytes == pytest.approx(2 * state)
+    assert dual.bubble < one.bubble
+
+
+def test_dualpipe_rejects_an_odd_pipeline_and_searches_no_chunks():
+    cluster = cluster_preset("h100-sxm", 48, "nvlink-h100", "roce-400g")
+    config = PRESETS.model("llama3-8b").config
+    dual = planner.Practice(schedule="dualpipe")
+    with pytest.raises(EstimatorError, match="pp"):
+        layout_plan(config, Layout(pp=3, dp=16), cluster, 8192, 96 * 8192, "none", practice=dual)
+    plan = plan_layouts(config, cluster, 8192, 96 * 8192, practice=dual)
+    assert all(p.chunks == 1 and (p.layout.pp == 1 or p.layout.pp % 2 == 0) for p in plan.best)
+    assert dict(plan.rejected)[planner.REJECTIONS["pp_dualpipe"]] > 0
+
+
+@pytest.mark.parametrize("field, value", [("schedule", "gpipe"), ("tp_overlap", 1.5), ("nodes_per_token", -1),
+                                          ("ep_overlap", 1)])
+def test_a_bad_practice_is_named(field, value):
+    with pytest.raises(EstimatorError, match=field):
+        planner.Practice(**{field: value})
+
+
+def test_layouts_closer_than_the_models_held_out_error_share_a_place():
+    # The tie is the step model's mean error on the published runs it was not fitted on (step_runs.validation_summary).
+    lay, _ = _published("llama3-405b-8k")
+    plan = plan_layouts(PRESETS.model(lay.model).config, _llama3_cluster(), lay.seq_len, lay.global_batch * lay.seq_len)
+    assert plan.tie == validation_summary(fit=False).mean_abs_error
+    steps = [p.step_seconds for p in plan.best]
+    for place, step in zip(plan.places, steps):
+        assert place == 1 + sum(other * (1 + plan.tie) < step for other in steps)
+    assert plan.places[0] == 1 and list(plan.places) == sorted(plan.places)
+    assert planner.tied_places((1.0, 1.0 + plan.tie / 2, 1.0 + 2 * plan.tie), plan.tie) == (1, 1, 3)
+
+
+def test_a_published_runs_standing_uses_its_own_precision_schedule_and_overlaps():
+    # DeepSeek-V3 (DeepSeek-AI 2024, §3.2–3.3): its layout is timed in FP8 with DualPipe and overlapped all-to-alls, and
+    # so is the planner's best beside it.
+    st = planner.measured_run_standing("deepseek-v3")
+    run = measured_runs()["deepseek-v3"]
+    cluster = cluster_preset(run.gpu, run.setup.gpus, run.scale_up, run.scale_out, run.precision)
+    plan = plan_layouts(run.config, cluster, run.seq_len, run.global_batch * run.seq_len, best=1,
+                        practice=planner.run_practice(run))
+    assert st.best.step_seconds == plan.best[0].step_seconds and st.ratio >= 1
+
+
 def test_rejected_layouts_are_counted_by_reason_and_the_counts_add_up():
     lay, _ = _published("llama3-405b-8k")
     plan = plan_layouts(PRESETS.model(lay.model).config, _llama3_cluster(), lay.seq_len, lay.global_batch * lay.seq_len)
@@ -223,43 +297,50 @@ def test_pruned_ranking_equals_every_layout_evaluated_on_its_own():
     assert ranked.fitting == len(alone)
 
 
-def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_its_own():
+# What a reader may choose besides the degrees: the planner's default, and DeepSeek-V3's FP8, DualPipe and overlap.
+PRACTICES = [("bf16", planner.PLANNED),
+             ("fp8", planner.Practice(schedule="dualpipe", ep_overlap=True, tp_overlap=0.5, nodes_per_token=1))]
+
+
+@pytest.mark.parametrize("precision, practice", PRACTICES)
+def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_its_own(precision, practice):
     # The same for Mixtral 8x7B on 64 H100s, expert parallelism included: every layout alone, with each EP degree,
     # against the whole ranking.
     config, seq, tokens = PRESETS.model("mixtral-8x7b").config, 4096, 64 * 4096
-    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr")
+    cluster = cluster_preset("h100-sxm", 64, "nvlink-h100", "infiniband-ndr", precision)
     divisors = (1, 2, 4, 8, 16, 32, 64)
     alone = []
     for tp, cp, pp in ((t, c, p) for t in divisors for c in divisors for p in divisors if 64 % (t * c * p) == 0):
         dp = 64 // (tp * cp * pp)
         for ep in (e for e in divisors if dp % e == 0):
             try:
-                plan = fastest_layout_plan(config, Layout(tp, cp, pp, dp, ep), cluster, seq, tokens)
+                plan = fastest_layout_plan(config, Layout(tp, cp, pp, dp, ep), cluster, seq, tokens, practice=practice)
             except EstimatorError:
                 continue
             if plan is not None:
                 alone.append(plan)
-    ranked = plan_layouts(config, cluster, seq, tokens, best=len(alone))
+    ranked = plan_layouts(config, cluster, seq, tokens, best=len(alone), practice=practice)
     expected = sorted(alone, key=lambda p: p.step_seconds)
     assert [p.step_seconds for p in ranked.best] == [p.step_seconds for p in expected]
     assert any(p.layout.ep > 1 for p in ranked.best[:8])
     assert ranked.fitting == len(alone)
 
 
+@pytest.mark.parametrize("precision, practice", PRACTICES)
 @pytest.mark.parametrize("model, gpus, seq", [("llama3-405b", 16384, 8192), ("mixtral-8x7b", 64, 4096)])
-def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, gpus, seq):
+def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, gpus, seq, precision, practice):
     # The branch and bound is exact only if a layout's bound is no longer than any of its choices' floors, and a
     # choice's floor no longer than the step layout_plan computes for that choice.
     config = PRESETS.model(model).config
-    cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g")
+    cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g", precision)
     tokens = 2048 * seq if gpus > 64 else 256 * seq
-    search, fitting, _, _ = planner._enumerate(config, cluster, seq, tokens, "adam_fp32_grads")
+    search, fitting, _, _ = planner._enumerate(config, cluster, seq, tokens, "adam_fp32_grads", practice)
     assert fitting
     for layout in fitting:
         bound, choices = search.bound(layout), search.choices(layout)
         assert choices and all(bound <= floor for floor, *_ in choices)
         for floor, degrees, recompute, chunks, _, _ in choices:
-            plan = layout_plan(config, Layout(*degrees), cluster, seq, tokens, recompute, chunks)
+            plan = layout_plan(config, Layout(*degrees), cluster, seq, tokens, recompute, chunks, practice=practice)
             assert plan.fits and floor <= plan.step_seconds
 
 
@@ -340,3 +421,23 @@ def test_the_planner_widget_offers_every_gpu_preset():
 
     offered = {value for value, _ in next(f for f in widget.FIELDS if f.name == "gpu").options}
     assert offered == set(PRESETS.gpus)
+
+def test_the_planner_widgets_rows_say_which_layouts_tie_and_its_choices_reach_the_planner():
+    # Llama 3 405B at 8K tokens (layouts.llama3-405b-8k): the rows read the plan's places, and the reader's precision,
+    # schedule and overlaps are the plan's.
+    from pyodide_widgets import contract
+    from pyodide_widgets.widgets import planner as widget
+
+    preset = widget.presets()["llama3-405b-8k"]
+    state = {f.name: contract.form_text(f, preset["state"][f.name]) for f in widget.FIELDS}
+    for changed in ({}, {"precision": "fp8", "schedule": "dualpipe", "tp_overlap": "true"}):
+        s = {**state, **changed}
+        plan = widget._plan(s, contract.read(widget.FIELDS, s))
+        outputs = widget.update(s)["outputs"]
+        for i, place in enumerate(plan.places, 1):
+            shared = plan.places.count(place) > 1
+            assert outputs[f"rank{i}_place"].startswith("tied ") == shared
+            assert outputs[f"rank{i}_step"] == estimators.units.duration(plan.best[i - 1].step_seconds)
+        assert (outputs["ties"].startswith("none")) == (len(set(plan.places)) == len(plan.places))
+    dual = widget._plan({**state, "schedule": "dualpipe"}, contract.read(widget.FIELDS, {**state, "schedule": "dualpipe"}))
+    assert all(p.layout.pp == 1 or p.layout.pp % 2 == 0 for p in dual.best)
