@@ -9,7 +9,7 @@ recomputation mode and a number of interleaved pipeline chunks v per stage:
   own worst, after Megatron-LM's theoretical memory): its share of the
   weights under ZeRO (memory.training_memory_per_gpu), experts split over ep
   GPUs and their state sharded over the dp·cp/ep GPUs that hold the same
-  experts, plus the activations in flight (step_time.block_activation_bytes:
+  experts, plus the activations in flight (memory.block_activation_bytes,
   FlashAttention and fused kernels, with sequence parallelism, over the s/cp
   tokens each GPU holds; FlashAttention keeps no s × s scores, so selective
   recomputation saves nothing over none). Interleaving keeps more in flight: × (1 + (p − 1)/(p·v))

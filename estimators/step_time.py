@@ -870,7 +870,7 @@ class LayoutTerms:
         su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
         tp, cp, pp, dp, expert_parallel = self.degrees
         compute = (blocks * block.compute_seconds + head + _recompute_seconds(block, recompute_mode, blocks)
-                   + self.copies(3 if zero_stage == 3 else 0))  # below stage 3 no choice copies
+                   + self.copies(zero_stage))
         ep = max(0.0, blocks * block.ep_seconds - compute) if su.ep_overlap else blocks * block.ep_seconds
         micro = compute + blocks * (block.tp_seconds + block.cp_seconds) + ep + send
         share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from markdown.extensions.toc import slugify
 
-from estimators import ESTIMATORS, EstimatorError, load_presets
+from estimators import ESTIMATORS, EstimatorError, load_presets, units
 from estimators.provenance import quantity_of
 from pyodide_widgets import WIDGETS, module
 from site_build import derivation, numbers, prefetch
@@ -190,7 +190,7 @@ def _rows(changes: list, both: bool) -> str:
         out.append(f'<tr><th colspan="{1 + len(texts)}" scope="rowgroup"><a href="{html.escape(at.href)}">{_text(_where(at))}</a></th></tr>')
         for (name, texts), n in named.items():
             cells = "".join(f"<td>{_text(t) or '–'}</td>" for t in texts)
-            out.append(f"<tr><td>{_text(name)}{f' (×{n})' if n > 1 else ''}</td>{cells}</tr>")
+            out.append(f"<tr><td>{_text(name)}{f' (×{units.integer(n)})' if n > 1 else ''}</td>{cells}</tr>")
     return "".join(out)
 
 
@@ -202,12 +202,9 @@ def _table(changes: list, both: bool) -> str:
 
 def _on_pages(changes: list) -> str:
     pages = Counter(place(c.page, c.lines).page for c in changes)
-    said = [f"{n} on {page}" for page, n in pages.most_common()]
+    said = [f"{units.integer(n)} on {page}" for page, n in pages.most_common()]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + f" and {said[-1]}"
 
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 # A figure's unit as it closes its text: "11.3 GiB" -> "GiB".
@@ -232,11 +229,11 @@ def sentence(moved: list, added: list, gone: list) -> str:
     change of unit most of the moved ones share."""
     parts = []
     if moved:
-        parts.append(f"{_plural(len(moved), 'number', 'numbers')} changed ({_on_pages(moved)}{_units_moved(moved)})")
+        parts.append(f"{units.noun(len(moved), 'numbers')} changed ({_on_pages(moved)}{_units_moved(moved)})")
     if added:
-        parts.append(f"{_plural(len(added), 'number was', 'numbers were')} added ({_on_pages(added)})")
+        parts.append(f"{units.noun(len(added), 'numbers')} {'was' if len(added) == 1 else 'were'} added ({_on_pages(added)})")
     if gone:
-        parts.append(f"{_plural(len(gone), 'number is', 'numbers are')} no longer printed ({_on_pages(gone)})")
+        parts.append(f"{units.noun(len(gone), 'numbers')} {'is' if len(gone) == 1 else 'are'} no longer printed ({_on_pages(gone)})")
     said = "; ".join(parts) or "no printed number changed its text"
     return said[0].upper() + said[1:] + "."
 
