@@ -775,29 +775,6 @@ def step_tokens(sequences: int, seq_len: int) -> int:
 
 
 @dataclass(frozen=True)
-class Placement:
-    """Where one GPU of a job sits in its layout: its rank in each cut and its server, tensor innermost."""
-
-    tp: int = quantity("its rank in its tensor-parallel group, from 0", "integer")
-    cp: int = quantity("its rank in its context-parallel group, from 0", "integer")
-    pp: int = quantity("its pipeline stage, from 0", "integer")
-    dp: int = quantity("its data-parallel replica, from 0", "integer")
-    server: int = quantity("its scale-up domain, from 0: neighbouring GPUs share one", "integer")
-
-
-def gpu_placement(layout: Layout, scale_up_gpus: int, gpu: int) -> Placement:
-    """g = t + T·(c + C·(p + P·d)), the server ⌊g / GPUs per scale-up domain⌋ (Megatron-LM's order, tensor innermost)."""
-    if not isinstance(layout, Layout):
-        raise EstimatorError("layout", layout, "a parallelism.Layout")
-    g, per = positive_int("gpu", gpu + 1) - 1, positive_int("scale_up_gpus", scale_up_gpus)
-    if g >= layout.gpus:
-        raise EstimatorError("gpu", gpu, f"below the layout's {layout.gpus} GPUs")
-    tp, rest = g % layout.tp, g // layout.tp
-    cp, rest = rest % layout.cp, rest // layout.cp
-    return Placement(tp, cp, rest % layout.pp, rest // layout.pp, server=g // per)
-
-
-@dataclass(frozen=True)
 class Experts:
     """How many experts a model's router chooses among, and how many each token passes through."""
 

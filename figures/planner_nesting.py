@@ -7,7 +7,7 @@ alternate in shade, so each tensor-parallel group reads as a run of one shade.
 A dashed outline marks the GPUs of one server (one scale-up domain), so a
 tensor-parallel group inside a server and a pipeline crossing servers are
 seen as such. The rows are the widget's update's: "gpus" (line, column,
-group, label: estimators.gpu_placement), "servers" (line, first and last
+group, label: the widget's gpu_placement), "servers" (line, first and last
 column, label) and "labels" (line, text), every text preformatted by
 estimators.units. Under them a key says what the shades and the outline mean. Coordinates are grid cells, so the chart keeps one scale
 whatever the layout and the live redraw only swaps the rows.

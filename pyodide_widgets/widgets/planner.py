@@ -8,16 +8,18 @@ counted by reason. The precision, the pipeline schedule and what the
 framework overlaps are the reader's choices; layouts whose predicted steps
 differ by less than the step model's measured error are shown tied. A model
 of one expert is dense. The picture draws the
-fastest layout's GPUs (estimators.gpu_placement): one data-parallel replica,
+fastest layout's GPUs (gpu_placement): one data-parallel replica,
 its pipeline stages in rows, each stage's tensor- and context-parallel GPUs
 in order, the servers they share outlined.
 """
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import estimators
 from estimators import memory, planner, step_time, units
+from estimators.parallelism import Layout
+from estimators.validate import positive_int
 from estimators.presets import address_of
 
 from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, toggle, typed, whole
@@ -299,6 +301,27 @@ def update(state: dict) -> dict:
     return {"outputs": outputs, "data": {"gpus": gpus, "servers": servers, "labels": _labels(top.layout, s)}}
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where the picture puts one GPU of a job: its rank in each cut and its server, tensor innermost."""
+
+    tp: int  # its rank in its tensor-parallel group, from 0
+    cp: int  # its rank in its context-parallel group, from 0
+    pp: int  # its pipeline stage, from 0
+    dp: int  # its data-parallel replica, from 0
+    server: int  # its scale-up domain, from 0: neighbouring GPUs share one
+
+
+def gpu_placement(layout: Layout, scale_up_gpus: int, gpu: int) -> Placement:
+    """g = t + T·(c + C·(p + P·d)), the server ⌊g / GPUs per scale-up domain⌋ (Megatron-LM's order, tensor innermost)."""
+    g, per = positive_int("gpu", gpu + 1) - 1, positive_int("scale_up_gpus", scale_up_gpus)
+    if g >= layout.gpus:
+        raise estimators.EstimatorError("gpu", gpu, f"below the layout's {layout.gpus} GPUs")
+    tp, rest = g % layout.tp, g // layout.tp
+    cp, rest = rest % layout.cp, rest // layout.cp
+    return Placement(tp, cp, rest % layout.pp, rest // layout.pp, server=g // per)
+
+
 def _drawn_stages(pp: int) -> list:
     """The stages the picture draws: all of a short pipeline, else the first ones and the last."""
     return list(range(pp)) if pp <= DRAWN_STAGES else [*range(DRAWN_STAGES - 1), pp - 1]
@@ -319,7 +342,7 @@ def _drawn(layout, scale_up_gpus: int) -> tuple:
     for row, stage in enumerate(_drawn_stages(layout.pp)):
         for j in range(shown):
             g = stage * stage_gpus + j
-            at = estimators.gpu_placement(layout, scale_up_gpus, g)
+            at = gpu_placement(layout, scale_up_gpus, g)
             line = row * (STAGE_LINES + 1) + 1 + j // LINE_GPUS  # a label line above each stage's GPUs
             server = units.integer(at.server + 1)
             gpus.append({"col": j % LINE_GPUS, "line": line, "group": at.cp % 2,

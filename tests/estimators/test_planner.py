@@ -12,6 +12,7 @@ from estimators.parallelism import Layout
 from estimators.planner import Cluster, cluster_preset, fastest_layout_plan, layout_plan, plan_layouts
 from estimators.step_runs import measured_runs, predict_run, validation_summary
 from estimators.step_time import gpu_preset, shape_of, step_seconds
+from pyodide_widgets.widgets.planner import gpu_placement
 
 PRESETS = estimators.load_presets()
 GIB = 2**30
@@ -390,14 +391,14 @@ def test_each_gpu_has_one_place_in_the_layout_tensor_ranks_innermost():
     layout, per_server = Layout(tp=4, cp=2, pp=3, dp=5), 8
     seen = set()
     for g in range(layout.gpus):
-        at = estimators.gpu_placement(layout, per_server, g)
+        at = gpu_placement(layout, per_server, g)
         assert at.tp + layout.tp * (at.cp + layout.cp * (at.pp + layout.pp * at.dp)) == g
         seen.add((at.tp, at.cp, at.pp, at.dp))
         # A tensor-parallel group of four never straddles a server of eight.
-        assert at.server == estimators.gpu_placement(layout, per_server, g - at.tp).server
+        assert at.server == gpu_placement(layout, per_server, g - at.tp).server
     assert len(seen) == layout.gpus
     with pytest.raises(EstimatorError) as e:
-        estimators.gpu_placement(layout, per_server, layout.gpus)
+        gpu_placement(layout, per_server, layout.gpus)
     assert e.value.argument == "gpu"
 
 
