@@ -72,15 +72,21 @@ class NumberFormat:
 
 
 NUMBER_FORMATS = {
-    "fp32": NumberFormat("FP32", "float", 32, 8, 23, "ieee", source="IEEE 754-2019 binary32"),
-    "tf32": NumberFormat("TF32", "float", 19, 8, 10, "ieee", storage_bits=32, source="NVIDIA A100 whitepaper"),
-    "bf16": NumberFormat("BF16", "float", 16, 8, 7, "ieee", source="Google bfloat16"),
-    "fp16": NumberFormat("FP16", "float", 16, 5, 10, "ieee", source="IEEE 754-2019 binary16"),
-    "fp8_e4m3": NumberFormat("FP8 E4M3", "float", 8, 4, 3, "nan", source="OCP 8-bit floating point"),
-    "fp8_e5m2": NumberFormat("FP8 E5M2", "float", 8, 5, 2, "ieee", source="OCP 8-bit floating point"),
-    "fp6_e3m2": NumberFormat("FP6 E3M2", "float", 6, 3, 2, source="OCP Microscaling"),
-    "fp6_e2m3": NumberFormat("FP6 E2M3", "float", 6, 2, 3, source="OCP Microscaling"),
-    "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, 2, 1, source="OCP Microscaling"),
+    "fp32": NumberFormat("FP32", "float", 32, exponent_bits=8, mantissa_bits=23, specials="ieee",
+                         source="IEEE 754-2019 binary32"),
+    "tf32": NumberFormat("TF32", "float", 19, exponent_bits=8, mantissa_bits=10, specials="ieee", storage_bits=32,
+                         source="NVIDIA A100 whitepaper"),
+    "bf16": NumberFormat("BF16", "float", 16, exponent_bits=8, mantissa_bits=7, specials="ieee",
+                         source="Google bfloat16"),
+    "fp16": NumberFormat("FP16", "float", 16, exponent_bits=5, mantissa_bits=10, specials="ieee",
+                         source="IEEE 754-2019 binary16"),
+    "fp8_e4m3": NumberFormat("FP8 E4M3", "float", 8, exponent_bits=4, mantissa_bits=3, specials="nan",
+                             source="OCP 8-bit floating point"),
+    "fp8_e5m2": NumberFormat("FP8 E5M2", "float", 8, exponent_bits=5, mantissa_bits=2, specials="ieee",
+                             source="OCP 8-bit floating point"),
+    "fp6_e3m2": NumberFormat("FP6 E3M2", "float", 6, exponent_bits=3, mantissa_bits=2, source="OCP Microscaling"),
+    "fp6_e2m3": NumberFormat("FP6 E2M3", "float", 6, exponent_bits=2, mantissa_bits=3, source="OCP Microscaling"),
+    "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, exponent_bits=2, mantissa_bits=1, source="OCP Microscaling"),
     "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers"),
     "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers"),
     "nf4": NumberFormat("NF4", "levels", 4, block_values=NF4_BLOCK, source="QLoRA paper"),
@@ -286,7 +292,8 @@ def round_to_number_format(value: float, number_format: str, block_absmax: float
             raise EstimatorError("tensor_absmax", tensor_absmax, f"at least the block's absmax, {block:.6g}")
         scale = _block_scale(row, block, tensor) if block else 1.0
     if scale == 0:  # a block far below its tensor's absmax: its E4M3 scale underflowed, every element is 0
-        return RoundedNumber(float(value), 0.0, 0.0, 0.0, -float(value), 1.0 if value else 0.0, 0.0, False)
+        return RoundedNumber(float(value), rounded=0.0, below=0.0, above=0.0, error=-float(value),
+                             relative_error=1.0 if value else 0.0, scale=0.0, saturated=False)
     unit = magnitude / scale
     rounder = _float_round if element.kind == "float" else _grid_round
     rounded, below, above, overflowed = rounder(element, unit)

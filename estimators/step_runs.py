@@ -93,7 +93,7 @@ def predict_run(key: str) -> RunPrediction:
     step = step_seconds(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
     predicted = step.tokens_per_second / run.setup.gpus
     measured = measured_tokens_per_second_per_gpu(run)
-    return RunPrediction(run, step, measured, predicted, predicted / measured)
+    return RunPrediction(run, step, measured=measured, predicted=predicted, ratio=predicted / measured)
 
 
 @dataclass(frozen=True)
@@ -121,8 +121,10 @@ def validation_summary(fit: "bool | None" = None, fsdp: "bool | None" = None) ->
     if not ratios:
         raise EstimatorError("fit", fit, "a selection holding at least one run")
     errors = [abs(r - 1) for r in ratios]
-    return ValidationSummary(len(ratios), CLOSE_BAND, math.exp(sum(math.log(r) for r in ratios) / len(ratios)),
-                             sum(e <= CLOSE_BAND for e in errors) / len(ratios), max(errors), sum(errors) / len(errors))
+    return ValidationSummary(
+        runs=len(ratios), band=CLOSE_BAND, geometric_mean=math.exp(sum(math.log(r) for r in ratios) / len(ratios)),
+        within_band=sum(e <= CLOSE_BAND for e in errors) / len(ratios), worst=max(errors),
+        mean_abs_error=sum(errors) / len(errors))
 
 
 def worst_predicted_runs(count: int = 2) -> tuple:
@@ -164,9 +166,10 @@ def _build(data: dict) -> dict:
             one_of(f"{where}.measured.counting", measured.get("counting"), FLOP_COUNTINGS)
         if not raw.get("source"):
             raise EstimatorError(f"{where}.source", "", "the run's source: paper and table")
-        runs[key] = MeasuredRun(key, raw["name"], config, raw["gpu"], raw["scale_up"], raw["scale_out"],
-                                raw.get("precision", "bf16"), raw["seq_len"], raw["global_batch"],
-                                _setup(f"{where}.setup", raw["setup"]), measured, raw["fit"], raw["source"])
+        runs[key] = MeasuredRun(
+            key, raw["name"], config, raw["gpu"], scale_up=raw["scale_up"], scale_out=raw["scale_out"],
+            precision=raw.get("precision", "bf16"), seq_len=raw["seq_len"], global_batch=raw["global_batch"],
+            setup=_setup(f"{where}.setup", raw["setup"]), measured=measured, fit=raw["fit"], source=raw["source"])
     return runs
 
 

@@ -778,7 +778,7 @@ def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batc
 def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int, block: BlockTerms) -> StepTime:
     """The step time from one block's terms, for a layout already checked: busy × (1 + x) + exposed DP + optimizer, as
     the step is counted, what a search over ZeRO stages, recomputation and chunks asks again and again."""
-    layout = LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
+    layout = LayoutTerms(shape, setup, gpu, seq_len=seq_len, global_batch=global_batch, block=block)
     c = layout.choice(setup.zero_stage, setup.recompute, setup.chunks)
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
