@@ -24,11 +24,13 @@ from .compute import (
 from .errors import EstimatorError
 from .finetune import LLAMA_MODULES, METHODS, QUANTIZATION_BITS, finetune_breakdown, lora_trainable_params
 from .run import run_estimate, run_preset_estimate
-from .memory import OPTIMIZER_STATE_BYTES, RECOMPUTE, activation_bytes, model_state_bytes, zero_breakdown
+from .memory import (OPTIMIZER_STATE_BYTES, RECOMPUTE, activation_bytes, model_activation_bytes, model_state_bytes,
+                     zero_breakdown)
 from .model_size import DecoderConfig, decoder_params
 from .moe import MoeConfig, moe_params
 from .presets import load_presets
 from .scaling import FITS, chinchilla_optimal
+from .step_time import ATTENTION_KERNELS
 from .storage import storage_footprint
 from .validate import one_of
 
@@ -50,6 +52,7 @@ def number(text: str) -> "int | float":
 GROUPS = {
     "flops": (None, ("--layers", "--heads", "--head-dim", "--seq-len"), None),
     "time": ("--run", ("--params", "--tokens", "--gpus", "--mfu", "--gpu", "--precision"), ("--params", "--tokens", "--gpus", "--mfu")),
+    "activations": ("--model", ("--hidden", "--heads", "--layers"), ("--hidden", "--heads", "--layers")),
     "failures": ("--preset", ("--interruptions", "--window-s", "--checkpoint-interval-s"),
                  ("--interruptions", "--window-s", "--checkpoint-interval-s")),
 }
@@ -143,8 +146,16 @@ def _memory(a):
 
 
 def _activations(a):
-    b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, layers=a.layers, tp=a.tp,
-                         sequence_parallel=a.sequence_parallel, recompute=a.recompute)
+    if a.model:
+        # A preset's own blocks (its MLP, key/value heads and dropout) and output layer under the kernel asked for:
+        # the one activation model the memory bill, the planner and the step model read.
+        b = model_activation_bytes(load_presets().model(a.model).config, a.seq_len, a.micro_batch, a.tp,
+                                   sequence_parallel=a.sequence_parallel, recompute=a.recompute, attention=a.attention)
+    else:
+        if a.attention != "unfused":
+            raise EstimatorError("attention", a.attention, "unfused without --model: Korthikanti et al.'s GPT block")
+        b = activation_bytes(a.seq_len, a.micro_batch, a.hidden, a.heads, layers=a.layers, tp=a.tp,
+                             sequence_parallel=a.sequence_parallel, recompute=a.recompute)
     return [("activation_bytes", b, units.bytes_(b))]
 
 
@@ -249,12 +260,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--optimizer", default="adam", help=", ".join(OPTIMIZER_STATE_BYTES))
 
     p = command("activations", _activations, "activation bytes per GPU (Korthikanti et al. 2022)")
-    for name, h in (("--seq-len", "sequence length"), ("--micro-batch", "micro-batch size"), ("--hidden", "hidden width"),
-                    ("--heads", "attention heads"), ("--layers", "layers on this GPU")):
+    for name, h in (("--seq-len", "sequence length"), ("--micro-batch", "micro-batch size")):
         arg(p, name, h, required=True)
+    p.add_argument("--model", help="a model preset, e.g. llama3-8b: its own blocks and output layer (or the three below)")
+    for name, h in (("--hidden", "hidden width"), ("--heads", "attention heads"), ("--layers", "layers on this GPU")):
+        arg(p, name, h)
     arg(p, "--tp", "tensor-parallel size", default=1)
     p.add_argument("--sequence-parallel", action="store_true")
     p.add_argument("--recompute", default="none", help=", ".join(RECOMPUTE))
+    p.add_argument("--attention", default="unfused", help=", ".join(ATTENTION_KERNELS) + " (flash with --model)")
 
     p = command("checkpoint", _checkpoint, "checkpoint bytes (14 and 16 B/param) and weights-only bytes")
     arg(p, "--params", "N, parameters", required=True)
