@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from estimators import ESTIMATORS, load_presets
+from estimators import ESTIMATORS, load_presets, units
 from pyodide_widgets import WIDGETS, module
 from site_build import corrections, history, numbers
 from site_build.history import ROOT
@@ -216,13 +216,15 @@ def test_a_subject_written_for_the_team_gives_way_to_the_sentence_the_numbers_ma
     moved = numbers.Change("training.md", 'model("llama3-8b").params', ("30",), Counter({"8B": 1}), Counter({"8.03B": 1}))
     shown = html.unescape(corrections.entry(history.LockChange(commit, (moved,))))
     assert "memory_fit" not in shown and "seed" not in shown and 'model("' not in shown
-    assert "1 number changed" in shown and "8B" in shown and "8.03B" in shown
+    # In its place: how many numbers moved, counted as the units module counts, and the number before and after.
+    assert units.noun(1, "numbers") in shown and "8B" in shown and "8.03B" in shown
 
 
 def test_a_subject_that_names_the_lock_file_reads_without_it():
-    commit = history.Commit("a" * 40, ("b" * 40,), 0, "numbers.lock: the A100's measured matmul ceiling on the methods page")
+    subject = "the A100's measured matmul ceiling on the methods page"
+    commit = history.Commit("a" * 40, ("b" * 40,), 0, f"numbers.lock: {subject}")
     shown = html.unescape(corrections.entry(history.LockChange(commit, ())))
-    assert "numbers.lock" not in shown and "The A100's measured matmul ceiling on the methods page" in shown
+    assert "numbers.lock" not in shown and subject[1:] in shown  # the rest of the subject, its first word a sentence's
 
 
 def test_a_commit_message_is_text_on_the_page_never_markup():
@@ -239,4 +241,9 @@ def test_a_run_of_numbers_that_changed_unit_says_so_once():
              for i in range(1, 4)]
     moved.append(numbers.Change("training.md", "x", ("9",), Counter({"2 days": 1}), Counter({"3 days": 1})))
     shown = corrections.entry(history.LockChange(commit, tuple(moved)))
-    assert "3 of them from GB to GiB" in shown
+    # The sentence over the table counts the numbers that changed unit and names both units, once each.
+    said = corrections.sentence(moved, [], [])
+    assert said in html.unescape(shown)
+    assert said.count(f" {units.integer(3)} ") == 1 and said.count("GiB") == 1 and said.index(" GB") < said.index("GiB")
+    # The one number that kept its unit says no change of unit.
+    assert "GB" not in corrections.sentence(moved[-1:], [], [])

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+import estimators
 import pyodide_widgets
 from pyodide_widgets import contract, dispatch
 
@@ -64,12 +65,20 @@ def test_a_value_that_once_overflowed_an_estimator_is_refused_by_its_fields_own_
     for text in ("1e-310", "5e-324"):
         state = {**default_state("training_time"), "mfu": text}
         reply = json.loads(dispatch.handle(json.dumps({"widget": "training_time", "state": state})))
-        assert reply["error"] == {"field": "mfu", "message": (
-            f"Must be a number from {contract.form_text(mfu, mfu.min)} to {contract.form_text(mfu, mfu.max)} {mfu.unit}.")}
+        error = reply["error"]
+        # The field, and its own range in the form's text and unit, the lower end first.
+        low, high = contract.form_text(mfu, mfu.min), contract.form_text(mfu, mfu.max)
+        assert error["field"] == "mfu" and mfu.unit in error["message"]
+        assert 0 <= error["message"].find(low) < error["message"].find(high), error["message"]
 
 
 def test_a_widgets_own_error_keeps_its_message():
     state = {**default_state("training_time"), "gpu": "a100-sxm", "precision": "fp8"}
     reply = json.loads(dispatch.handle(json.dumps({"widget": "training_time", "state": state})))
     assert reply["error"]["field"] == "precision"
-    assert reply["error"]["message"] == "Must be a precision the NVIDIA A100 SXM 80GB has a dense peak for: BF16."
+    # It names the GPU and the precisions it has a dense peak for, and not the one asked for.
+    gpu = estimators.load_presets().gpu(state["gpu"])
+    labels = dict(next(f for f in pyodide_widgets.module("training_time").FIELDS if f.name == "precision").options)
+    message = reply["error"]["message"]
+    assert gpu.name in message and all(labels[p] in message for p in gpu.peak_flops), message
+    assert labels[state["precision"]] not in message.replace(gpu.name, "")
