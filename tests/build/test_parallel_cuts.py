@@ -16,10 +16,10 @@ def text(built_site) -> str:
     return " ".join(page_text(built_site, "training").split())
 
 
-def test_the_section_comes_before_the_training_time_section(text):
-    body = text[text.index("Training builds a model from nothing but text"):]
-    # Others may insert sections between them; this one must precede "How long".
-    assert body.index("Six ways to cut one training job ¶") < body.index("How long does a training run take? ¶")
+def test_the_section_comes_before_the_training_time_section(built_site):
+    # Others may insert sections between them; the six cuts' widget must precede the run time's.
+    raw = (built_site / "training" / "index.html").read_text("utf-8")
+    assert 0 <= raw.index('data-widget="parallel_cuts"') < raw.index('data-widget="training_time"')
 
 
 @pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])
@@ -34,28 +34,39 @@ def test_llama3_layout_table_is_the_estimators(text, key):
         assert row in text
 
 
+def _traffic(state: dict):
+    """The estimators' traffic of the widget's state (its fields read into SI units, the MFU as a fraction)."""
+    s = read(parallel_cuts.FIELDS, state)
+    model, gpu = PRESETS.model(s["model"]), PRESETS.gpu(s["gpu"])
+    t = estimators.layout_traffic(
+        model.config, estimators.single_cut_layout(s["cut"], s["gpus"]), s["seq_len"], s["micro_batch"],
+        s["global_batch"], gpu.peak_flops["bf16"], s["mfu"], gpu.nvlink_domain_gpus,
+        PRESETS.interconnect(s["scale_up"]).bandwidth_bytes_per_s, PRESETS.interconnect(s["scale_out"]).bandwidth_bytes_per_s)
+    return t, next(c for c in t.cuts if c.cut == s["cut"])
+
+
 @pytest.mark.parametrize("preset", list(parallel_cuts.presets()))
 def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
     out = parallel_cuts.update(parallel_cuts.presets()[preset]["state"])["outputs"]
-    # The preset holds the form's text; read gives each field in SI units (the MFU as a fraction).
-    state = read(parallel_cuts.FIELDS, parallel_cuts.presets()[preset]["state"])
-    model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
-    layout = estimators.single_cut_layout(state["cut"], state["gpus"])
-    t = estimators.layout_traffic(
-        model.config, layout, state["seq_len"], state["micro_batch"], state["global_batch"], gpu.peak_flops["bf16"],
-        state["mfu"], gpu.nvlink_domain_gpus, PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s,
-        PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
-    cut = next(c for c in t.cuts if c.cut == state["cut"])
+    t, cut = _traffic(parallel_cuts.presets()[preset]["state"])
     assert out["traffic"] == units.bytes_(cut.traffic_bytes)
     assert out["link_time"] == units.duration(cut.link_seconds)
     assert out["compute"] == units.duration(t.compute_seconds)
 
 
 def test_tensor_parallelism_past_one_server_crosses_the_network_and_becomes_communication_bound():
-    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": "16"}
-    out = parallel_cuts.update(state)["outputs"]
-    assert PRESETS.interconnect(state["scale_out"]).name in out["link"]
-    assert out["verdict"].startswith("Communication-bound")
+    inside = parallel_cuts.presets()["llama3-405b-tp"]["state"]
+    past = {**inside, "gpus": "16"}
+    _, within = _traffic(inside)
+    _, across = _traffic(past)
+    out = {"inside": parallel_cuts.update(inside)["outputs"], "past": parallel_cuts.update(past)["outputs"]}
+    assert PRESETS.interconnect(past["scale_out"]).name in out["past"]["link"]
+    # Within a server the link keeps up with the arithmetic (its share of the step printed as a percentage); past
+    # it, it needs a multiple of the arithmetic's time, printed as such.
+    assert within.comm_ratio <= 1 < across.comm_ratio
+    assert units.percent(within.comm_ratio) in out["inside"]["verdict"]
+    assert units.times(across.comm_ratio) in out["past"]["verdict"]
+    assert out["inside"]["verdict"] != out["past"]["verdict"]
 
 
 def test_the_diagram_has_one_panel_per_cut_with_four_gpus():
