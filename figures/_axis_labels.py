@@ -90,3 +90,8 @@ def number() -> str:
     """As units.number, for a unitless axis: 0.75, 18.4, 1,875."""
     digits = units.SIGNIFICANT["ratio"]
     return f"{MAGNITUDE} == 0 ? '0' : {SIGN} + {_plain(MAGNITUDE, digits)}"
+
+
+def times(x: str) -> str:
+    """As units.times, of a positive expression `x` rather than a tick: "15.4×"."""
+    return f"{_plain(x, units.SIGNIFICANT['ratio'])} + '×'"

@@ -4,8 +4,8 @@ The adapters are counted on the real shapes of the chosen linear layers
 (estimators.lora_adapted_matrices: grouped-query k and v are narrower than q, the
 MLP's are wider, GPT-2's q, k and v are one matrix), and each method's memory is built part by part as the
 papers build it (estimators.finetune_bill), activations included. The picture
-draws the first adapted layer at its true shapes (estimators.lora_adapter_layout:
-W frozen, B d × r, A r × k, r drawn wider than life and labelled so) above the
+draws the first adapted layer at its true shapes (W frozen, B d × r, A r × k,
+placed by the figure, r drawn wider than life and labelled so) above the
 three methods' bills, part by part, against the GPU's memory.
 """
 
@@ -115,19 +115,19 @@ def update(state: dict) -> dict:
 
 
 def _adapter_rows(module: str, shape: tuple, rank: int) -> dict:
-    """The adapted layer's three matrices, placed by the estimator, and the line that names them."""
-    layout = estimators.lora_adapter_layout(*shape, rank)
+    """The adapted layer's three matrices by their sizes (the figure places them), and the line that names them."""
+    d_in, d_out = shape
+    layer = {"d": d_out, "k": d_in, "r": rank}  # W is d × k: d = d_out rows, k = d_in columns
     what = {"W": "frozen", "B": "trained", "A": "trained"}
+    sizes = {"W": (d_out, d_in), "B": (d_out, rank), "A": (rank, d_in)}
     boxes = [
-        {"name": b.name, "x0": b.x0, "x1": b.x1, "y0": b.y0, "y1": b.y1, "trained": what[b.name] == "trained",
-         "tag": f"{b.name}, {what[b.name]}\n{units.integer(b.rows)} × {units.integer(b.columns)}",
-         "label": f"{b.name}, {what[b.name]}: {units.integer(b.rows)} × {units.integer(b.columns)}"}
-        for b in layout.boxes
+        {"name": name, **layer, "trained": what[name] == "trained",
+         "tag": f"{name}, {what[name]}\n{units.integer(rows)} × {units.integer(columns)}",
+         "label": f"{name}, {what[name]}: {units.integer(rows)} × {units.integer(columns)}"}
+        for name, (rows, columns) in sizes.items()
     ]
-    widened = ("r drawn to scale" if layout.rank_widened == 1 else
-               f"r drawn {units.times(layout.rank_widened)} {'wider' if layout.rank_widened > 1 else 'narrower'} than life")
-    # Two lines (the figure breaks at "\n"): the layer, then how r is drawn.
-    note = [{"label": f"{finetune.MATRIX_LABELS[module]} at rank {units.integer(rank)}\n{widened}"}]
+    # The figure adds a second line, how r is drawn against life.
+    note = [{"label": f"{finetune.MATRIX_LABELS[module]} at rank {units.integer(rank)}", **layer}]
     return {"adapter": boxes, "adapter_note": note}
 
 

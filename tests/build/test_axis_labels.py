@@ -47,6 +47,8 @@ def drawn_labels(label_expr: str, ticks: list) -> list:
     pytest.param(_axis_labels.si("FLOP/s"), lambda v: units.si(v, "FLOP/s"), FLOPS, id="si"),
     pytest.param(_axis_labels.si("B/s"), lambda v: units.si(v, "B/s"), COUNTS, id="si-bytes"),
     pytest.param(_axis_labels.number(), units.number, NUMBERS, id="number"),
+    # A multiple of a field rather than a tick (how wide the adapter's rank is drawn): positive figures only.
+    pytest.param(_axis_labels.times("datum.value"), units.times, [n for n in NUMBERS if n > 0], id="times"),
 ])
 def test_an_axis_labels_each_tick_as_units_writes_it(label_expr, formatter, ticks):
     assert drawn_labels(label_expr, ticks) == [formatter(t) for t in sorted(ticks)]
