@@ -1,5 +1,5 @@
 """One run, one answer: the estimators, the widgets and the command line that print a fine-tune's memory, an
-activation memory or a step's time give the same figure when asked the same question.
+activation memory, a step's time or a run's ideal time give the same figure when asked the same question.
 
 Issue 41 found each given two answers: QLoRA on Llama 2 7B read 3.74 GB on the command line and 4.07 GB
 on the pages and in the widget; Llama 3 8B at 8K tokens read 185.8 GB of activations in the memory bill
@@ -17,7 +17,7 @@ import estimators
 from estimators import planner, units
 from estimators.__main__ import main
 from estimators.step_time import gpu_preset, shape_of, step_seconds
-from pyodide_widgets.widgets import finetune_fit, memory_bill
+from pyodide_widgets.widgets import finetune_fit, memory_bill, training_time
 from pyodide_widgets.widgets import planner as planner_widget
 
 PRESETS = estimators.load_presets()
@@ -112,3 +112,13 @@ def test_a_layouts_step_reads_one_time_in_the_planner_the_step_model_and_the_pla
     # The planner's widget, at the same model, cluster and batch, prints the same step and MFU.
     outputs = planner_widget.update({**state, "precision": precision})["outputs"]
     assert (outputs["step"], outputs["mfu"]) == (units.duration(best.step_seconds), units.percent(best.mfu))
+
+
+@pytest.mark.parametrize("run", ["llama3-405b", "llama3-405b-gb200-fp8"])
+def test_a_runs_ideal_time_reads_one_figure_in_the_estimate_the_command_line_and_the_training_time_widget(capsys, run):
+    # A whole run at its published MFU (C = 6ND over peak × MFU), not a step: the estimate, `time --run` and W8's preset.
+    estimate = estimators.run_preset_estimate(run)
+    typed = command_line(capsys, "time", "--run", run)
+    assert (typed["training_seconds"], typed["gpu_hours"]) == pytest.approx((estimate.seconds, estimate.gpu_hours), rel=1e-12)
+    outputs = training_time.update(training_time.presets()[run]["state"])["outputs"]
+    assert (outputs["duration"], outputs["gpu_hours"]) == (units.duration(estimate.seconds), units.count(estimate.gpu_hours))
