@@ -107,13 +107,8 @@ def test_the_widgets_tp_preset_sends_the_tables_bytes_times_its_pipeline_stages(
     """The page says so: alone, the tensor-parallel GPUs hold all the layers the table's hold a stage of."""
     layout = PRESETS.layout("llama3-405b-8k")
     table = next(c for c in estimators.layout_preset_traffic("llama3-405b-8k").cuts if c.cut == "tp")
-    state = read(parallel_cuts.FIELDS, parallel_cuts.presets()["llama3-405b-tp"]["state"])
-    model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
-    alone = estimators.layout_traffic(
-        model.config, estimators.single_cut_layout("tp", state["gpus"]), state["seq_len"], state["micro_batch"],
-        state["global_batch"], gpu.peak_flops["bf16"], state["mfu"], gpu.nvlink_domain_gpus,
-        PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s, PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
-    assert alone.cuts[0].micro_batch_bytes == pytest.approx(layout.pp * table.micro_batch_bytes)
+    alone, cut = _traffic(parallel_cuts.presets()["llama3-405b-tp"]["state"])  # the tensor-parallel cut alone
+    assert cut.micro_batch_bytes == pytest.approx(layout.pp * table.micro_batch_bytes)
     assert alone.micro_batches == estimators.layout_preset_traffic("llama3-405b-8k").micro_batches
 
 
