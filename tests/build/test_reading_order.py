@@ -78,9 +78,9 @@ def test_c_equals_6nd_is_derived_once_and_referred_back_to(article):
     # The derivation: one block prints a weight's forward FLOPs and the training total they make, and only one.
     derived = [b for b in article.blocks if b.kind in ("p", "li") and forward in b.figures and training in b.figures]
     assert [b.section for b in derived] == ["what-the-loop-consumes"]
-    # Every later paragraph that prints the training total links back to it.
-    later = [b for b in article.blocks if b.kind == "p" and training in b.figures and b.start > derived[0].start
-             and b.section != derived[0].section]
+    # Every later paragraph that uses the formula (its total printed, C = … × N × D) links back to it.
+    later = [b for b in article.blocks if b.kind == "p" and training in b.figures and "N × D" in b.text
+             and b.start > derived[0].start and b.section != derived[0].section]
     assert later and all("#what-the-loop-consumes" in b.links for b in later), [b.text[:80] for b in later]
 
 
