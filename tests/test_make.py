@@ -88,3 +88,17 @@ def test_every_package_make_bench_installs_runs_on_the_node_the_readme_asks_for(
     above = {path: info["engines"]["node"] for path, info in packages.items()
              if isinstance(info.get("engines"), dict) and not _satisfies((floor, 0, 0), info["engines"].get("node", ""))}
     assert above == {}
+
+
+def test_no_package_either_lock_installs_is_named_by_a_moving_tag():
+    # A dependency asked for as "latest" is resolved by `npm ci` on the day it runs: once the tag moves,
+    # the lock no longer satisfies it and a fresh clone's install fails. Each such one is pinned by an
+    # override in its package.json, which `npm ci` reads instead of the tag.
+    for folder in (ROOT, ROOT / "bench"):
+        overrides = json.loads((folder / "package.json").read_text("utf-8")).get("overrides", {})
+        packages = json.loads((folder / "package-lock.json").read_text("utf-8"))["packages"]
+        by_tag = {(path.rsplit("node_modules/", 1)[-1], name)
+                  for path, info in packages.items() for name, wanted in (info.get("dependencies") or {}).items()
+                  if not re.search(r"\d|^\*$", wanted)}
+        unpinned = {(parent, name) for parent, name in by_tag if name not in overrides.get(parent, {})}
+        assert unpinned == set(), folder
