@@ -11,6 +11,11 @@ from tests.build.test_build import page_text
 PRESETS = estimators.load_presets()
 
 
+def _timed(state: dict) -> estimators.Gpu:
+    """The widget's GPU on its links, as the step model reads it."""
+    return estimators.gpu_preset(state["gpu"], state["scale_up"], state["scale_out"])
+
+
 @pytest.fixture(scope="module")
 def text(built_site) -> str:
     return " ".join(page_text(built_site, "training").split())
@@ -37,14 +42,11 @@ def test_llama3_layout_table_is_the_estimators(text, key):
 @pytest.mark.parametrize("preset", list(parallel_cuts.presets()))
 def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
     out = parallel_cuts.update(parallel_cuts.presets()[preset]["state"])["outputs"]
-    # The preset holds the form's text; read gives each field in SI units (the MFU as a fraction).
+    # The preset holds the form's text; read gives each field in SI units.
     state = read(parallel_cuts.FIELDS, parallel_cuts.presets()[preset]["state"])
-    model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
     layout = estimators.single_cut_layout(state["cut"], state["gpus"])
-    t = estimators.layout_traffic(
-        model.config, layout, state["seq_len"], state["micro_batch"], state["global_batch"], gpu.peak_flops["bf16"],
-        state["mfu"], gpu.nvlink_domain_gpus, PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s,
-        PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
+    t = estimators.layout_traffic(PRESETS.model(state["model"]).config, layout, state["seq_len"], state["micro_batch"],
+                                  state["global_batch"], _timed(state))
     cut = next(c for c in t.cuts if c.cut == state["cut"])
     assert out["traffic"] == units.bytes_(cut.traffic_bytes)
     assert out["link_time"] == units.duration(cut.link_seconds)
@@ -97,11 +99,9 @@ def test_the_widgets_tp_preset_sends_the_tables_bytes_times_its_pipeline_stages(
     layout = PRESETS.layout("llama3-405b-8k")
     table = next(c for c in estimators.layout_preset_traffic("llama3-405b-8k").cuts if c.cut == "tp")
     state = read(parallel_cuts.FIELDS, parallel_cuts.presets()["llama3-405b-tp"]["state"])
-    model, gpu = PRESETS.model(state["model"]), PRESETS.gpu(state["gpu"])
     alone = estimators.layout_traffic(
-        model.config, estimators.single_cut_layout("tp", state["gpus"]), state["seq_len"], state["micro_batch"],
-        state["global_batch"], gpu.peak_flops["bf16"], state["mfu"], gpu.nvlink_domain_gpus,
-        PRESETS.interconnect(state["scale_up"]).bandwidth_bytes_per_s, PRESETS.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
+        PRESETS.model(state["model"]).config, estimators.single_cut_layout("tp", state["gpus"]), state["seq_len"],
+        state["micro_batch"], state["global_batch"], _timed(state))
     assert alone.cuts[0].micro_batch_bytes == pytest.approx(layout.pp * table.micro_batch_bytes)
     assert alone.micro_batches == estimators.layout_preset_traffic("llama3-405b-8k").micro_batches
 
