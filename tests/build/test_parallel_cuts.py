@@ -54,9 +54,20 @@ def test_the_parallel_cuts_widgets_figures_are_the_estimators(preset):
 
 
 def test_tensor_parallelism_past_one_server_crosses_the_network_and_becomes_communication_bound():
-    state = {**parallel_cuts.presets()["llama3-405b-tp"]["state"], "gpus": "16"}
-    out = parallel_cuts.update(state)["outputs"]
-    assert PRESETS.interconnect(state["scale_out"]).name in out["link"]
+    """The page says so: past one server the ring runs on each server's cards together, near NVLink's pace, while each
+    GPU's arithmetic shrinks and its bytes do not; a few servers on, the link outlasts the arithmetic."""
+    start = parallel_cuts.presets()["llama3-405b-tp"]["state"]
+    server = PRESETS.gpu(start["gpu"]).nvlink_domain_gpus
+    ratios = []
+    for servers in (1, 2, 4):
+        state = read(parallel_cuts.FIELDS, {**start, "gpus": str(servers * server)})
+        cut = estimators.layout_traffic(PRESETS.model(state["model"]).config,
+                                        estimators.single_cut_layout("tp", state["gpus"]), state["seq_len"],
+                                        state["micro_batch"], state["global_batch"], _timed(state)).cuts[0]
+        ratios.append(cut.comm_ratio)
+        out = parallel_cuts.update({**start, "gpus": str(servers * server)})["outputs"]
+        assert (PRESETS.interconnect(state["scale_out"]).name in out["link"]) is (servers > 1)
+    assert ratios == sorted(ratios) and ratios[0] < 1 < ratios[-1]
     assert out["verdict"].startswith("Communication-bound")
 
 
