@@ -33,22 +33,26 @@ back (combine), in the forward pass and again in the backward pass. With
 routing spread evenly, (ep−1)/ep of those vectors leave the GPU: 4 · k · s·b·h ·
 (ep−1)/ep values per MoE layer and micro-batch.
 
-Time on a link = bytes sent / the link's bandwidth per GPU in one direction,
-with no latency term and no overlap with compute: a floor on the time, and the
-time a step waits if the traffic is not hidden behind arithmetic.
+Each cut's time is the step model's (estimators.step_time): its collectives
+timed by the α–β model on the link its group crosses (group_link: NVLink inside
+a server; across servers a ring's or tree's group on as many network cards as
+it has GPUs in each server, an all-to-all or a pipeline send on one card), with
+no overlap with compute, beside the step's arithmetic as that model times it:
+a floor on the time the bytes take, and the time a step waits if the traffic
+is not hidden behind arithmetic.
 """
 
 import math
 from dataclasses import dataclass
 
-from .compute import training_flops
 from .errors import EstimatorError
-from .hardware import training_seconds
 from .memory import ZERO_STAGES, zero_bytes_per_gpu
 from .model_size import DecoderConfig, decoder_params
 from .moe import MoeConfig, moe_params
 from .presets import load_presets
 from .provenance import quantity
+from .step_time import (Gpu, Setup, context_parallel_seconds, expert_all_to_all_seconds, gpu_preset, group_link,
+                        members_per_server, shape_of, step_seconds, tensor_parallel_seconds)
 from .validate import finite_result, non_negative, one_of, positive, positive_int
 
 BF16_BYTES = 2  # one 16-bit value of a gradient, activation or weight
@@ -138,17 +142,6 @@ def expert_parallel_traffic_bytes(seq_len: int, micro_batch: int, hidden: int, m
     return finite_result("expert_parallel_traffic_bytes", total)
 
 
-def link_seconds(traffic_bytes: float, bandwidth_bytes_per_s: float) -> float:
-    """Seconds the bytes take on a link: bytes / bandwidth per GPU in one direction (no latency, no overlap)."""
-    return finite_result("link_seconds", non_negative("traffic_bytes", traffic_bytes) / positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s))
-
-
-def step_compute_seconds(active_params: float, tokens_per_step: float, gpus: int, peak_flops_per_gpu: float,
-                         mfu: float) -> float:
-    """Seconds of arithmetic in one step: 6·N·tokens / (GPUs × peak × MFU)."""
-    return training_seconds(training_flops(active_params, tokens_per_step), gpus, peak_flops_per_gpu, mfu)
-
-
 @dataclass(frozen=True)
 class Layout:
     """How a job is cut: the degree of each nested dimension (1: not cut that way)."""
@@ -174,9 +167,14 @@ class CutTraffic:
     span_gpus: int = quantity("neighbouring GPUs its groups reach across: inner degrees × its own", "integer")
     traffic_bytes: float = quantity("bytes each GPU sends per step in this dimension", "bytes")
     scale_up: bool  # the group fits inside one NVLink (scale-up) domain
-    link_seconds: float = quantity("traffic / the bandwidth of the link it crosses", "duration")
-    comm_ratio: float = quantity("the cut's time on its link / the step's compute time: above 1, this cut alone is communication-bound", "times")
-    every_micro_batch: bool  # its collective runs once per micro-batch (tp, cp, pp, ep), not once a step (dp)
+    bytes_per_s: float = quantity(
+        "bandwidth per GPU its collective runs at: NVLink's inside a server; across servers a ring's or tree's on its "
+        "GPUs' network cards in each server, an all-to-all's or a send's on one card", "si", unit="B/s")
+    link_seconds: float = quantity(
+        "the step model's α–β time of the cut's collectives in one step, on the link its group crosses, none overlapped",
+        "duration")
+    comm_ratio: float = quantity("the cut's time on its link / the step's arithmetic: above 1, this cut alone is communication-bound", "times")
+    every_micro_batch: bool  # its collective runs once per micro-batch (tp, cp, pp, ep, ZeRO-3), not once a step (dp)
     micro_batch_bytes: float = quantity(
         "bytes each GPU sends per micro-batch in this dimension: traffic / micro-batches, or a once-a-step collective's whole step",
         "bytes")
@@ -189,9 +187,11 @@ class LayoutTraffic:
     layout: Layout
     micro_batches: int = quantity("per data-parallel replica, per step", "integer")
     cuts: tuple  # CutTraffic of every dimension cut (degree > 1), innermost first
-    compute_seconds: float = quantity("6·N_active·tokens / (GPUs × peak × MFU)", "duration")
+    compute_seconds: float = quantity(
+        "the step model's arithmetic on the busiest GPU in one step: matrix multiplies, attention and memory-bound kernels",
+        "duration")
     link_seconds: float = quantity("the cuts' link times added (none overlapped)", "duration")
-    comm_ratio: float = quantity("time on the link / compute time: above 1, communication-bound unless hidden", "times")
+    comm_ratio: float = quantity("time on the link / the step's arithmetic: above 1, communication-bound unless hidden", "times")
 
 
 def kv_width(config) -> float:
@@ -222,23 +222,28 @@ def _shape(config) -> tuple:
     raise EstimatorError("config", config, "a decoder configuration (DecoderConfig or MoeConfig)")
 
 
-def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, global_batch: int,
-                   peak_flops_per_gpu: float, mfu: float, scale_up_gpus: int, scale_up_bytes_per_s: float,
-                   scale_out_bytes_per_s: float) -> LayoutTraffic:
+def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, global_batch: int, gpu: Gpu) -> LayoutTraffic:
     """Per-GPU traffic of each cut of a layout in one step of a batch of B sequences, and its time on its link.
 
     Nested as Megatron-LM and Llama 3 nest them (tp innermost, then cp, pp,
-    dp): a dimension whose groups span no more than `scale_up_gpus`
-    neighbouring GPUs stays on the scale-up link (NVLink), else it crosses the
-    scale-out network. Each GPU holds L/pp layers of Ψ/(tp·pp) parameters and
-    s/cp tokens of each sequence; with sequence parallelism the activations a
-    stage sends are split over its tp GPUs too. Data-parallel gradients are
-    reduced over dp·cp GPUs (context-parallel GPUs hold the same weights).
-    Each cut's link time, and all of them added (none overlapped), are set
-    against the step's arithmetic: comm_ratio = link seconds / compute seconds.
+    dp): a dimension whose groups span no more than the GPU's scale-up domain
+    stays on NVLink, else it crosses the scale-out network. Each GPU holds
+    L/pp layers of Ψ/(tp·pp) parameters and s/cp tokens of each sequence; with
+    sequence parallelism the activations a stage sends are split over its tp
+    GPUs too. Data-parallel gradients are reduced over dp·cp GPUs
+    (context-parallel GPUs hold the same weights); at ZeRO-3 the weights are
+    gathered and the gradients reduced for every micro-batch, as FSDP runs it.
+    Each cut is timed by the step model (estimators.step_time, the α–β model
+    on group_link's link) for a step of 1F1B, no recomputation, sequence
+    parallelism and Megatron-LM's kernels: tp, cp and ep as m × (the layers
+    each GPU holds) × their per-block collectives, pp and dp as the step's
+    sends and data-parallel collectives; comm_ratio = link seconds / the
+    step's arithmetic on its busiest GPU.
     """
     if not isinstance(layout, Layout):
         raise EstimatorError("layout", layout, "a parallelism.Layout")
+    if not isinstance(gpu, Gpu):
+        raise EstimatorError("gpu", gpu, "a step_time.Gpu (gpu_preset builds one)")
     for name in ("tp", "cp", "pp", "dp", "ep"):
         positive_int(name, getattr(layout, name))
     layers, hidden, kv, moe_layers, top_k, params, routed, active = _shape(config)
@@ -257,7 +262,9 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
     m = batch // (layout.dp * b)
     stage_layers = layers / layout.pp
     local_tokens = s / layout.cp  # tokens of each sequence on one GPU
-    # What each dimension sends for one micro-batch (for dp, once a step: the gradients of the whole batch).
+    zero3 = layout.zero_stage == 3
+    # What each dimension sends for one micro-batch (for dp, once a step: the gradients of the whole batch; at ZeRO-3
+    # once a micro-batch).
     once = {
         "tp": tensor_parallel_traffic_bytes(local_tokens, b, hidden, stage_layers, tp=layout.tp),
         "cp": context_parallel_traffic_bytes(s, b, kv / layout.tp, stage_layers, cp=layout.cp),
@@ -269,8 +276,8 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
                                             ep=layout.ep)
         if moe_layers else 0.0,
     }
-    traffic = {dim: bytes_ if dim == "dp" else m * bytes_ for dim, bytes_ in once.items()}
-    compute = step_compute_seconds(active, batch * s, layout.gpus, peak_flops_per_gpu, mfu=mfu)
+    traffic = {dim: bytes_ if dim == "dp" and not zero3 else m * bytes_ for dim, bytes_ in once.items()}
+    seconds = _cut_seconds(config, layout, s, b, batch, gpu)
     cuts, span = [], 1
     for dim in NESTING + ("ep",):
         degree = getattr(layout, dim)
@@ -280,15 +287,47 @@ def layout_traffic(config, layout: Layout, seq_len: int, micro_batch: int, globa
         group = layout.dp * layout.cp if dim == "dp" else degree
         if group == 1:
             continue
-        within = span <= positive_int("scale_up_gpus", scale_up_gpus)
-        bandwidth = scale_up_bytes_per_s if within else scale_out_bytes_per_s
-        key = "zero" if dim == "dp" and layout.zero_stage == 3 else dim
-        seconds = link_seconds(traffic[dim], bandwidth)
-        cuts.append(CutTraffic(key, group, span, traffic[dim], scale_up=within, link_seconds=seconds,
-                               comm_ratio=seconds / compute, every_micro_batch=dim != "dp",
-                               micro_batch_bytes=once[dim]))
+        key = "zero" if dim == "dp" and zero3 else dim
+        cuts.append(CutTraffic(key, group, span, traffic[dim], scale_up=span <= gpu.scale_up_gpus,
+                               bytes_per_s=_cut_link(dim, layout, gpu), link_seconds=seconds[dim], comm_ratio=seconds[dim] / seconds["compute"],
+                               every_micro_batch=dim != "dp" or zero3, micro_batch_bytes=once[dim]))
     comm = math.fsum(c.link_seconds for c in cuts)
-    return LayoutTraffic(layout, m, tuple(cuts), compute, link_seconds=comm, comm_ratio=comm / compute)
+    return LayoutTraffic(layout, m, tuple(cuts), seconds["compute"], link_seconds=comm, comm_ratio=comm / seconds["compute"])
+
+
+def _cut_link(dim: str, layout: Layout, gpu: Gpu) -> float:
+    """The bandwidth per GPU group_link gives a cut's collective, with the arguments the step model's timing of that cut
+    passes it: TP's all-reduces inside its group, CP's gathers on its members per server, the pipeline's sends and the
+    experts' all-to-alls on one card, the data-parallel group's reductions on its members per server."""
+    tp, cp, pp, dp, ep, s = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep, gpu.scale_up_gpus
+    kind, span, per_server = {
+        "tp": ("all_reduce", tp, min(tp, s)),
+        "cp": ("all_gather", tp * cp, max(1, min(cp, s // tp))),
+        "pp": ("p2p", tp * cp * pp, 1),
+        "dp": ("all_reduce", tp * cp * pp * dp, members_per_server(tp, cp, pp, gpu)),
+        "ep": ("all_to_all", tp * cp * ep, 1),
+    }[dim]
+    return group_link(kind, span, per_server, gpu)[0]
+
+
+def _cut_seconds(config, layout: Layout, seq_len: int, micro_batch: int, global_batch: int, gpu: Gpu) -> dict:
+    """{dimension: seconds per step} of each cut's collectives, and the step's arithmetic ("compute"), from the step
+    model: per block times × m × the layers each GPU holds (L/pp, L_moe/pp for the experts) for tp, cp and ep; the
+    step's pipeline sends and data-parallel collectives (each micro-batch's at ZeRO-3) for pp and dp."""
+    shape = shape_of(config)
+    setup = Setup(tp=layout.tp, cp=layout.cp, pp=layout.pp, dp=layout.dp, ep=layout.ep, zero_stage=layout.zero_stage,
+                  micro_batch=micro_batch)
+    step = step_seconds(shape, setup, gpu, seq_len, global_batch)
+    blocks = step.micro_batches * shape.layers / layout.pp
+    tokens = micro_batch * seq_len / layout.cp
+    return {
+        "tp": blocks * tensor_parallel_seconds(shape, setup, tokens, gpu),
+        "cp": blocks * context_parallel_seconds(shape, setup, seq_len, gpu),
+        "pp": step.pp_seconds,
+        "dp": step.dp_seconds,
+        "ep": blocks * shape.moe_layers / shape.layers * expert_all_to_all_seconds(shape, setup, tokens, gpu),
+        "compute": step.gemm_seconds + step.attention_seconds + step.memory_bound_seconds + step.recompute_seconds,
+    }
 
 
 @dataclass(frozen=True)
@@ -411,14 +450,9 @@ def layout_preset_traffic(key: str) -> LayoutTraffic:
     """The traffic of a published layout (a `layouts` preset) on its own GPUs, links and batch."""
     presets = load_presets()
     lay = presets.layout(key)
-    gpu = presets.gpu(lay.gpu)
-    return layout_traffic(
-        presets.model(lay.model).config, Layout(tp=lay.tp, cp=lay.cp, pp=lay.pp, dp=lay.dp), lay.seq_len,
-        lay.micro_batch, global_batch=lay.global_batch, peak_flops_per_gpu=gpu.peak_flops[PRECISION], mfu=lay.mfu,
-        scale_up_gpus=gpu.nvlink_domain_gpus,
-        scale_up_bytes_per_s=presets.interconnect(lay.scale_up).bandwidth_bytes_per_s,
-        scale_out_bytes_per_s=presets.interconnect(lay.scale_out).bandwidth_bytes_per_s,
-    )
+    return layout_traffic(presets.model(lay.model).config, Layout(tp=lay.tp, cp=lay.cp, pp=lay.pp, dp=lay.dp), lay.seq_len,
+                          lay.micro_batch, global_batch=lay.global_batch,
+                          gpu=gpu_preset(lay.gpu, lay.scale_up, lay.scale_out, PRECISION))
 
 
 def replica_sequences(global_batch: int, dp: int) -> int:

@@ -642,6 +642,17 @@ class _Search:
                                            degrees=key[1:])
         return self.shared[key]
 
+    def quick(self, layout) -> float:
+        """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
+        ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic, what every choice's step holds at
+        least (step_time.LayoutTerms.floor adds the output layer, recomputation, sends, the bubble and the optimizer),
+        its rounding kept under the bound's (FLOOR_MARGIN twice)."""
+        block = self.block(layout)
+        micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
+        full = stage_blocks(self.m.layers, layout.pp)[0]
+        busy = micro_batches * full * (block.compute_seconds + block.tp_seconds + block.cp_seconds)
+        return busy * FLOOR_MARGIN * FLOOR_MARGIN
+
     def bound(self, layout) -> float:
         """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
         choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
@@ -673,19 +684,26 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
     A layout's choices are counted only once its bound could be the next
     floor: every layout whose bound is no higher than the lowest floor
     waiting is expanded first, so choices come out in the order of their
-    floor (ties in the order the layouts were met). Exact: a choice whose
-    floor is no shorter than the n-th best step found cannot enter the best
-    n, nor improve a layout already in it.
+    floor (ties in the order the layouts were met). A layout's bound is
+    computed only once a cheaper floor under it (_Search.quick) could be the
+    next: a layout whose quick floor already reaches the n-th best step is
+    never bounded, and the layouts expanded, and their order, are those the
+    bounds alone would give. Exact: a choice whose floor is no shorter than
+    the n-th best step found cannot enter the best n, nor improve a layout
+    already in it.
     """
-    bounds = sorted((search.bound(layout), i) for i, layout in enumerate(layouts))
+    pending = [(search.quick(layout), i, False) for i, layout in enumerate(layouts)]  # (floor, place, bounded), a heap
+    heapq.heapify(pending)
     waiting = []  # (floor, layout's place, choice's place, choice), a heap
-    best, bar, expanded = {}, below, 0
+    best, bar = {}, below
     while True:
-        while expanded < len(bounds) and bounds[expanded][0] < bar and (not waiting or bounds[expanded][0] <= waiting[0][0]):
-            i = bounds[expanded][1]
+        while pending and pending[0][0] < bar and (not waiting or pending[0][0] <= waiting[0][0]):
+            _, i, bounded = heapq.heappop(pending)
+            if not bounded:
+                heapq.heappush(pending, (search.bound(layouts[i]), i, True))
+                continue
             for j, choice in enumerate(search.choices(layouts[i])):
                 heapq.heappush(waiting, (choice[0], i, j, choice))
-            expanded += 1
         if not waiting or waiting[0][0] >= bar:
             break
         _, degrees, recompute, chunks, state, base = heapq.heappop(waiting)[3]

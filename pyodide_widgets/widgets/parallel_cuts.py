@@ -4,7 +4,9 @@ Pick a cut, a model and how many GPUs share it: what each GPU holds
 (estimators.gpu_share), the collective the cut runs every step, the bytes each
 GPU sends, and their time on the link they cross (NVLink when the group fits in
 one server's NVLink domain, the network otherwise) next to the step's
-arithmetic (estimators.layout_traffic), and whether each GPU's training state
+arithmetic, both as the step model times them (estimators.layout_traffic:
+its α–β collectives on group_link's link, its matrix multiplies, attention and
+memory-bound kernels), and whether each GPU's training state
 fits its memory (estimators.memory_fit). Two pictures: what each of four GPUs
 holds under every cut (estimators.cut_slices, drawn once by figures.cut_holdings,
 the picked cut shown live), and the picked cut's collective between four of the
@@ -15,14 +17,13 @@ GPUs (estimators.cut_sends) above their state against their memory
 import estimators
 from estimators import parallelism, units
 
-from ..contract import Output, choice, from_entry, from_estimate, from_preset, model_choice, number, preset, read, typed, whole
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, model_choice, preset, read, typed, whole
 
 TITLE = "Six ways to cut one training job"
 CHART = "parallel_cuts"
 TEMPLATE = "parallel_cuts.html"
 
 _PRESETS = estimators.load_presets()
-PER_CENT = 1e-2
 DIAGRAM_GPUS = 4  # the seed's picture: four GPUs under each cut
 
 
@@ -42,16 +43,15 @@ FIELDS = (
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),  # past any context window
     whole("global_batch", "Batch", unit="sequences per step", max=1e7),
     whole("micro_batch", "Micro-batch", unit="sequences", max=1e5),
-    # A thousandth of peak at least: below it the GPUs are idle, not training.
-    number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),
 )
 # Beside the picture (the cut, and what it cuts over how many GPUs); the rest under "More inputs".
 MAIN = ("cut", "model", "gpus")
 
 _TRAFFIC = ("cut", "model", "gpus", "seq_len", "global_batch", "micro_batch")
-# A step's bytes over the link: per micro-batch traffic adds up to the same step, whatever the micro-batch.
-_LINK = (*(u for u in _TRAFFIC if u != "micro_batch"), "gpu", "scale_up", "scale_out")
-_COMPUTE = ("model", "gpus", "gpu", "seq_len", "global_batch", "mfu")
+# The α–β model pays each collective's latency once per micro-batch: the micro-batch moves the time, not the bytes.
+_LINK = (*_TRAFFIC, "gpu", "scale_up", "scale_out")
+# The step model times the arithmetic from the shapes the cut leaves each GPU.
+_COMPUTE = ("cut", "model", "gpus", "gpu", "seq_len", "global_batch", "micro_batch")
 
 OUTPUTS = (
     Output("holds", "Each GPU holds", detail="holds_detail", of=estimators.gpu_share,
@@ -60,8 +60,9 @@ OUTPUTS = (
     Output("fit", "Against one GPU's memory", detail="fit_detail", of=estimators.memory_fit, uses=("cut", "model", "gpus", "gpu")),
     Output("traffic", "Bytes each GPU sends per step", detail="per_micro_batch", of=(estimators.CutTraffic, "traffic_bytes"),
            uses=_TRAFFIC),
-    Output("link_time", "Time on the link", detail="link", of=estimators.link_seconds, uses=_LINK),
-    Output("compute", "The step's arithmetic", detail="compute_detail", of=estimators.step_compute_seconds, uses=_COMPUTE),
+    Output("link_time", "Time on the link", detail="link", of=(estimators.CutTraffic, "link_seconds"), uses=_LINK),
+    Output("compute", "The step's arithmetic", detail="compute_detail", of=(estimators.LayoutTraffic, "compute_seconds"),
+           uses=_COMPUTE),
     Output("verdict", sentence=True, of=(estimators.CutTraffic, "comm_ratio"), uses=tuple(dict.fromkeys((*_LINK, *_COMPUTE)))),
 )
 
@@ -79,7 +80,7 @@ def presets() -> dict:
             "cut": cut, "model": model or from_preset(layout, "model"), "gpus": gpus, "gpu": from_entry(_PRESETS.gpu(layout.gpu)),
             "scale_up": from_entry(_PRESETS.interconnect(layout.scale_up)),
             "scale_out": from_entry(_PRESETS.interconnect(layout.scale_out)), "seq_len": from_preset(layout, "seq_len"),
-            "global_batch": batch, "micro_batch": from_preset(layout, "micro_batch"), "mfu": from_preset(layout, "mfu", PER_CENT),
+            "global_batch": batch, "micro_batch": from_preset(layout, "micro_batch"),
         }
 
     server = from_preset(_PRESETS.gpu(short.gpu), "nvlink_domain_gpus")
@@ -111,23 +112,31 @@ def _batch_error(state: dict, s: dict, dp: int) -> estimators.EstimatorError:
         f"a multiple of {units.integer(dp * micro)} sequences per step: whole micro-batches of {units.integer(micro)}{replicas}"))
 
 
+def _link_text(link, cut) -> str:
+    """The link a cut's collective crosses and the bandwidth per GPU the step model gives it there."""
+    if not link:
+        return "no link crossed"
+    text = f"on {link.name}, {units.si(cut.bytes_per_s, 'B/s')} each way"
+    if cut.bytes_per_s > link.bandwidth_bytes_per_s:
+        # Rings and trees between servers run on every card of a server whose GPUs are in the group.
+        text += f": the cards of its GPUs in each server together, {units.si(link.bandwidth_bytes_per_s, 'B/s')} each"
+    return text
+
+
 def update(state: dict) -> dict:
     """Outputs (text) and the diagram's rows for one state of the form."""
     s = read(FIELDS, state)
     model, gpu = _PRESETS.model(s["model"]), _PRESETS.gpu(s["gpu"])
     if "bf16" not in gpu.peak_flops:
         raise estimators.EstimatorError("gpu", s["gpu"], "a GPU with a BF16 peak")
+    timed = estimators.gpu_preset(s["gpu"], s["scale_up"], s["scale_out"], parallelism.PRECISION)
     if s["cut"] == "ep" and s["gpus"] > 1 and isinstance(model.config, estimators.DecoderConfig):
         raise estimators.EstimatorError("model", state["model"], "a mixture-of-experts model: a dense one has no experts")
     layout = estimators.single_cut_layout(s["cut"], s["gpus"])
     up, out = _PRESETS.interconnect(s["scale_up"]), _PRESETS.interconnect(s["scale_out"])
     try:
         t = estimators.layout_traffic(model.config, layout, s["seq_len"], s["micro_batch"],
-                                      global_batch=s["global_batch"],
-                                      peak_flops_per_gpu=gpu.peak_flops["bf16"], mfu=s["mfu"],
-                                      scale_up_gpus=gpu.nvlink_domain_gpus,
-                                      scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
-                                      scale_out_bytes_per_s=out.bandwidth_bytes_per_s)
+                                      global_batch=s["global_batch"], gpu=timed)
     except estimators.EstimatorError as error:
         # The layout's own degrees (tp, pp, cp, ep) are the GPU count the reader typed.
         if error.argument in ("tp", "pp", "cp", "ep", "dp"):
@@ -149,8 +158,10 @@ def update(state: dict) -> dict:
     if not cut:
         per_micro_batch = "none: one GPU sends nothing"
     elif cut.every_micro_batch:
+        # FSDP gathers every weight twice and reduces every gradient for each micro-batch; the other cuts send per layer.
+        what = "the weights gathered twice, the gradients reduced" if s["cut"] == "zero" else f"over the {layers} each GPU holds"
         per_micro_batch = (f"{units.bytes_(cut.micro_batch_bytes)} per micro-batch × {units.integer(t.micro_batches)} "
-                           f"micro-batches of {units.integer(s['micro_batch'])}, over the {layers} each GPU holds")
+                           f"micro-batches of {units.integer(s['micro_batch'])}, {what}")
     else:
         per_micro_batch = f"once a step, after all {units.integer(t.micro_batches)} micro-batches of {units.integer(s['micro_batch'])}"
     outputs = {
@@ -167,12 +178,11 @@ def update(state: dict) -> dict:
         "traffic": units.bytes_(traffic),
         "per_micro_batch": per_micro_batch,
         "link_time": units.duration(seconds),
-        "link": f"on {link.name}, {units.si(link.bandwidth_bytes_per_s, 'B/s')} each way" if link else "no link crossed",
+        "link": _link_text(link, cut),
         "compute": units.duration(t.compute_seconds),
         "compute_detail": (
-            f"6 × {units.count(model.active_params)} active parameters (counted from the configuration) × "
-            f"{units.count(s['global_batch'] * s['seq_len'])} tokens on {units.integer(layout.gpus)} × {gpu.name} at "
-            f"{units.percent(s['mfu'])} MFU"
+            f"matrix multiplies, attention and memory-bound kernels of {units.count(s['global_batch'] * s['seq_len'])} "
+            f"tokens on {units.integer(layout.gpus)} × {gpu.name}, each timed from the shapes the cut leaves it"
         ),
     }
     if ratio > 1:

@@ -213,7 +213,8 @@ def _config(s: dict):
                                 top_k=s["top_k"], head_dim=head)
 
 
-def _plan(state: dict, s: dict):
+def plan_inputs(state: dict, s: dict) -> tuple:
+    """(configuration, cluster, sequence length, batch tokens, practice): what the form asks the planner."""
     error = _shape_error(state, s)
     if error:
         raise error
@@ -221,10 +222,14 @@ def _plan(state: dict, s: dict):
     gpu = replace(estimators.gpu_preset(s["gpu"], _LINKS.scale_up, _LINKS.scale_out, s["precision"]),
                   scale_up_gpus=s["scale_up_gpus"], scale_up_bytes_per_s=s["scale_up_bandwidth"],
                   scale_out_bytes_per_s=s["scale_out_bandwidth"], matmul_share=s["matmul_share"])
-    cluster = estimators.Cluster(s["gpus"], gpu)
     practice = planner.Practice(schedule=s["schedule"], ep_overlap=s["ep_overlap"],
                                 tp_overlap=ALL_HIDDEN if s["tp_overlap"] else 0.0)
-    return estimators.plan_layouts(_config(s), cluster, s["seq_len"], s["batch_tokens"], practice=practice)
+    return _config(s), estimators.Cluster(s["gpus"], gpu), s["seq_len"], s["batch_tokens"], practice
+
+
+def _plan(state: dict, s: dict):
+    config, cluster, seq_len, batch_tokens, practice = plan_inputs(state, s)
+    return estimators.plan_layouts(config, cluster, seq_len, batch_tokens, practice=practice)
 
 
 ALL_HIDDEN = 1.0  # the share of tensor-parallel traffic the toggle hides: all of it, overlap's bound

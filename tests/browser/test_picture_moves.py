@@ -154,11 +154,9 @@ def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_
     drawn(page, "parallel_cuts")
     state = contract_state(pyodide_widgets.module("parallel_cuts"), "llama3-405b-tp") | {"micro_batch": 2}
     presets = estimators.load_presets()
-    model, gpu = presets.model(state["model"]), presets.gpu(state["gpu"])
+    model = presets.model(state["model"])
     t = estimators.layout_traffic(model.config, estimators.single_cut_layout("tp", state["gpus"]), state["seq_len"], 2,
-                                  state["global_batch"], gpu.peak_flops["bf16"], state["mfu"], gpu.nvlink_domain_gpus,
-                                  presets.interconnect(state["scale_up"]).bandwidth_bytes_per_s,
-                                  presets.interconnect(state["scale_out"]).bandwidth_bytes_per_s)
+                                  state["global_batch"], estimators.gpu_preset(state["gpu"], state["scale_up"], state["scale_out"]))
     detail = page.text_content('[data-widget="parallel_cuts"] [data-output="per_micro_batch"]')
     assert t.micro_batches == state["global_batch"] // 2
     assert detail.startswith(f"{estimators.units.bytes_(t.cuts[0].micro_batch_bytes)} per micro-batch × {t.micro_batches} ")

@@ -12,6 +12,8 @@ from estimators.parallelism import Layout
 from estimators.planner import Cluster, cluster_preset, fastest_layout_plan, layout_plan, plan_layouts
 from estimators.step_runs import measured_runs, predict_run, validation_summary
 from estimators.step_time import gpu_preset, shape_of, step_seconds
+from pyodide_widgets.contract import read
+from pyodide_widgets.widgets import planner as planner_widget
 from pyodide_widgets.widgets.planner import gpu_placement
 
 PRESETS = estimators.load_presets()
@@ -298,6 +300,36 @@ def test_pruned_ranking_equals_every_layout_evaluated_on_its_own():
     assert ranked.fitting == len(alone)
 
 
+def _divisors(n: int) -> list:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+@pytest.mark.parametrize("key", list(planner_widget.presets()))
+def test_every_example_of_the_planner_ranks_as_every_layout_timed_alone(key):
+    # The search prunes (branch and bound, layouts bounded only when a cheaper floor could be the next): on each of the
+    # planner's examples its ranking must be every fitting layout timed by itself, fastest first.
+    state = planner_widget.presets()[key]["state"]
+    config, cluster, seq, tokens, practice = planner_widget.plan_inputs(state, read(planner_widget.FIELDS, state))
+    ranked = plan_layouts(config, cluster, seq, tokens, practice=practice)
+    experts = config.routed_experts if isinstance(config, estimators.MoeConfig) else 1
+    n, alone = cluster.gpus, []
+    for tp in (t for t in _divisors(cluster.gpu.scale_up_gpus) if n % t == 0):
+        for cp in _divisors(n // tp):
+            for pp in _divisors(n // (tp * cp)):
+                dp = n // (tp * cp * pp)
+                for ep in (e for e in _divisors(dp) if experts % e == 0 and (e == 1 or experts > 1)):
+                    try:
+                        plan = fastest_layout_plan(config, Layout(tp, cp, pp, dp, ep), cluster, seq, tokens,
+                                                   practice=practice)
+                    except EstimatorError:
+                        continue
+                    if plan is not None:
+                        alone.append(plan)
+    expected = sorted(alone, key=lambda p: p.step_seconds)[:len(ranked.best)]
+    assert [(p.layout, p.step_seconds) for p in ranked.best] == [(p.layout, p.step_seconds) for p in expected]
+    assert ranked.fitting == len(alone)
+
+
 # What a reader may choose besides the degrees: the planner's default, and DeepSeek-V3's FP8, DualPipe and overlap.
 PRACTICES = [("bf16", planner.PLANNED),
              ("fp8", planner.Practice(schedule="dualpipe", ep_overlap=True, tp_overlap=0.5, nodes_per_token=1))]
@@ -330,8 +362,8 @@ def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_it
 @pytest.mark.parametrize("precision, practice", PRACTICES)
 @pytest.mark.parametrize("model, gpus, seq", [("llama3-405b", 16384, 8192), ("mixtral-8x7b", 64, 4096)])
 def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, gpus, seq, precision, practice):
-    # The branch and bound is exact only if a layout's bound is no longer than any of its choices' floors, and a
-    # choice's floor no longer than the step layout_plan computes for that choice.
+    # The branch and bound is exact only if a layout's quick floor is no longer than its bound, its bound no longer than
+    # any of its choices' floors, and a choice's floor no longer than the step layout_plan computes for that choice.
     config = PRESETS.model(model).config
     cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g", precision)
     tokens = 2048 * seq if gpus > 64 else 256 * seq
@@ -339,6 +371,7 @@ def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, g
     assert fitting
     for layout in fitting:
         bound, choices = search.bound(layout), search.choices(layout)
+        assert search.quick(layout) <= bound
         assert choices and all(bound <= floor for floor, *_ in choices)
         for floor, degrees, recompute, chunks, _, _ in choices:
             plan = layout_plan(config, Layout(*degrees), cluster, seq, tokens, recompute, chunks, practice=practice)
