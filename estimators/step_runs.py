@@ -43,6 +43,7 @@ class MeasuredRun:
     measured: dict
     fit: bool  # one of the runs the fitted constants were fitted on
     source: str
+    unseen: str = ""  # the published table it was checked on after the model was built; "" for a validation run
 
 
 def step_flops(counting: str, config, seq_len: int, global_batch: int) -> float:
@@ -88,7 +89,7 @@ class RunPrediction:
 def predict_run(key: str) -> RunPrediction:
     """predicted / measured throughput of a published run: the step model's tokens per second per GPU on the run's own
     layout, model, GPUs and links, over the figure its source measured."""
-    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    run = _all_runs()[one_of("key", key, tuple(_all_runs()))]
     gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
     step = step_seconds(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
     predicted = step.tokens_per_second / run.setup.gpus
@@ -113,10 +114,12 @@ def fsdp_only(run: MeasuredRun) -> bool:
     return run.setup.framework != "megatron" and run.setup.gpus == run.setup.dp
 
 
-def validation_summary(fit: "bool | None" = None, fsdp: "bool | None" = None) -> ValidationSummary:
-    """Over the published runs (those the constants were fitted on, the others, or all; FSDP-only, the others, or all): the geometric mean of predicted / measured throughput, the share of runs within ±15%, the
-    worst and the mean |ratio − 1|."""
-    ratios = [predict_run(k).ratio for k, r in measured_runs().items()
+def validation_summary(fit: "bool | None" = None, fsdp: "bool | None" = None, unseen: str = "") -> ValidationSummary:
+    """Over the published runs (those the constants were fitted on, the others, or all; FSDP-only, the others, or all;
+    the validation runs, or one held-out table's): the geometric mean of predicted / measured throughput, the share of
+    runs within ±15%, the worst and the mean |ratio − 1|."""
+    runs = unseen_runs(one_of("unseen", unseen, unseen_tables())) if unseen else measured_runs()
+    ratios = [predict_run(k).ratio for k, r in runs.items()
               if (fit is None or r.fit == fit) and (fsdp is None or fsdp_only(r) == fsdp)]
     if not ratios:
         raise EstimatorError("fit", fit, "a selection holding at least one run")
@@ -166,15 +169,34 @@ def _build(data: dict) -> dict:
             one_of(f"{where}.measured.counting", measured.get("counting"), FLOP_COUNTINGS)
         if not raw.get("source"):
             raise EstimatorError(f"{where}.source", "", "the run's source: paper and table")
+        if raw.get("unseen") and raw["fit"]:
+            raise EstimatorError(f"{where}.fit", raw["fit"], "false: a held-out run fits nothing")
         runs[key] = MeasuredRun(
             key, raw["name"], config, raw["gpu"], scale_up=raw["scale_up"], scale_out=raw["scale_out"],
             precision=raw.get("precision", "bf16"), seq_len=raw["seq_len"], global_batch=raw["global_batch"],
-            setup=_setup(f"{where}.setup", raw["setup"]), measured=measured, fit=raw["fit"], source=raw["source"])
+            setup=_setup(f"{where}.setup", raw["setup"]), measured=measured, fit=raw["fit"], source=raw["source"],
+            unseen=raw.get("unseen", ""))
     return runs
 
 
 @cache
-def measured_runs() -> dict:
-    """The published runs the step model is checked against, each with its source, layout and measured figure, every
-    value checked as it is read."""
+def _all_runs() -> dict:
     return data_file.load(__package__, "step_runs.toml", _build)
+
+
+@cache
+def measured_runs() -> dict:
+    """The published runs the step model is validated against, each with its source, layout and measured figure, every
+    value checked as it is read: the held-out runs aside."""
+    return {key: run for key, run in _all_runs().items() if not run.unseen}
+
+
+def unseen_tables() -> tuple:
+    """The published tables whose runs were held out: checked on after the model was built, never fitted on."""
+    return tuple(dict.fromkeys(run.unseen for run in _all_runs().values() if run.unseen))
+
+
+def unseen_runs(table: str) -> dict:
+    """The held-out runs of one published table, each with its source, layout and measured figure."""
+    one_of("table", table, unseen_tables())
+    return {key: run for key, run in _all_runs().items() if run.unseen == table}

@@ -27,7 +27,7 @@ Fitted constants (FITTED) were fitted on the runs the validation table marks
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -112,7 +112,9 @@ class Gpu:
 
     peak_flops: float = quantity("dense peak at the GEMMs' precision", "si", unit="FLOP/s")
     attention_peak_flops: float = quantity("dense BF16 peak, the precision attention runs in", "si", unit="FLOP/s")
-    matmul_share: float = quantity("best measured matrix-multiply rate / peak", "percent")
+    matmul_share: float = quantity("best measured matrix-multiply rate / peak, at the GEMMs' precision", "percent")
+    bf16_matmul_share: float = quantity("best measured BF16 matrix-multiply rate / BF16 peak: the output layer's, which "
+                                        "FP8 training keeps in BF16", "percent")
     attention_share: float = quantity("FlashAttention's forward and backward rate / BF16 peak", "percent")
     hbm_bytes_per_s: float = quantity("memory bandwidth", "si", unit="B/s")
     sms: int = quantity("streaming multiprocessors", "integer")
@@ -128,6 +130,7 @@ class Gpu:
                      "scale_out_bytes_per_s", "scale_up_latency_seconds", "scale_out_latency_seconds"):
             positive(name, getattr(self, name))
         fraction("matmul_share", self.matmul_share)
+        fraction("bf16_matmul_share", self.bf16_matmul_share)
         fraction("attention_share", self.attention_share)
         positive_int("sms", self.sms)
         positive_int("scale_up_gpus", self.scale_up_gpus)
@@ -368,8 +371,11 @@ def layer_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool =
 
 
 def head_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> KernelTime:
-    """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward, timed as every GEMM is."""
-    f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, gpu, gpu.sms - setup.comm_sms)
+    """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward, timed as every GEMM is, in BF16 whatever
+    the blocks' precision: FP8 training keeps the output head in BF16 (DeepSeek-V3 §3.3.1; Transformer Engine's FP8
+    covers its own layers, and Megatron-LM's output layer is not one)."""
+    bf16 = replace(gpu, peak_flops=gpu.attention_peak_flops, matmul_share=gpu.bf16_matmul_share)
+    f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, bf16, gpu.sms - setup.comm_sms)
     return KernelTime(f, b, c)
 
 
@@ -917,7 +923,8 @@ class LayoutTerms:
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
-    share (a measured BF16 rate over the BF16 peak of the GPU it was measured on), bandwidth, SMs, FlashAttention's share, each link's α
+    share (a measured rate over the peak of the GPU it was measured on, at the GEMMs' precision where that chip was
+    measured at it, else in BF16), bandwidth, SMs, FlashAttention's share, each link's α
     and β, and attention at its BF16 peak whatever the GEMMs' precision. The one way a GPU is built: a reader's typed
     fields replace the preset's, each checked as the preset's was."""
     from .presets import load_presets
@@ -926,9 +933,14 @@ def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16")
     up, out = presets.interconnect(scale_up), presets.interconnect(scale_out)
     measured = presets.matmul_rate(g.matmul_rate)
     # A share of the peak of the GPU it was measured on: a card that borrows another chip's measurement borrows its share.
-    matmul_share = measured.matmul_flops / presets.gpu(measured.gpu).peak_flops["bf16"]
-    return Gpu(peak_flops=g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))],
-               attention_peak_flops=g.peak_flops["bf16"], matmul_share=matmul_share, attention_share=g.attention_share,
+    bf16_share = measured.matmul_flops / presets.gpu(measured.gpu).peak_flops["bf16"]
+    peak = g.peak_flops[one_of("precision", precision, tuple(g.peak_flops))]
+    # At another precision, that chip's own measurement at it where one was published (an FP8 matrix multiply reaches a
+    # smaller share of its peak than a BF16 one); else the BF16 share.
+    same_chip = [r for r in presets.matmul_rates.values() if r.gpu == measured.gpu and r.precision == precision]
+    matmul_share = same_chip[0].matmul_flops / presets.gpu(measured.gpu).peak_flops[precision] if same_chip else bf16_share
+    return Gpu(peak_flops=peak, attention_peak_flops=g.peak_flops["bf16"], matmul_share=matmul_share,
+               bf16_matmul_share=bf16_share, attention_share=g.attention_share,
                hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors, memory_bytes=g.memory_bytes,
                scale_up_gpus=g.nvlink_domain_gpus, scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
                scale_out_bytes_per_s=out.bandwidth_bytes_per_s, scale_up_latency_seconds=up.latency_seconds,

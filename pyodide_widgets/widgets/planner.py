@@ -69,7 +69,7 @@ FIELDS = (
     number("scale_out_bandwidth", "Scale-out bandwidth per GPU", unit="GB/s each way", scale=GIGA, min=0.1, max=1e5),
     # A thousandth of peak at least: below it the GPUs are idle, not multiplying.
     number("matmul_share", "Matmul efficiency", unit="% of peak", scale=PER_CENT, min=0.1, max=100,
-           note="the best matrix multiply measured on the GPU, over its peak"),
+           note="the best BF16 matrix multiply measured on the GPU, over its BF16 peak"),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),
     whole("batch_tokens", "Global batch", unit="tokens per step", max=1e11),
     choice("precision", "Matrix multiplies in", PRECISIONS, note="FP8 also sends the experts' inputs in FP8"),
@@ -218,10 +218,12 @@ def plan_inputs(state: dict, s: dict) -> tuple:
     error = _shape_error(state, s)
     if error:
         raise error
-    # The chosen GPU on the default cluster's links, then the reader's typed fields in place of the preset's.
-    gpu = replace(estimators.gpu_preset(s["gpu"], _LINKS.scale_up, _LINKS.scale_out, s["precision"]),
-                  scale_up_gpus=s["scale_up_gpus"], scale_up_bytes_per_s=s["scale_up_bandwidth"],
-                  scale_out_bytes_per_s=s["scale_out_bandwidth"], matmul_share=s["matmul_share"])
+    # The chosen GPU on the default cluster's links, then the reader's typed fields in place of the preset's. The typed
+    # share is BF16's; at another precision the chip's own measured share there moves with it in proportion.
+    preset = estimators.gpu_preset(s["gpu"], _LINKS.scale_up, _LINKS.scale_out, s["precision"])
+    gpu = replace(preset, scale_up_gpus=s["scale_up_gpus"], scale_up_bytes_per_s=s["scale_up_bandwidth"],
+                  scale_out_bytes_per_s=s["scale_out_bandwidth"], bf16_matmul_share=s["matmul_share"],
+                  matmul_share=s["matmul_share"] * preset.matmul_share / preset.bf16_matmul_share)
     practice = planner.Practice(schedule=s["schedule"], ep_overlap=s["ep_overlap"],
                                 tp_overlap=ALL_HIDDEN if s["tp_overlap"] else 0.0)
     return _config(s), estimators.Cluster(s["gpus"], gpu), s["seq_len"], s["batch_tokens"], practice
