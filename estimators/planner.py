@@ -301,7 +301,9 @@ def _block_activations(config, tp: int, cp: int, seq_len: int, recompute: str, b
         return block_activation_bytes(shape, tokens, seq_len, tp=tp, sequence_parallel=True, attention="flash",
                                       recompute=recompute, moe=moe)
 
-    dense, moe = kept(False), kept(True) if shape.moe_layers else 0.0
+    # A kind no block is (a model whose every block is MoE, or none) weighs 0: not counted.
+    dense = kept(False) if shape.layers > shape.moe_layers else 0.0
+    moe = kept(True) if shape.moe_layers else 0.0
     return ((shape.layers - shape.moe_layers) * dense + shape.moe_layers * moe) / shape.layers
 
 
@@ -312,14 +314,21 @@ def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -
 
 def _state(config, m: _Model, layout: Layout, optimizer: str, schedule: str = "1f1b") -> float:
     """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage, × DualPipe's copies."""
-    shared = _first_stage_shared_params(config, m, layout.pp)
-    bill = training_memory_per_gpu(shared, layout.dp * layout.cp, layout.zero_stage, optimizer, activations=0.0,
-                                   tp=layout.tp).total
+    shards = layout.dp * layout.cp
+    bill = _shared_state(config, m, layout.tp, layout.pp, shards, layout.zero_stage, optimizer)
     if m.routed:
         # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
         experts = m.routed / (layout.pp * layout.tp * layout.ep)
-        bill += zero_breakdown(experts, layout.dp * layout.cp // layout.ep, layout.zero_stage, optimizer).total
+        bill += zero_breakdown(experts, shards // layout.ep, layout.zero_stage, optimizer).total
     return bill * _weight_copies(layout.pp, schedule)
+
+
+@cache  # the same for every EP degree of a (tp, pp) and ZeRO stage: an MoE plan asks it once per expert split
+def _shared_state(config, m: _Model, tp: int, pp: int, shards: int, zero_stage: int, optimizer: str) -> float:
+    """Model-state bytes per GPU of the first stage's parameters other than the routed experts, sharded over the dp·cp
+    GPUs under the ZeRO stage (memory.training_memory_per_gpu)."""
+    return training_memory_per_gpu(_first_stage_shared_params(config, m, pp), shards, zero_stage, optimizer,
+                                   activations=0.0, tp=tp).total
 
 
 def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences: int, b: int = MICRO_BATCH,
@@ -610,8 +619,6 @@ class _Search:
         found = []
         lighter, picked = {}, []  # chunks: the ZeRO stage a cheaper recomputation fits with
         for recompute, base in bases:
-            if recompute not in SEARCHED:
-                continue
             for chunks in options:
                 stage = self.stage(layout, base * _interleaving(pp, chunks, self.practice.schedule))
                 # More recomputation at the same ZeRO stage only adds arithmetic: never faster (step_time).
@@ -658,7 +665,7 @@ class _Search:
         choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
         options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
         room = self.limit - self.state(layout, ZERO_STAGES[-1])
-        cheapest = next(r for r, base in bases if r in SEARCHED and base <= room)  # SEARCHED: least arithmetic first
+        cheapest = next(r for r, base in bases if base <= room)  # SEARCHED: least arithmetic first
         # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
         schedule = self.practice.schedule
         most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v, schedule) <= room)
@@ -666,14 +673,13 @@ class _Search:
         return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN
 
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
-        """(chunk counts, (recompute, activations) pairs, the least activations a searched recomputation keeps) of
-        every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
+        """(chunk counts, (recompute, activations) pairs of each searched recomputation, the least activations of
+        them) of every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunks_of(self.m.layers, pp, self.practice)
-            bases = tuple((r,
-                           _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in RECOMPUTE_ORDER)
-            self.shared[key] = options, bases, min(base for r, base in bases if r in SEARCHED)
+            bases = tuple((r, _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in SEARCHED)
+            self.shared[key] = options, bases, min(base for _, base in bases)
         return self.shared[key]
 
 

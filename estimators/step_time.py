@@ -374,9 +374,14 @@ def head_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> KernelTim
     """The output layer's logits, b·s/cp × d by d × V/tp, forward and backward, timed as every GEMM is, in BF16 whatever
     the blocks' precision: FP8 training keeps the output head in BF16 (DeepSeek-V3 §3.3.1; Transformer Engine's FP8
     covers its own layers, and Megatron-LM's output layer is not one)."""
-    bf16 = replace(gpu, peak_flops=gpu.attention_peak_flops, matmul_share=gpu.bf16_matmul_share)
-    f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, bf16, gpu.sms - setup.comm_sms)
+    f, b, c = _training_gemm(tokens, shape.vocab / setup.tp, shape.d, _bf16(gpu), gpu.sms - setup.comm_sms)
     return KernelTime(f, b, c)
+
+
+@cache  # one per GPU of a plan, asked by every layout's output layer: replace re-checks every field
+def _bf16(gpu: Gpu) -> Gpu:
+    """The GPU as its BF16 GEMMs see it: the BF16 (attention's) peak and BF16 matmul share."""
+    return replace(gpu, peak_flops=gpu.attention_peak_flops, matmul_share=gpu.bf16_matmul_share)
 
 
 def flash_attention_seconds(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> KernelTime:
