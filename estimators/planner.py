@@ -49,7 +49,9 @@ micro-batch's worth once for every (tp, cp) (the traffic formulas are linear
 in both); each layout that fits gets a bound on every choice's step
 (step_time.LayoutTerms.floor: the same terms at
 the least any choice gives each, from the terms its choices are then timed
-from), and its choices are timed only when that bound could come next; each
+from), and its choices are timed only when that bound could come next (an
+MoE model's layouts first get a floor shared by every EP degree of a tp and
+cp, step_time.block_floor_seconds, before their own block terms); each
 choice's step is the step model's, a hair below it as its floor, and the
 search stops once none can beat the best few (branch and bound: exact, it
 never drops a layout that would rank).
@@ -80,8 +82,8 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (BYTES_BF16, SCHEDULES, Gpu, LayoutTerms, Setup, block_terms, gpu_preset, shape_of,
-                        splits_into_stages, stage_blocks, step_seconds)
+from .step_time import (BYTES_BF16, SCHEDULES, Gpu, LayoutTerms, Setup, block_floor_seconds, block_terms, gpu_preset,
+                        shape_of, splits_into_stages, stage_blocks, step_seconds)
 from .validate import non_negative, non_negative_int, one_of, positive_int
 
 GRADIENT_BYTES = 4  # gradients reduced in FP32 over the data-parallel GPUs, as Llama 3 does (§3.3.2)
@@ -649,6 +651,23 @@ class _Search:
                                            degrees=key[1:])
         return self.shared[key]
 
+    def floors(self) -> tuple:
+        """The floors _branch_and_bound tries a layout's choices against, cheapest first, each under the next: for an
+        MoE model one per (tp, cp) before its (tp, cp, ep) block terms (an MoE plan has several EP degrees of each)."""
+        return (self.cheap, self.quick, self.bound) if self.m.routed else (self.quick, self.bound)
+
+    def cheap(self, layout) -> float:
+        """A floor under `quick` from tp and cp alone: m micro-batches × ⌈L/p⌉ blocks of step_time.block_floor_seconds,
+        its rounding kept under quick's (FLOOR_MARGIN three times)."""
+        key = ("cheap", layout.tp, layout.cp)
+        if key not in self.shared:
+            self.shared[key] = block_floor_seconds(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, 1),
+                                                                             practice=self.practice, gpu=self.gpu),
+                                                   self.gpu, self.s)
+        micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
+        full = stage_blocks(self.m.layers, layout.pp)[0]
+        return micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 3
+
     def quick(self, layout) -> float:
         """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
         ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic, what every choice's step holds at
@@ -691,22 +710,23 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
     floor: every layout whose bound is no higher than the lowest floor
     waiting is expanded first, so choices come out in the order of their
     floor (ties in the order the layouts were met). A layout's bound is
-    computed only once a cheaper floor under it (_Search.quick) could be the
-    next: a layout whose quick floor already reaches the n-th best step is
-    never bounded, and the layouts expanded, and their order, are those the
-    bounds alone would give. Exact: a choice whose floor is no shorter than
+    computed only once the cheaper floors under it (_Search.floors, each
+    under the next) could be the next: a layout whose cheaper floor already
+    reaches the n-th best step is never bounded, and the layouts expanded,
+    and their order, are those the bounds alone would give. Exact: a choice whose floor is no shorter than
     the n-th best step found cannot enter the best n, nor improve a layout
     already in it.
     """
-    pending = [(search.quick(layout), i, False) for i, layout in enumerate(layouts)]  # (floor, place, bounded), a heap
+    floors = search.floors()
+    pending = [(floors[0](layout), i, 0) for i, layout in enumerate(layouts)]  # (floor, place, which floor), a heap
     heapq.heapify(pending)
     waiting = []  # (floor, layout's place, choice's place, choice), a heap
     best, bar = {}, below
     while True:
         while pending and pending[0][0] < bar and (not waiting or pending[0][0] <= waiting[0][0]):
-            _, i, bounded = heapq.heappop(pending)
-            if not bounded:
-                heapq.heappush(pending, (search.bound(layouts[i]), i, True))
+            _, i, level = heapq.heappop(pending)
+            if level + 1 < len(floors):
+                heapq.heappush(pending, (floors[level + 1](layouts[i]), i, level + 1))
                 continue
             for j, choice in enumerate(search.choices(layouts[i])):
                 heapq.heappush(waiting, (choice[0], i, j, choice))

@@ -709,6 +709,22 @@ class BlockTerms:
     head_flops: float
 
 
+def block_floor_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> float:
+    """A floor under a block's compute, TP and CP seconds for one micro-batch, the same at every EP degree: its GEMMs'
+    3 × 2MNK FLOPs (forward and both gradients) at e_max × peak on the SMs left to compute, the best rate a GEMM of
+    any shape reaches (each tile's rate, its wave and the K fill are at most 1), and the TP and CP collectives, which
+    EP does not change; attention and the memory-bound kernels left out. The experts' FLOPs are the same at every EP
+    degree: E/ep experts on each GPU, each with T·k·ep/(t·E) tokens (GShard §2.2)."""
+    tokens = setup.micro_batch * seq_len / setup.cp
+    moe_share = shape.moe_layers / shape.layers
+    flops = sum(w * sum(MATMUL_FLOPS_PER_MAC * m * n * k * count for m, n, k, count in _gemm_list(shape, setup, tokens, moe))
+                for w, moe in ((1 - moe_share, False), (moe_share, True)) if w)
+    rate = gpu.peak_flops * gpu.matmul_share * (gpu.sms - setup.comm_sms) / gpu.sms
+    gemms = (1 + BACKWARD_GEMMS) * flops / rate / framework_compute_share(setup.framework)
+    return (gemms + tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap)
+            + context_parallel_seconds(shape, setup, seq_len, gpu))
+
+
 def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerms:
     """A block's GEMMs, attention, memory-bound kernels, TP, CP and EP collectives and the output layer for one
     micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
