@@ -584,7 +584,7 @@ class _Search:
         # What every layout's setup holds besides its degrees.
         self.framework = planned_setup(Layout(), practice=practice, gpu=cluster.gpu)
         self.limit = cluster.gpu.memory_bytes * (1 + FIT_TOLERANCE)  # memory_fit's rule, without its checks, in the inner loop
-        self.shared = {}
+        self.shared, self.states = {}, {}
 
     def fits(self, layout) -> bool:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
@@ -595,17 +595,21 @@ class _Search:
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
         room = self.limit - activation_bytes
-        return next((stage for stage in ZERO_STAGES if self.state(layout, stage) <= room), None)
+        for stage in ZERO_STAGES:
+            if self.state(layout, stage) <= room:
+                return stage
+        return None
 
     def state(self, layout, stage: int) -> float:
         """_state at a ZeRO stage: dp·cp is the cluster over tp·pp, whatever cp is, so one figure per (tp, pp, ep)."""
-        key = ("state", layout.tp, layout.pp, layout.ep, stage)
-        if key not in self.shared:
-            self.shared[key] = _state(self.config, self.m,
-                                      Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
-                                             zero_stage=stage),
-                                      self.optimizer, self.practice.schedule)
-        return self.shared[key]
+        key = (layout.tp, layout.pp, layout.ep, stage)
+        bill = self.states.get(key)  # asked thousands of times a plan: one look-up each
+        if bill is None:
+            bill = self.states[key] = _state(self.config, self.m,
+                                             Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
+                                                    zero_stage=stage),
+                                             self.optimizer, self.practice.schedule)
+        return bill
 
     def choices(self, layout) -> list:
         """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice
