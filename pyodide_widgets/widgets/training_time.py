@@ -5,7 +5,7 @@ the ideal wall-clock time; the same inputs give GPU-hours, the bytes the run
 moves, and its place on the N × D plane (estimators.run_estimate). Its GPU-hours,
 at a GPU's power, a facility's PUE, a grid's intensity and a price per GPU-hour,
 give what the run costs in energy, emissions and money (estimators.run_footprint), drawn under the
-plane beside each published report's largest run (estimators.published_footprint).
+outputs beside each published report's largest run (estimators.published_footprint, figures.cost_chain).
 """
 
 import estimators
@@ -15,6 +15,8 @@ from ..contract import Output, choice, from_entry, from_estimate, from_preset, n
 
 TITLE = "How long does a training run take?"
 CHART = "compute_plane"
+# Under the outputs, folded: the chain from GPU-hours to what they cost (figures.cost_chain).
+TEMPLATE = "training_time.html"
 
 _PRESETS = estimators.load_presets()
 BILLION, TRILLION, PER_CENT = 1e9, 1e12, 1e-2
