@@ -72,16 +72,20 @@ class Footprint:
     watts: float = quantity("power per GPU", "si", unit="W")
     pue: float = quantity("power usage effectiveness: the facility's energy over its computers'", "number")
     grams_per_kwh: float = quantity("the grid's carbon intensity, g CO₂e per kWh", "number")
-    dollars_per_gpu_hour: float = quantity("price of one GPU-hour, US dollars", "number")
+    # None where no offer lists the GPU: its cost is then left out, never priced at another GPU's rate.
+    dollars_per_gpu_hour: float | None = quantity("price of one GPU-hour, US dollars", "number")
     gpu_energy_wh: float = quantity("energy at the GPUs", "si", unit="Wh", of=gpu_energy_wh)
     facility_energy_wh: float = quantity("energy at the facility, PUE included", "si", unit="Wh", of=facility_energy_wh)
     emissions_tonnes: float = quantity("emissions, tonnes of CO₂e", "number", of=emissions_tonnes)
-    cost_dollars: float = quantity("cost, US dollars", "count", of=training_cost)
+    cost_dollars: float | None = quantity("cost, US dollars", "count", of=training_cost)
 
 
 def run_footprint(gpu_hours: float, watts: float, pue: float, grams_per_kwh: float,
-                  dollars_per_gpu_hour: float = 0.0) -> Footprint:
-    """Energy at the GPUs and at the facility, emissions and cost of a run, from its GPU-hours."""
+                  dollars_per_gpu_hour: float | None = None) -> Footprint:
+    """Energy at the GPUs and at the facility, emissions and cost of a run, from its GPU-hours.
+
+    Without a price (`dollars_per_gpu_hour` None: no offer lists the GPU) the cost is None, not 0.
+    """
     at_gpus = gpu_energy_wh(gpu_hours, watts)
     at_facility = facility_energy_wh(at_gpus, pue)
     return Footprint(
@@ -93,7 +97,7 @@ def run_footprint(gpu_hours: float, watts: float, pue: float, grams_per_kwh: flo
         gpu_energy_wh=at_gpus,
         facility_energy_wh=at_facility,
         emissions_tonnes=emissions_tonnes(at_facility, grams_per_kwh),
-        cost_dollars=training_cost(gpu_hours, dollars_per_gpu_hour),
+        cost_dollars=None if dollars_per_gpu_hour is None else training_cost(gpu_hours, dollars_per_gpu_hour),
     )
 
 

@@ -65,6 +65,8 @@ _JINJA.globals["unit_shown"] = _unit_shown
 # A widget's own template can draw further figures (a diagram per option of a pick-one field, say).
 _JINJA.globals["figure"] = lambda name, datasets: markupsafe.Markup(chart_svg(name, datasets))
 _JINJA.globals["beside_width"] = lambda svg: _beside(str(svg))
+# A further chart that runtime.js redraws with every answer, as the widget's own (its spec a file too).
+_JINJA.globals["live_figure"] = lambda *args: markupsafe.Markup(live_figure(*args))
 
 
 # A field's label inside "More inputs (sequence length, MFU)", as a limit names it too.
@@ -203,6 +205,15 @@ def chart_spec(name: str, datasets: dict) -> dict | None:
     return lean.spec(json.loads(cached("figures-vega", _chart_key(name, datasets), lambda: json.dumps(figures.vega_spec(name, datasets)))))
 
 
+def live_figure(name: str, datasets: dict, prefix: str, label: str) -> str:
+    """A chart besides the widget's own, drawn now and named by its spec's file for runtime.js to redraw
+    with every answer; its ids prefixed apart from the widget's chart's, `label` its name for a screen reader."""
+    spec = kept(CHART_SPECS, _script_json(chart_spec(name, datasets)), ".json")
+    svg = _scoped_ids(chart_svg(name, datasets), f"{prefix}-{name}")
+    return (f'<div class="widget__chart" data-chart-spec="{spec}" tabindex="0" role="group" '
+            f'aria-label="Chart: {html.escape(label)}">{svg}</div>')
+
+
 # A call of `widget()` in a page's Markdown whose name and preset are written out, as most are.
 _LITERAL_CALL = re.compile(r"""\bwidget\(\s*["'](\w+)["']\s*(?:,\s*preset\s*=\s*["']([\w.-]+)["']\s*)?\)""")
 
@@ -289,6 +300,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         ],
         preset=preset,
         outputs=result["outputs"],
+        data=result["data"],
         card=_card(found, sources, sources_id),
         card_lines=_card_lines(lines),
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],

@@ -4,7 +4,8 @@ C = 6ND, divided by what the fleet delivers (GPUs × dense peak × MFU), gives
 the ideal wall-clock time; the same inputs give GPU-hours, the bytes the run
 moves, and its place on the N × D plane (estimators.run_estimate). Its GPU-hours,
 at a GPU's power, a facility's PUE, a grid's intensity and a price per GPU-hour,
-give what the run costs in energy, emissions and money (estimators.run_footprint).
+give what the run costs in energy, emissions and money (estimators.run_footprint), drawn under the
+outputs beside each published report's largest run (estimators.published_footprint, figures.cost_chain).
 """
 
 import estimators
@@ -14,11 +15,15 @@ from ..contract import Output, choice, from_entry, from_estimate, from_preset, n
 
 TITLE = "How long does a training run take?"
 CHART = "compute_plane"
+# Under the outputs, folded: the chain from GPU-hours to what they cost (figures.cost_chain).
+TEMPLATE = "training_time.html"
 
 _PRESETS = estimators.load_presets()
 BILLION, TRILLION, PER_CENT = 1e9, 1e12, 1e-2
 # Every precision some GPU has a dense peak for; a GPU without one is refused by name.
 _PRECISIONS = {p: p.upper() for gpu in _PRESETS.gpus.values() for p in gpu.peak_flops}
+# The price a GPU no offer lists gets: none, and no cost, rather than another GPU's rate.
+UNPRICED = "none"
 
 FIELDS = (
     # From a million parameters, the smallest language models trained for study, to 10¹⁵, a typo.
@@ -37,7 +42,8 @@ FIELDS = (
     # energy on itself, a typo rather than a data centre.
     number("pue", "Facility overhead (PUE)", unit="× the GPUs' energy", min=1, max=5),
     choice("grid", "Grid", {key: f"{grid.region} ({grid.as_of})" for key, grid in _PRESETS.grids.items()}),
-    choice("price", "Price of a GPU-hour", {key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()}),
+    choice("price", "Price of a GPU-hour", {**{key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()},
+                                             UNPRICED: "No price: the cost left out"}),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
 MAIN = ("params", "tokens", "gpu", "gpus")
@@ -67,8 +73,35 @@ OUTPUTS = (
 
 
 def _price_of(gpu_key: str):
-    """The first price listed for the run's GPU, or the first price of all if none is listed for it."""
-    return next((p for p in _PRESETS.prices.values() if p.gpu == gpu_key), next(iter(_PRESETS.prices.values())))
+    """The first offer listed for the run's GPU, or none (UNPRICED): another GPU's price would give a wrong cost."""
+    return next((from_entry(p) for p in _PRESETS.prices.values() if p.gpu == gpu_key), UNPRICED)
+
+
+def _largest_of_each_report() -> list[str]:
+    """Each report's largest run by GPU-hours (a report's entries share its date): GPT-3, BLOOM, Llama 2 70B, Llama 3.1 405B."""
+    largest = {}
+    for key, entry in _PRESETS.footprints.items():
+        if entry.as_of not in largest or entry.gpu_hours > _PRESETS.footprint(largest[entry.as_of]).gpu_hours:
+            largest[entry.as_of] = key
+    return list(largest.values())
+
+
+def _chain_rows(f: estimators.Footprint, run: str, order: int, yours: bool) -> list[dict]:
+    """The chain's rows of one run: its GPU-hours, energy, emissions and (if priced) cost.
+    No report gives a cost: a published run's is its GPU-hours at the reader's price, for scale."""
+    figures = {
+        "gpu_hours": (f.gpu_hours, f"{units.count(f.gpu_hours)} GPU-hours"),
+        "energy": (f.facility_energy_wh, units.si(f.facility_energy_wh, "Wh")),
+        "emissions": (f.emissions_tonnes, f"{units.number(f.emissions_tonnes)} t CO₂e"),
+        "cost": (f.cost_dollars, f"${units.count(f.cost_dollars)}" if f.cost_dollars is not None else ""),
+    }
+    return [{"stage": stage, "run": run, "order": order, "value": value, "label": f"{run}: {text}", "yours": yours}
+            for stage, (value, text) in figures.items() if value is not None]
+
+
+# The published runs drawn beside the reader's for scale, each footprint from its report's own inputs.
+_REPORTED = _largest_of_each_report()
+_PUBLISHED = {key: estimators.published_footprint(key) for key in _REPORTED}
 
 
 def presets() -> dict:
@@ -86,7 +119,7 @@ def presets() -> dict:
             "watts": from_preset(_PRESETS.gpu(run.gpu), "board_watts"),
             "pue": from_preset(_FACILITY, "pue"),
             "grid": from_entry(_GRID),
-            "price": from_entry(_price_of(run.gpu)),
+            "price": _price_of(run.gpu),
         })
         for key, run in _PRESETS.runs.items()
     }
@@ -100,6 +133,15 @@ def _fleet(e: estimators.RunEstimate, gpu, precision: str) -> str:
     return f"{units.integer(e.gpus)} × {one} = {units.si(e.fleet_peak_flops, 'FLOP/s')} peak"
 
 
+def _price_note(price, gpu_key: str) -> str:
+    """The price the cost is at, naming its GPU when that is not the run's; or why there is no cost."""
+    if price is None:
+        listed = any(p.gpu == gpu_key for p in _PRESETS.prices.values())
+        return "pick a price under More inputs" if listed else f"no listed price for the {_PRESETS.gpu(gpu_key).name}"
+    rate = f"at ${units.number(price.dollars_per_gpu_hour)} an hour"
+    return rate if price.gpu == gpu_key else f"{rate}, the {_PRESETS.gpu(price.gpu).name}'s price"
+
+
 def update(state: dict) -> dict:
     """Outputs (text) and chart rows for one state of the form."""
     s = read(FIELDS, state)
@@ -110,9 +152,10 @@ def update(state: dict) -> dict:
     peak = gpu.peak_flops[s["precision"]]
     e = estimators.run_estimate(s["params"], s["tokens"], s["gpus"], peak, mfu=s["mfu"],
                                 token_bytes=int(s["token_bytes"]))
-    grid, price = _PRESETS.grid(s["grid"]), _PRESETS.price(s["price"])
+    grid = _PRESETS.grid(s["grid"])
+    price = None if s["price"] == UNPRICED else _PRESETS.price(s["price"])
     f = estimators.run_footprint(e.gpu_hours, s["watts"], s["pue"], grid.grams_per_kwh,
-                                 dollars_per_gpu_hour=price.dollars_per_gpu_hour)
+                                 dollars_per_gpu_hour=price.dollars_per_gpu_hour if price else None)
     flops = f"{units.sci(e.flops)} FLOPs"
     outputs = {
         "flops": flops,
@@ -124,8 +167,8 @@ def update(state: dict) -> dict:
         "facility_energy": f"{units.si(f.facility_energy_wh, 'Wh')} with the facility's",
         "emissions": f"{units.number(f.emissions_tonnes)} t CO₂e",
         "grid_note": f"at {units.number(grid.grams_per_kwh)} g per kWh",
-        "cost": f"${units.count(f.cost_dollars)}",
-        "price_note": f"at ${units.number(price.dollars_per_gpu_hour)} an hour",
+        "cost": f"${units.count(f.cost_dollars)}" if price else "not priced",
+        "price_note": _price_note(price, s["gpu"]),
         "tokens": f"{units.count(e.tokens)} tokens",
         "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
         "state_bytes": units.bytes_(e.state_bytes),
@@ -136,10 +179,16 @@ def update(state: dict) -> dict:
         ),
     }
     outputs["summary"] = (f"{flops} at {outputs['delivered']}: {outputs['duration']}, {outputs['gpu_hours']} GPU-hours, "
-                          f"{units.si(f.facility_energy_wh, 'Wh')} with the facility, {outputs['emissions']}, {outputs['cost']}.")
+                          f"{units.si(f.facility_energy_wh, 'Wh')} with the facility, {outputs['emissions']}, "
+                          + (f"{outputs['cost']}." if price else "no cost: no price picked."))
     run_row = {
         "params": e.params,
         "tokens": e.tokens,
         "label": f"{units.count(e.params)} parameters × {units.count(e.tokens)} tokens = {flops}",
     }
-    return {"outputs": outputs, "data": {"run": [run_row]}}
+    rate = price.dollars_per_gpu_hour if price else None
+    published = [row for order, (key, p) in enumerate(_PUBLISHED.items())
+                 for row in _chain_rows(estimators.run_footprint(p.gpu_hours, p.watts, p.pue, p.grams_per_kwh, rate),
+                                        _PRESETS.footprint(key).name, order, yours=False)]
+    chain = published + _chain_rows(f, "this run", len(_PUBLISHED), yours=True)
+    return {"outputs": outputs, "data": {"run": [run_row], "footprint": chain}}

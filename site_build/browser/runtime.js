@@ -748,35 +748,56 @@
 
   // The chart's Vega view, made once: on the first answer, or on the first drag, whichever comes
   // first. Its spec is fetched only then (site_build/assets.write_chart_specs), so a reader who
-  // never touches the widget never loads it.
-  function viewOf(w) {
-    w.viewReady ||= (async () => {
+  // never touches the widget never loads it. `holder` is the widget for its chart, or one of its
+  // further figures (w.figures).
+  function viewOf(w, holder = w) {
+    holder.viewReady ||= (async () => {
       const vega = await loadVega();
-      const response = await fetch(new URL(w.chartSpec.dataset.chartSpec, CHARTS_URL));
+      const response = await fetch(new URL(holder.chartSpec.dataset.chartSpec, CHARTS_URL));
       if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
       const spec = await response.json();
-      w.spec = spec;
+      holder.spec = spec;
       // Vega's expressions interpreted (vega-interpreter), not compiled with Function(): no 'unsafe-eval' in the site's policy.
       const parsed = vega.parse(spec, null, { ast: true });
       const view = new vega.View(parsed, { renderer: "svg", hover: true, expr: vega.expressionInterpreter });
-      w.chart.replaceChildren();
-      view.initialize(w.chart);
+      holder.chart.replaceChildren();
+      view.initialize(holder.chart);
       view.addEventListener("click", (event, item) => {
         if (item && item.datum && item.datum.pick) pick(w, item.datum.pick);
       });
       await view.runAsync();
-      w.view = view;
+      holder.view = view;
       return view;
     })();
-    return w.viewReady;
+    return holder.viewReady;
+  }
+
+  // The answer's datasets that a spec draws: a widget with a further figure answers rows for both.
+  function drawnBy(spec, data) {
+    const names = new Set((spec.data || []).map((d) => d.name));
+    return Object.entries(data).filter(([name]) => names.has(name));
+  }
+
+  // A further figure of the widget (the run's cost under the training-time widget's plane), redrawn
+  // from the same answer in a view of its own.
+  async function drawFigure(w, figure, data) {
+    try {
+      const view = await viewOf(w, figure);
+      for (const [name, rows] of drawnBy(figure.spec, data)) view.data(name, rows);
+      await view.runAsync();
+    } catch (error) {
+      if (!figure.view) figure.viewReady = null; // the next answer tries again
+      w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
+    }
   }
 
   async function drawChart(w, data) {
+    for (const figure of w.figures) drawFigure(w, figure, data);
     if (!w.chart || !w.chartSpec) return; // a widget without a chart
     w.chartData = data;
     try {
       const view = await viewOf(w);
-      for (const [name, rows] of Object.entries(w.chartData)) view.data(name, rows);
+      for (const [name, rows] of drawnBy(w.spec, w.chartData)) view.data(name, rows);
       await view.runAsync();
       const tapped = w.pickOnDraw && Object.values(w.chartData).flat().find((row) => row.label === w.pickOnDraw && row.pick);
       w.pickOnDraw = null;
@@ -908,6 +929,8 @@
       live: root.querySelector("[data-live]"),
       chart: root.querySelector("[data-chart]"),
       chartSpec: root.querySelector("[data-chart-spec]"),
+      // Further figures redrawn live (a chart's spec outside [data-chart]), each its own view.
+      figures: [...root.querySelectorAll("[data-chart-spec]:not([data-chart])")].map((el) => ({ chart: el, chartSpec: el, view: null, viewReady: null })),
       invalidFromUrl: {},
       pinned: null, // the pinned state, as the form's texts
       result: null, // Python's last good answer: {state, outputs, data, command}

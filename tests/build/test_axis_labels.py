@@ -15,12 +15,14 @@ import vl_convert
 
 import figures
 from estimators import units
-from figures import _axis_labels, checkpoint_modes, compute_plane, finetune_fit, memory_bill, moe_params, parallel_cuts, stages, storage_scale, tokens_ruler
+from figures import _axis_labels, checkpoint_modes, compute_plane, cost_chain, finetune_fit, memory_bill, moe_params, parallel_cuts, stages, storage_scale, tokens_ruler
 
 # Ticks across each formatter's branches: zero, below one, each prefix and its rounding edge (999.6 reads
 # "1K"), past the largest prefix, and a negative one.
 COUNTS = [-2e9, 0, 0.5, 0.0004, 1, 10, 999, 999.6, 1000, 1500, 2.5e6, 405e9, 15.6e12, 999.96e12, 1e15, 1.23e16]
 FLOPS = [1e-30, 2e-3, 0.5, 1, 1234, 989e12, 6.4816e18, 1e27, 1.5e30]
+# Powers of ten from a thousandth of a tonne to a trillion watt-hours.
+DECADES = [10.0**k for k in range(-3, 13)]
 NUMBERS = [-18.43, 0, 0.0005, 0.001, 0.75, 1, 18.43, 99.97, 100, 999.7, 1000, 1875, 10000, 999999.7, 2e6]
 
 LABEL = re.compile(r'<g class="mark-text role-axis-label"[^>]*>(.*?)</g>', re.S)
@@ -71,6 +73,11 @@ AXES = {
     (stages, "GPUs per run (log scale)"): (units.integer, stages.GPU_LABELS),
     (stages, "wall-clock time (log scale)"): (units.duration, stages.TIME_LABELS),
     (stages, "bytes read (green) and handed on (pink)"): (units.bytes_, stages.BYTES_LABELS),
+    # The cost chain's log axes label their powers of ten only (the ticks between are unlabelled).
+    (cost_chain, "GPU-hours"): (units.count, DECADES),
+    (cost_chain, "energy, facility included"): (functools.partial(units.si, unit="Wh"), DECADES),
+    (cost_chain, "t CO₂e"): (units.number, DECADES),
+    (cost_chain, "US dollars"): (lambda v: "$" + units.count(v), DECADES),
 }
 
 

@@ -89,3 +89,11 @@ def test_bad_input_names_its_argument_and_limit(arguments, argument, limit):
         estimators.run_footprint(**{**good, **arguments})
     assert raised.value.argument == argument
     assert limit in raised.value.allowed
+
+
+def test_no_price_leaves_the_cost_out():
+    """Without a price the cost is unknown (None), never $0 nor another GPU's rate; the rest of the chain stands."""
+    unpriced = estimators.run_footprint(1e6, 700, 1.1, 429)
+    priced = estimators.run_footprint(1e6, 700, 1.1, 429, 3.99)
+    assert unpriced.cost_dollars is None and unpriced.dollars_per_gpu_hour is None
+    assert unpriced.emissions_tonnes == priced.emissions_tonnes
