@@ -189,7 +189,7 @@ class LayoutTraffic:
     layout: Layout
     micro_batches: int = quantity("per data-parallel replica, per step", "integer")
     cuts: tuple[CutTraffic, ...]  # every dimension cut (degree > 1), innermost first
-    compute_seconds: float = quantity("6·N_active·tokens / (GPUs × peak × MFU)", "duration")
+    compute_seconds: float = quantity("6 × active parameters × tokens / (GPUs × peak × MFU)", "duration")
     link_seconds: float = quantity("the cuts' link times added (none overlapped)", "duration")
     comm_ratio: float = quantity("time on the link / compute time: above 1, communication-bound unless hidden", "times")
 
