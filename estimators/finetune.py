@@ -89,12 +89,12 @@ def quantization_layout(quantization: str = "nf4-double-quant") -> QuantizationL
 
 
 def share_of_full_score(adapter_score: float, full_score: float) -> float:
-    """Share = S_adapters / S_full: an adapter fine-tune's benchmark score as a share of a full fine-tune's on the same task."""
+    """Share = adapter score / full fine-tune score: an adapter fine-tune's benchmark score as a share of a full fine-tune's on the same task."""
     return finite_result("share_of_full_score", positive("adapter_score", adapter_score) / positive("full_score", full_score))
 
 
 def lora_matrix_params(d_in: int, d_out: int, rank: int) -> int:
-    """r·(d_in + d_out): B is d_out × r and A is r × d_in, so B·A has W₀'s shape d_out × d_in (LoRA §4.1)."""
+    """r·(d + k): B is d × r and A is r × k, so B·A has W₀'s shape d × k (LoRA §4.1): d the layer's output width, k its input width."""
     return positive_int("rank", rank) * (positive_int("d_in", d_in) + positive_int("d_out", d_out))
 
 
@@ -152,7 +152,7 @@ def lora_adapted_matrices(config: DecoderConfig, modules: tuple = LLAMA_MODULES)
 
 def lora_decoder_params(config: DecoderConfig, rank: int, modules: tuple = LLAMA_MODULES) -> int:
     """LoRA on the named linear layers of every block of a dense decoder, with their true shapes
-    layers × Σ r·(d_in + d_out).
+    layers × Σ r·(d + k).
 
     QLoRA adapts all seven (its §4 "all linear layers"). A rank above the
     narrowest adapted width is refused: B·A could then be any matrix, and a

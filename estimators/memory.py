@@ -192,7 +192,7 @@ def model_state_bytes(params: float, optimizer: str = "adam") -> float:
 
 
 def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam") -> ModelState:
-    """Model-state bytes on one GPU under ZeRO stage 0–3 over N_d data-parallel GPUs.
+    """Model-state bytes on one GPU under ZeRO stage 0–3 over the data-parallel GPUs.
 
     Stage 1 divides the optimizer state (master, momentum, variance) by N_d,
     stage 2 also the gradients, stage 3 also the weights.
@@ -209,7 +209,7 @@ def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam"
 
 
 def zero_bytes_per_gpu(params: float, gpus: int, stage: int, optimizer: str = "adam") -> float:
-    """Model-state bytes on one GPU under ZeRO stage 0–3 over N_d GPUs: the sharded state's total, no activations.
+    """Model-state bytes on one GPU under ZeRO stage 0–3 over the data-parallel GPUs: the sharded state's total, no activations.
 
     For example 7.5B parameters on 64 GPUs at stage 3 come to 1.88 GB.
     """
@@ -397,7 +397,7 @@ def training_memory_per_gpu(
     activations: float = 0.0,
     tp: int = 1,
 ) -> GpuMemory:
-    """The memory bill of one GPU: model state of Ψ/t parameters under ZeRO over N_d GPUs, plus activations.
+    """The memory bill of one GPU: model state of Ψ/t parameters under ZeRO over the data-parallel GPUs, plus activations.
 
     `activations` is the per-GPU figure of activation_bytes (which already
     divides by t where tensor parallelism splits them); ZeRO does not shard it.
@@ -423,7 +423,7 @@ def min_data_parallel_gpus(
     activations: float = 0.0,
     tp: int = 1,
 ) -> int | None:
-    """Fewest data-parallel GPUs N_d whose per-GPU bill fits in a GPU's memory, or none if none does.
+    """Fewest data-parallel GPUs whose per-GPU bill fits in a GPU's memory, or none if none does.
 
     N_d = ⌈S / (M − R − A)⌉ (see the module's docstring); at stage 0 nothing
     is sharded, so the answer is 1 or None. ZeRO paper's 7.5B on 32 GB GPUs:

@@ -56,11 +56,11 @@ class Remedy:
 class ZeroShards:
     """How many data-parallel GPUs share each part of the model state: 1 for a whole copy on every GPU."""
 
-    weights: int = quantity("GPUs sharing the BF16 weights (N_d from stage 3)", "integer")
-    gradients: int = quantity("GPUs sharing the gradients (N_d from stage 2)", "integer")
-    master: int = quantity("GPUs sharing the FP32 master weights (N_d from stage 1)", "integer")
-    momentum: int = quantity("GPUs sharing the first moment (N_d from stage 1)", "integer")
-    variance: int = quantity("GPUs sharing the second moment (N_d from stage 1)", "integer")
+    weights: int = quantity("GPUs sharing the BF16 weights (every data-parallel GPU from stage 3)", "integer")
+    gradients: int = quantity("GPUs sharing the gradients (every data-parallel GPU from stage 2)", "integer")
+    master: int = quantity("GPUs sharing the FP32 master weights (every data-parallel GPU from stage 1)", "integer")
+    momentum: int = quantity("GPUs sharing the first moment (every data-parallel GPU from stage 1)", "integer")
+    variance: int = quantity("GPUs sharing the second moment (every data-parallel GPU from stage 1)", "integer")
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class MemoryBill:
 
 
 def zero_shards(gpus: int, stage: int) -> ZeroShards:
-    """For each part of the model state, the GPUs that share it: N_d once ZeRO's stage shards it, else 1.
+    """For each part of the model state, the GPUs that share it: every data-parallel GPU once ZeRO's stage shards it, else 1.
 
     Stage 1 shards the optimizer state (master weights, momentum, variance), stage 2 also
     the gradients, stage 3 also the weights (Rajbhandari et al. 2020, §5); a GPU holds

@@ -65,7 +65,7 @@ class MoeConfig:
     vocab: int = quantity("vocabulary size, V", "integer")
     dense_layers: int = quantity("first blocks with a dense MLP instead of experts", "integer")
     dense_ffn_dim: int = quantity("MLP width of those dense blocks", "integer")
-    expert_ffn_dim: int = quantity("MLP width of one expert, F_e", "integer")
+    expert_ffn_dim: int = quantity("MLP width of one expert, Fₑ", "integer")
     routed_experts: int = quantity("E, experts the router chooses among in each MoE block", "integer")
     shared_experts: int = quantity("S, experts every token passes through", "integer")
     top_k: int = quantity("k, routed experts per token", "integer")

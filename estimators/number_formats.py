@@ -158,7 +158,7 @@ def _scale_bits(row: NumberFormat) -> float:
 
 
 def number_format_figures(number_format: str) -> NumberFormatFigures:
-    """A format's figures: largest = (2 − 2^−M) × 2^(e_max) (E4M3: 1.75 × 2^8), smallest normal 2^(1 − bias),
+    """A format's figures: largest = (2 − 2^−M) × 2^(eₘₐₓ) (E4M3: 1.75 × 2^8), smallest normal 2^(1 − bias),
     smallest subnormal 2^(1 − bias − M), spacing at 1 2^−M, decimal digits (M + 1) × log10 2, bits per value
     b + scale bits ÷ block values.
 
@@ -268,7 +268,7 @@ def _block_scale(row: NumberFormat, block_absmax: float, tensor_absmax: float) -
 def round_to_number_format(value: float, number_format: str, block_absmax: float | None = None,
                            tensor_absmax: float | None = None) -> RoundedNumber:
     """x̂ = s × round(x ÷ s), to nearest with ties to even, on the format's grid; s the scale: 1, a block's
-    2^(⌊log2 amax⌋ − e_max) (MX), the tensor's amax ÷ (6 × 448) × an E4M3 block scale (NVFP4), amax ÷ 127 (INT8)
+    2^(⌊log2 amax⌋ − eₘₐₓ) (MX), the tensor's amax ÷ (6 × 448) × an E4M3 block scale (NVFP4), amax ÷ 127 (INT8)
     or amax (NF4).
 
     A value past the largest overflows where the format has infinity (IEEE 754 §7.4: an error here, as

@@ -186,7 +186,7 @@ class LayoutTraffic:
 
     layout: Layout
     micro_batches: int = quantity("per data-parallel replica, per step", "integer")
-    cuts: tuple  # CutTraffic of every dimension cut (degree > 1), innermost first
+    cuts: tuple[CutTraffic, ...]  # every dimension cut (degree > 1), innermost first
     compute_seconds: float = quantity(
         "the step model's arithmetic on the busiest GPU in one step: matrix multiplies, attention and memory-bound kernels",
         "duration")

@@ -470,7 +470,7 @@ def _shape(config):
 class Plan:
     """The layouts that fit, fastest first, and the rejected ones counted by reason."""
 
-    best: tuple  # LayoutPlan of the fastest layouts that fit, fastest first
+    best: tuple[LayoutPlan, ...]  # the fastest layouts that fit, fastest first
     rejected: tuple  # (reason text, count), most common first; reasons in REJECTIONS
     layouts: int = quantity("TP × CP × PP × DP × EP degrees whose product is the cluster", "integer")
     fitting: int = quantity("of them, the layouts that fit with some ZeRO stage and recomputation", "integer")

@@ -79,13 +79,13 @@ def chinchilla_loss(params: float, tokens: float, fit: str = DEFAULT_FIT) -> flo
 
 
 def optimal_exponents(fit: str = DEFAULT_FIT) -> tuple:
-    """(a, b) with N_opt ∝ C^a and D_opt ∝ C^b: a = β/(α+β), b = α/(α+β)."""
+    """(a, b) with Nₒₚₜ ∝ C^a and Dₒₚₜ ∝ C^b: a = β/(α+β), b = α/(α+β)."""
     f = _fit(fit)
     return f.beta / (f.alpha + f.beta), f.alpha / (f.alpha + f.beta)
 
 
 def chinchilla_optimal(flops: float, fit: str = DEFAULT_FIT) -> tuple:
-    """(N_opt, D_opt) minimising L(N, D) under C = 6ND, for a budget of C FLOPs."""
+    """(Nₒₚₜ, Dₒₚₜ) minimising L(N, D) under C = 6ND, for a budget of C FLOPs."""
     f = _fit(fit)
     c = positive("flops", flops)
     a, b = optimal_exponents(fit)

@@ -138,9 +138,14 @@ def address(page) -> str:
     return page.url
 
 
+def controls(widget: str, field: str) -> str:
+    """The selector of a field's controls: its named control, or a multi-choice's checkboxes (data-field)."""
+    return f'{root(widget)} :is([name="{field}"], [data-field="{field}"])'
+
+
 def unfold(page, widget: str, field: str):
     """Open the "More inputs" fold that holds the field, if it is folded, as a reader would: by its summary."""
-    page.eval_on_selector(f'{root(widget)} [name="{field}"]',
+    page.eval_on_selector(controls(widget, field),
                           "el => { const fold = el.closest('details'); if (fold && !fold.open) fold.querySelector('summary').click(); }")
 
 
@@ -168,7 +173,7 @@ def set_field(page, widget: str, field, text: str):
         page.select_option(selector, text)
     elif field.kind == "multi":
         for value, _ in field.options:
-            page.set_checked(f'{selector}[value="{value}"]', value in text.split(","))
+            page.set_checked(f'{controls(widget, field.name)}[value="{value}"]', value in text.split(","))
     elif field.kind == "toggle":
         page.set_checked(selector, text == "true")
     else:

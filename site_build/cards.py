@@ -3,8 +3,8 @@
 A number in prose is a link to its card's entry on "How the numbers were
 made" (`LIST_PAGE`), a page the build adds after every other: for each page
 that prints numbers, a list of its cards, each the card's first line as the
-entry's term, then a line per estimator it went through, linking to its
-formula, and a line per input, linking to its source. Formulas and sources are
+entry's term, then a line per estimator it went through, a link to its
+formula by number, and a line per input, linking to its source by number. Formulas and sources are
 written once for the whole site below the lists. Two numbers with the same card
 share one entry, and a source cited by fifty inputs is written once, so the
 site carries its provenance once rather than once per number; and a page that
@@ -152,7 +152,10 @@ class SiteCards:
                     # The page's first list starts its entries' count on paper (print.css).
                     lines += ["</dl>"] * (index > 1) + [f'<dl class="derivations{" derivations--first" * (index == 1)}">']
                 lines.append(f'<dt id="{ENTRY_ID.format(page=page.key, index=index)}">{_text(first)}</dt>')
-                lines += [f'<dd><a href="#{FORMULA_ID.format(formulas[step])}">{_text(step)}</a></dd>' for step in steps]
+                # A formula by its number, as a source is: its text, written once below, is what the card
+                # reads in the link's place (cards.js), and a formula cited by a hundred entries is not
+                # written a hundred times.
+                lines += [f'<dd><a href="#{FORMULA_ID.format(formulas[step])}">formula {formulas[step]}</a></dd>' for step in steps]
                 lines += [f"<dd>{_input(line, source, sources)}</dd>" for line, source in inputs]
             lines.append("</dl>")
             out += [f"## {page.title} {{#{page.key}}}", held.hold("\n".join(lines))]

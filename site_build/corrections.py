@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import html
 import re
+import types
 import typing
 from collections import Counter
 from pathlib import Path
@@ -22,7 +23,7 @@ from pathlib import Path
 from markdown.extensions.toc import slugify
 
 from estimators import ESTIMATORS, EstimatorError, load_presets, units
-from estimators.provenance import quantity_of
+from estimators.provenance import formula_of, quantity_of
 from pyodide_widgets import WIDGETS, module
 from site_build import derivation, numbers, prefetch
 from site_build.cache import cached, key_path, tree_hash
@@ -64,10 +65,12 @@ PROJECT_WORDS = ("numbers.lock", "seed", "preset", "presets", "estimator", "esti
 
 @functools.cache
 def _names() -> frozenset:
-    """The code's names a reader would only meet as jargon: estimators, widget modules and preset keys."""
+    """The code's names a reader would only meet as jargon: estimators, widget modules and preset keys,
+    those a digit, underscore or hyphen joins ("llama3-405b", "memory_fit"); a name that is one word
+    ("gpu", "stages", "cluster") is that word in a sentence too."""
     presets = load_presets()
     keys = {key for table in presets.tables for key in getattr(presets, table)}
-    return frozenset(keys | set(ESTIMATORS) | set(WIDGETS))
+    return frozenset(n.lower() for n in keys | set(ESTIMATORS) | set(WIDGETS) if re.search(r"[\d_-]", n))
 
 
 def readable(text: str) -> bool:
@@ -76,7 +79,7 @@ def readable(text: str) -> bool:
     if _CODE.search(text):
         return False
     words = set(re.findall(r"[\w.-]+", text.lower()))
-    return not (words & {w.lower() for w in _names()} or words & set(PROJECT_WORDS))
+    return not (words & _names() or words & set(PROJECT_WORDS))
 
 
 def _subjects(expression: str) -> list:
@@ -85,46 +88,170 @@ def _subjects(expression: str) -> list:
     return list(dict.fromkeys(filter(None, found)))
 
 
-def _what(expression: str) -> str:
-    """What a number is, from its own declarations: a calculator's output by its label and title,
-    a field of an estimate by its declared note; "" when nothing declares it in words."""
-    shown = re.match(r'widget\("(\w+)"[^)]*\)\.(\w+)$', expression)
-    if shown and shown.group(1) in WIDGETS:
-        widget = module(shown.group(1))
-        label = next((o.label for o in widget.OUTPUTS if o.key == shown.group(2)), "")
-        return f"{label} ({widget.TITLE})" if label else widget.TITLE
-    start = re.match(r'(?:load_presets\(\)\.(\w+)\["([^"]*)"\]|(\w+)\((?:[^()]|\([^()]*\))*\))((?:\.\w+)+)$', expression)
-    if not start:
-        return ""
-    table, key, called, fields = start.groups()
-    if called:
-        cls = typing.get_type_hints(ESTIMATORS[called]).get("return") if called in ESTIMATORS else None
-        if cls is None and called in load_presets().lookups:
-            cls = _entry_type(called, re.search(r'"([^"]*)"', expression))
-    else:
-        cls = type(next(iter(getattr(load_presets(), table).values()), None)) if hasattr(load_presets(), table) else None
-    *path, last = fields.strip(".").split(".")
-    for name in path:  # down the records the expression reads, by their declared types
-        cls = typing.get_type_hints(cls).get(name) if isinstance(cls, type) and dataclasses.is_dataclass(cls) else None
-    declared = quantity_of(cls, last) if isinstance(cls, type) else None
-    return declared.note if declared is not None else ""
+# An expression's start: a table's entry, or a call (an estimator or a preset lookup); then what it reads
+# of the result, a field, an element or an entry, in turn.
+_TABLE_ENTRY = re.compile(r'load_presets\(\)\.(\w+)\["[^"]*"\]')
+_CALL = re.compile(r'(?:load_presets\(\)\.)?(\w+)\(')
+_PART = re.compile(r'\.(\w+)|\[(\d+)\]|\["[^"]*"\]')
+_WIDGET = re.compile(r'widget\("(\w+)"[^)]*\)\.([\w-]+)$')
+# A page's own arithmetic on figures: its operands are named, the operation is the page's.
+_ARITHMETIC = re.compile(r"\(|-|round\(|abs\(")
 
 
-def _entry_type(lookup: str, key) -> type | None:
-    """The class of the entry a preset lookup returns, from an entry it holds."""
-    try:
-        return type(getattr(load_presets(), lookup)(key.group(1))) if key else None
-    except EstimatorError:
+def _unquoted(text: str):
+    """(index, character, brackets open around it) of each character of `text` outside quotes."""
+    depth, quoted = 0, False
+    for i, ch in enumerate(text):
+        if quoted or ch == '"':
+            quoted = (ch != '"') if quoted else True
+            continue
+        depth -= ch in ")]"
+        yield i, ch, depth
+        depth += ch in "(["
+
+
+def _closing(text: str, at: int) -> int:
+    """The index after the bracket that closes the one at `at`; -1 when none does."""
+    return next((at + i + 1 for i, ch, depth in _unquoted(text[at:]) if i and ch in ")]" and depth == 0), -1)
+
+
+def _operands(expression: str) -> list:
+    """The figures a page's own arithmetic combines: the top-level operands of a bracketed sum,
+    product or quotient, or the one of a sign, a rounding or an absolute value."""
+    inner = re.sub(r"^(?:-|round|abs)", "", expression)
+    if inner.startswith("(") and _closing(inner, 0) == len(inner):
+        inner = inner[1:-1]
+    cuts = [i for i, ch, depth in _unquoted(inner) if depth == 0 and ch in "+-*/%," and inner[i - 1:i + 1] != "e-"]
+    found = [inner[a + 1:b] for a, b in zip([-1, *cuts], [*cuts, len(inner)])]
+    return [f.strip().strip("*/") for f in found if f.strip() and not re.fullmatch(r"[\d. e+-]*|\*|/", f.strip())]
+
+
+def _element(hint, index):
+    """The type an element `index` of a value of type `hint` holds (a tuple's, a list's, a mapping's)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):  # an optional record: the record
+        return args[0] if len(args) == 1 else None
+    if typing.get_origin(hint) in (list, dict) or (len(args) == 2 and args[1] is Ellipsis):
+        return args[-1 if typing.get_origin(hint) is dict else 0]
+    return args[index] if isinstance(index, int) and index < len(args) else None
+
+
+def _record(hint):
+    """A record's class from a field's type (an optional record's too), or None."""
+    hint = _element(hint, None) if typing.get_origin(hint) in (types.UnionType, typing.Union) else hint
+    return hint if isinstance(hint, type) and dataclasses.is_dataclass(hint) else None
+
+
+def _first_clause(said: str) -> str:
+    """What a quantity is, as its declaration's first clause says it: up to its colon or semicolon
+    outside brackets."""
+    depth = 0
+    for i, ch in enumerate(said):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and said[i:i + 2] in (": ", "; "):
+            return said[:i]
+    return said.rstrip(".")
+
+
+def _start(expression: str) -> tuple:
+    """(the type the expression's start returns, the formula that computes it or "", the rest it reads);
+    (None, "", expression) when it starts from nothing declared."""
+    presets = load_presets()
+    if found := _TABLE_ENTRY.match(expression):
+        entries = getattr(presets, found.group(1), None)
+        return (type(next(iter(entries.values()))) if entries else None), "", expression[found.end():]
+    found = _CALL.match(expression)
+    end = _closing(expression, found.end() - 1) if found else -1
+    if end < 0:
+        return None, "", expression
+    name, rest = found.group(1), expression[end:]
+    if name in ESTIMATORS:
+        declared = formula_of(ESTIMATORS[name])
+        return typing.get_type_hints(ESTIMATORS[name]).get("return"), declared.text if declared else "", rest
+    if name in presets.lookups:
+        return type(next(iter(getattr(presets, presets.lookups[name]).values()))), "", rest
+    return None, "", expression
+
+
+def _entry(expression: str):
+    """The preset entry an expression starts from, itself: its parts' types are the values it holds."""
+    found = derivation.LOOKUP.match(expression) or _TABLE_ENTRY.match(expression)
+    if not found or found.group(1) not in (presets := load_presets()).lookups | presets.tables:
         return None
+    key = re.search(r'"([^"]*)"', found.group(0)).group(1)
+    entries = getattr(presets, presets.lookups.get(found.group(1), found.group(1)))
+    return entries.get(key)
 
 
-def name_in_words(expression: str) -> str:
-    """A moved number as a reader knows it: what it is, for which models, GPUs or runs; "a figure"
-    when neither is declared in words."""
-    what, subjects = _what(expression), _subjects(expression)
-    what = what if readable(what) else ""
-    subjects = [s for s in subjects if readable(s)]
-    named = (what or "a figure") + (f": {', '.join(subjects)}" if subjects else "")
+def _column(cls, field: str) -> str:
+    """The heading a preset table's field is listed under on the methods page, "" for none."""
+    table = next((t for t in load_presets().declared.values() if t.entry is cls), None)
+    return next((f.column for f in table.fields if f.name == field), "") if table else ""
+
+
+def _read(expression: str) -> str:
+    """What the number an expression reads is, by what declares it: the field it was read from (its note,
+    or its column on the methods page), else the formula of the estimator whose result it is."""
+    cls, formula, rest = _start(expression)
+    if cls is None:
+        return ""
+    declared, at, value = "", 0, _entry(expression)  # a preset entry's parts are typed by what they hold
+    while at < len(rest):
+        part = _PART.match(rest, at)
+        if not part:
+            return ""
+        at, (field, index) = part.end(), part.groups()
+        if field:
+            record = type(value) if dataclasses.is_dataclass(value) else _record(cls)
+            quantity = quantity_of(record, field) if record else None
+            declared = (quantity.note if quantity else "") or _column(record, field)
+            cls, formula = typing.get_type_hints(record).get(field) if record else None, ""
+            value = getattr(value, field, None)
+        else:  # an element of a declared field is a quantity of the same kind (derivation.Record)
+            cls, value = _element(cls, int(index) if index else None), None
+    return _first_clause(declared or formula)
+
+
+def _output(widget: str, key: str) -> str:
+    """A calculator's output by its label (the section it prints in names the calculator); one
+    without, by what computes it or the output it details; else the calculator's title."""
+    if widget not in WIDGETS:
+        return ""
+    found = module(widget)
+    outputs = {o.key: o for o in found.OUTPUTS}
+    output = outputs.get(key) or next((o for o in found.OUTPUTS if o.detail == key), None)
+    named = ""
+    if output is not None:
+        of = formula_of(output.of) if output.of is not None else None
+        named = output.label or (_first_clause(of.text) if of else "")
+    return named if named and readable(named) else found.TITLE
+
+
+def _worked_from(expression: str) -> list:
+    """What each figure a page's own arithmetic starts from is, through arithmetic on arithmetic."""
+    if not _ARITHMETIC.match(expression):
+        return [_what(expression)]
+    return [w for operand in _operands(expression) for w in _worked_from(operand) if w]
+
+
+def _what(expression: str) -> str:
+    """What a number is, from its own declarations: a calculator's output by its label and title, a field
+    by its declared note, an estimator's result by its formula, a page's arithmetic by the figures it
+    works from; "" when nothing declares it in words."""
+    if shown := _WIDGET.match(expression):
+        return _output(*shown.groups())
+    if _ARITHMETIC.match(expression):
+        named = dict.fromkeys(w for w in _worked_from(expression) if readable(w))
+        return ("worked out from " + " and ".join(named)) if named else ""
+    named = _read(expression)
+    return named if readable(named) else ""
+
+
+def name_in_words(expression: str, where: str) -> str:
+    """A moved number as a reader knows it: what it is, for which models, GPUs or runs; where nothing
+    declares what it is, by the heading it prints under (`where`: its section's, else its page's)."""
+    what, subjects = _what(expression) or where, _subjects(expression)
+    named = what + "".join(f": {', '.join(s for s in subjects if readable(s))}" for _ in subjects[:1] if any(map(readable, subjects)))
     return named[0].upper() + named[1:]
 
 
@@ -184,7 +311,7 @@ def _rows(changes: list, both: bool) -> str:
     for c in changes:
         at = place(c.page, c.lines)
         texts = (numbers.texts(c.old), numbers.texts(c.new)) if both else (numbers.texts(c.new or c.old),)
-        groups.setdefault(at, Counter())[(name_in_words(c.derivation), texts)] += 1
+        groups.setdefault(at, Counter())[(name_in_words(c.derivation, at.section or at.page), texts)] += 1
     out = []
     for at, named in groups.items():
         out.append(f'<tr><th colspan="{1 + len(texts)}" scope="rowgroup"><a href="{html.escape(at.href)}">{_text(_where(at))}</a></th></tr>')

@@ -11,7 +11,7 @@
  * DOM contract: root [data-widget=name][data-state=static|loading|live|error]
  * with a unique id (the URL keys are <id>.<field>, so a page can hold one
  * widget twice); inputs are named form controls (a multi-choice is checkboxes
- * sharing a name, data-kind="multi"; a toggle one checkbox, data-kind="toggle"),
+ * holding one field, data-field, data-kind="multi"; a toggle one checkbox, data-kind="toggle"),
  * far down a page in the page only once the widget is near (showControls);
  * outputs are [data-output=key], each with its provenance card as `data-card`;
  * [data-error-for=field] holds a field's error; [data-status] one status line;
@@ -200,23 +200,26 @@
     else markPending(w);
   }
 
-  // A multi-choice is a group of checkboxes sharing a name, read as "a,b,c"; a toggle one checkbox, "true" or "false".
+  // A multi-choice is a group of checkboxes, each named on its own as every control of a form is, that
+  // hold one field (data-field), read as "a,b,c"; a toggle one checkbox, "true" or "false".
   const MULTI_SEPARATOR = ",";
+  const fieldOf = (control) => control.dataset?.field || control.name;
 
   function readState(w) {
     const state = {};
     for (const control of w.form.elements) {
-      if (!control.name) continue;
+      const field = fieldOf(control);
+      if (!field) continue;
       if (control.dataset.kind === "multi") {
-        const picked = state[control.name] ? state[control.name].split(MULTI_SEPARATOR) : [];
+        const picked = state[field] ? state[field].split(MULTI_SEPARATOR) : [];
         if (control.checked) picked.push(control.value);
-        state[control.name] = picked.join(MULTI_SEPARATOR);
+        state[field] = picked.join(MULTI_SEPARATOR);
       } else if (control.dataset.kind === "toggle") {
-        state[control.name] = String(control.checked);
+        state[field] = String(control.checked);
       } else {
         // A number set from an example keeps its exact text while the field still shows it as typed (asTyped).
         const shows = control.dataset.exactShows ?? control.defaultValue;
-        state[control.name] = control.dataset.exact !== undefined && control.value === shows ? control.dataset.exact : control.value;
+        state[field] = control.dataset.exact !== undefined && control.value === shows ? control.dataset.exact : control.value;
       }
     }
     // A value from a link that the form cannot hold still goes to Python, which rejects it by name.
@@ -225,7 +228,7 @@
 
   // Put a field's text form into its control(s); false when the form cannot hold it (an unknown option).
   function setField(w, name, value) {
-    const controls = [...w.form.elements].filter((c) => c.name === name);
+    const controls = [...w.form.elements].filter((c) => fieldOf(c) === name);
     if (!controls.length) return true;
     const kind = controls[0].dataset.kind;
     if (kind === "multi") {
@@ -279,7 +282,7 @@
 
   // A folded field ("More inputs") opens its fold: the address set it, or it holds an error.
   function unfold(w, name) {
-    const control = [...w.form.elements].find((c) => c.name === name);
+    const control = [...w.form.elements].find((c) => fieldOf(c) === name);
     const fold = control?.closest("details");
     if (fold) fold.open = true;
   }
@@ -388,7 +391,7 @@
     else w.status.textContent = error.message;
     if (error.field) unfold(w, error.field);
     for (const control of w.form.elements) {
-      if (error.field && control.name === error.field) control.setAttribute("aria-invalid", "true");
+      if (error.field && fieldOf(control) === error.field) control.setAttribute("aria-invalid", "true");
     }
   }
 
@@ -538,7 +541,7 @@
   function restoreFromUrl(w) {
     const params = new URL(location.href).searchParams;
     let restored = false;
-    for (const name of new Set([...w.form.elements].map((c) => c.name).filter(Boolean))) {
+    for (const name of new Set([...w.form.elements].map(fieldOf).filter(Boolean))) {
       if (!params.has(urlKey(w, name))) continue;
       const value = params.get(urlKey(w, name));
       if (!setField(w, name, value)) w.invalidFromUrl[name] = value;
@@ -639,7 +642,7 @@
   }
 
   function labelOf(w, field) {
-    const control = [...w.form.elements].find((c) => c.name === field);
+    const control = [...w.form.elements].find((c) => fieldOf(c) === field);
     const label = control && (control.closest("fieldset")?.querySelector("legend") || control.labels?.[0]);
     return label ? label.textContent.trim() : field;
   }
@@ -972,7 +975,7 @@
     w.form.addEventListener("input", (event) => {
       stopPlay(w);
       delete event.target.dataset?.exact; // the reader typed: the text they see is the value
-      delete w.invalidFromUrl[event.target.name];
+      delete w.invalidFromUrl[fieldOf(event.target)];
       request(w);
     });
     root.addEventListener("click", (event) => {

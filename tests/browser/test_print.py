@@ -26,14 +26,14 @@ def printed(page, widget: str) -> dict:
     multi-choice, the labels left visible; and which of its controls are still drawn."""
     return page.eval_on_selector(root(widget), """el => {
       const shown = {}, drawn = [];
-      for (const c of el.querySelectorAll(".widget__inputs :is(input, select), button")) if (c.checkVisibility()) drawn.push(c.name || c.textContent);
+      for (const c of el.querySelectorAll(".widget__inputs :is(input, select), button")) if (c.checkVisibility()) drawn.push(c.dataset.field || c.name || c.textContent);
       for (const c of el.querySelectorAll(".widget__inputs :is(select, input:not([type=checkbox]), input[data-kind=toggle])")) {
         const text = c.dataset.kind === "toggle" ? c.closest("label").querySelector(".widget__printed")
                                                  : c.nextElementSibling;
         shown[c.name] = text && text.classList.contains("widget__printed") && text.checkVisibility() ? text.textContent : null;
       }
       for (const set of el.querySelectorAll("fieldset.widget__field--multi")) {
-        shown[set.querySelector("input").name] = [...set.querySelectorAll("label")].filter(l => l.checkVisibility()).map(l => l.textContent.trim());
+        shown[set.querySelector("input").dataset.field] = [...set.querySelectorAll("label")].filter(l => l.checkVisibility()).map(l => l.textContent.trim());
       }
       return {shown, drawn};
     }""")

@@ -56,3 +56,15 @@ def test_a_page_rendered_after_the_list_stops_the_build():
     site.listing([])
     with pytest.raises(ListOrderError, match="methods.md"):
         site.start_page("methods.md", "Methods", "../numbers/")
+
+
+def test_a_formula_cited_by_many_entries_is_written_once_and_each_entry_links_to_it():
+    site = SiteCards()
+    formula = "F = m·a, the force on a mass"
+    values = [derivation.traced(float(i), derivation.Origin(f"f({i})", formula=formula)) for i in range(1, 4)]
+    printed(site, "training.md", values)
+    listing = held.put_back(site.listing([]))
+    # Each entry links to the formula, whose text is written once, in the list of formulas.
+    target = re.search(rf'<li id="([^"]+)">{formula}</li>', listing).group(1)
+    links = re.findall(rf'<dd><a href="#{target}">(.*?)</a></dd>', listing)
+    assert len(links) == len(values) and not [link for link in links if formula in link]

@@ -1,6 +1,8 @@
 """The project's own markup is valid HTML as html-validate reads it: no XHTML-style void element,
 no inline style (a custom property a stylesheet reads is data, not a style), no `for` on a label
-that wraps its control, no form without a submit control (WCAG technique H32)."""
+that wraps its control, no form without a submit control (WCAG technique H32), no two controls of
+a form sharing a name but radio buttons and buttons (html-validate's form-dup-name: a checkbox is
+named on its own), no id given twice."""
 
 from html.parser import HTMLParser
 
@@ -10,6 +12,8 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 # The theme's forms (its palette switch, its search box) are mkdocs-material's, not the project's:
 # their classes are the theme's, `md-`.
 THEMES = "md-"
+# The controls html-validate lets a form's controls share a name among (form-dup-name's `shared`).
+SHARED_NAMES = {"radio", "button", "reset", "submit"}
 
 
 class Markup(HTMLParser):
@@ -17,7 +21,7 @@ class Markup(HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.problems, self.svg, self.labels, self.forms = [], 0, [], []
+        self.problems, self.svg, self.labels, self.forms, self.ids = [], 0, [], [], set()
 
     def handle_starttag(self, tag, attrs, closed=False):
         a = dict(attrs)
@@ -33,8 +37,16 @@ class Markup(HTMLParser):
             self.labels.append(a.get("for"))
         if tag in ("input", "select", "textarea") and a.get("id") and a.get("id") in self.labels:
             self.problems.append(f"{where} is wrapped by a label that also names it with for={a['id']!r}")
+        if a.get("id") and not self.svg:
+            if a["id"] in self.ids:
+                self.problems.append(f"{where} repeats id={a['id']!r}")
+            self.ids.add(a["id"])
         if tag == "form":
-            self.forms.append([a.get("class", ""), False, where])
+            self.forms.append([a.get("class", ""), False, where, set()])
+        if self.forms and tag in ("input", "select", "textarea") and a.get("name") and a.get("type") not in SHARED_NAMES:
+            if a["name"] in self.forms[-1][3]:
+                self.problems.append(f"{where} shares name={a['name']!r} with another control of its form")
+            self.forms[-1][3].add(a["name"])
         if self.forms and (tag == "button" and a.get("type", "submit") == "submit"
                            or tag == "input" and a.get("type") in ("submit", "image")):
             self.forms[-1][1] = True
@@ -50,7 +62,7 @@ class Markup(HTMLParser):
         elif tag == "label" and self.labels:
             self.labels.pop()
         elif tag == "form" and self.forms:
-            css, submits, where = self.forms.pop()
+            css, submits, where, _ = self.forms.pop()
             if not submits and not css.startswith(THEMES):
                 self.problems.append(f"{where} has no submit control")
 
@@ -74,6 +86,9 @@ def test_every_page_is_free_of_the_markup_html_validate_refuses(built_site):
     ('<svg role="img" style="font-family:serif"><title>t</title></svg>', "inline style"),
     ('<label for="a"><input id="a" type="checkbox"> on</label>', "wrapped by a label"),
     ('<form><input name="n"></form>', "no submit control"),
+    ('<form><input type="checkbox" name="m" value="a"><input type="checkbox" name="m" value="b"><button>Go</button></form>',
+     "shares name"),
+    ('<p id="a"></p><p id="a"></p>', "repeats id"),
 ])
 def test_the_check_sees_each_kind_of_mistake(html, problem):
     markup = Markup()
@@ -83,5 +98,6 @@ def test_the_check_sees_each_kind_of_mistake(html, problem):
 
 def test_a_custom_property_and_a_self_closed_svg_element_are_fine():
     markup = Markup()
-    markup.feed('<div style="--card-n:\'x\'"><svg><path d="M0 0"/><rect/></svg><hr></div>')
+    markup.feed('<div style="--card-n:\'x\'"><svg><path d="M0 0"/><rect/></svg><hr></div>'
+                '<form><input type="radio" name="r" value="a"><input type="radio" name="r" value="b"><button>Go</button></form>')
     assert markup.problems == []

@@ -48,3 +48,25 @@ def test_no_card_a_reader_meets_names_a_function_class_or_preset_key(built_site,
     names = code_names()
     found = {name: text[:160] for text in cards for name in names if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)}
     assert not found, found
+
+
+def formulas_on(raw: str) -> list:
+    """What a reader meets of the cards on a built page, less the sources they cite (which quote a
+    configuration's own keys): the list page's entries and formulas, each widget output's own line and
+    its inputs' lines."""
+    texts = re.findall(r'<(?:dl class="derivations[^"]*"|ul)[^>]*>.*?</(?:dl|ul)>', raw, re.S) if "derivations" in raw else []
+    texts += re.findall(r'\sdata-card="([^"]*)"', raw)
+    texts += re.findall(r"--card-[\w-]+:('(?:[^'\\]|\\.)*')", raw)
+    return [html.unescape(re.sub(r"<[^>]+>", " ", text)) for text in texts]
+
+
+# A symbol written as code: a name joined to its subscript by an underscore (seq_len, N_opt, e_max),
+# where a reader expects words or the paper's symbol (Nₒₚₜ).
+CODE_SYMBOL = re.compile(r"(?<![\w/.-])[A-Za-z]+_[A-Za-z]\w*")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_card_formula_writes_a_symbol_as_code(built_site, page):
+    found = {m.group(0): text[max(0, m.start() - 60):m.end() + 60] for text in formulas_on((built_site / page).read_text("utf-8"))
+             for m in CODE_SYMBOL.finditer(text)}
+    assert not found, found

@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from estimators import ESTIMATORS, load_presets, units
+from estimators import ESTIMATORS, DecoderConfig, Layout, load_presets, units
+from estimators.provenance import quantity_of
 from pyodide_widgets import WIDGETS, module
 from site_build import corrections, history, numbers
 from site_build.history import ROOT
@@ -127,14 +128,36 @@ def test_the_page_is_within_the_sites_per_page_budget(page):
     assert len(page.encode("utf-8")) <= PAGE_BUDGET_BYTES
 
 
+def test_every_number_on_the_page_is_named_by_what_it_is(page):
+    # Each row's name comes from a declaration (a label, a note, a formula, the heading it prints
+    # under), never the placeholder a number nothing names would read as.
+    rows = [html.unescape(r) for r in re.findall(r"<tr><td>(.*?)</td>", page)]
+    assert rows
+    assert [r for r in rows if r.lower().startswith("a figure") or not r.strip()] == []
+
+
 def test_a_number_is_named_by_its_label_and_its_subjects():
     # A calculator's output by its label, a model's count with the model's name, never their keys.
     name, output = next((n, o) for n in WIDGETS for o in module(n).OUTPUTS if o.label and corrections.readable(o.label))
-    assert corrections.name_in_words(f'widget("{name}").{output.key}').lower().startswith(output.label.lower())
+    assert corrections.name_in_words(f'widget("{name}").{output.key}', "").lower().startswith(output.label.lower())
     presets = load_presets()
     key = next(iter(presets.models))
-    named = corrections.name_in_words(f'model("{key}").params')
+    named = corrections.name_in_words(f'model("{key}").params', "")
     assert presets.model(key).name in named and key not in named
+    # A field read through a configuration and a list of records by their declared types: a model's
+    # layers, a planned layout's pipeline stages.
+    layers = corrections.name_in_words(f'model("{key}").config.layers', "")
+    assert layers.startswith(quantity_of(DecoderConfig, "layers").note.split(",")[0].capitalize())
+    stages = corrections.name_in_words('layout_preset_plan("x").best[0].layout.pp', "")
+    assert stages == quantity_of(Layout, "pp").note.capitalize()
+    # The figures a page's own arithmetic works from, named in turn.
+    worked = corrections.name_in_words(f'((model("{key}").config.layers * 2) / model("{key}").config.heads)', "")
+    assert quantity_of(DecoderConfig, "heads").note.split(",")[0] in worked
+
+
+def test_a_number_nothing_names_reads_as_the_heading_it_prints_under():
+    assert corrections.name_in_words("(1 + 2)", "Ten steps") == "Ten steps"
+    assert corrections.name_in_words('gone_estimator(model("x")).field', "Storage") == "Storage"
 
 
 def test_the_page_says_its_history_is_whole_when_the_checkout_is(page):
