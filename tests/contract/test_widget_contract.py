@@ -153,7 +153,9 @@ def test_a_widget_shows_at_most_four_fields_beside_its_picture_and_folds_the_res
     assert sorted(f.name for f in main + more) == sorted(f.name for f in widget.FIELDS)
     page = render.render(name)
     fold = re.search(r'<details class="widget__more".*?</details>', page, re.S)
-    folded = set(re.findall(r'\sname="([^"]+)"', fold.group(0))) if fold else set()
+    # A checkbox of a multiple choice carries its option in its name and its field in data-field.
+    controls = re.findall(r'<(?:input|select|textarea)\b[^>]*>', fold.group(0)) if fold else []
+    folded = {(re.search(r'\sdata-field="([^"]+)"', c) or re.search(r'\sname="([^"]+)"', c)).group(1) for c in controls}
     assert folded == {f.name for f in more}
     # The picture (a chart, or what a layout of its own draws) comes before every control.
     if getattr(widget, "CHART", None) or getattr(widget, "TEMPLATE", None):
