@@ -14,7 +14,7 @@ import altair as alt
 
 from estimators.finetune import ADAPTER_FRAME
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("adapter", "adapter_note", "fit", "budget")
 # Drawn at a phone's width (about 286 px of column at 360 px, the methods' names taking about 90 of
@@ -73,7 +73,7 @@ def _fit() -> alt.LayerChart:
         x="bytes:Q", tooltip=[alt.Tooltip("label:N", title="GPU memory")])
     label = budget.mark_text(align="left", baseline="top", fontSize=10, lineBreak="\n").encode(
         x=alt.value(0), y=alt.value(-NOTE_HEIGHT), text="label:N")
-    return alt.layer(bars, rule, label).properties(
+    return alt.layer(bars, rule, label, *_pinned.drawn(bars, "fit")).properties(
         width=PLOT_WIDTH, height=alt.Step(METHOD_STEP), title=alt.Title("Does it fit on one GPU?", offset=NOTE_HEIGHT + 6))
 
 
