@@ -33,6 +33,9 @@ import estimators
 CHARTS = tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")))
 # What a chart is made of, for a cache of its output: the libraries that draw it and the code it may import.
 LIBRARIES = ("altair", "numpy", "vl-convert-python")
+# The datasets a chart draws a pinned state from are its own named with this prefix (figures/_pinned.py):
+# built with no rows, filled by the runtime while a reader has a state pinned.
+PINNED = "pinned_"
 SOURCES = (Path(__file__).parent, Path(estimators.__file__).parent)
 
 
@@ -56,7 +59,9 @@ def _chart_json(name: str) -> str:
     JSON: the same for every set of rows, and Altair's validation of it is most of a conversion, so
     it is made once per build."""
     module = _module(name)
-    return json.dumps({"datasets": list(module.DATASETS), "spec": _described(module.chart().to_dict())})
+    spec = _described(module.chart().to_dict())
+    pinned = sorted(set(re.findall(rf'"name": "({PINNED}[^"]+)"', json.dumps(spec))))
+    return json.dumps({"datasets": list(module.DATASETS), "pinned": pinned, "spec": spec})
 
 
 def _spec(name: str, datasets: dict) -> dict:
@@ -65,7 +70,7 @@ def _spec(name: str, datasets: dict) -> dict:
     if missing:
         raise KeyError(f"chart {name!r} needs the datasets {', '.join(sorted(missing))}")
     spec = chart["spec"]
-    spec.setdefault("datasets", {}).update(datasets)
+    spec.setdefault("datasets", {}).update({name: [] for name in chart["pinned"]}, **datasets)
     return spec
 
 

@@ -12,7 +12,7 @@ steps the clock, so the lanes grow save by save and the tallies add up.
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("segments", "hand", "tally", "breaks")
 KIND_COLOURS = {"training": "#5c6bc0", "GPUs paused": "#e53935", "writing to storage": "#ffa726"}
@@ -54,7 +54,7 @@ def chart() -> alt.LayerChart:
         for line in range(TALLY_LINES)
     ]
     return (
-        alt.layer(lanes, cuts, rule, *tally)
+        alt.layer(lanes, cuts, rule, *tally, *_pinned.drawn(lanes, "segments"))
         .properties(width=PLOT_WIDTH, height=alt.Step(LANE_STEP),
                     title=alt.Title("Both modes on one clock, to scale", offset=8))
         .configure(background="transparent")

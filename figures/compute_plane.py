@@ -11,7 +11,7 @@ import numpy as np
 from estimators.compute import CHINCHILLA_TOKENS_PER_PARAM, compute_optimal, training_flops
 from estimators import units
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("run",)
 # The plotted window, in parameters and tokens: from GPT-2 small to beyond the
@@ -74,7 +74,7 @@ def chart() -> alt.LayerChart:
         .encode(x=x, y=y, tooltip=["label:N"])
     )
     return (
-        alt.layer(equal, chinchilla, run)
+        alt.layer(equal, chinchilla, run, *_pinned.drawn(run, "run"))
         .properties(
             width=WIDTH,
             height=HEIGHT,

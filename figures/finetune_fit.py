@@ -14,7 +14,7 @@ _axis_labels.times that re-enacts it.
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("adapter", "adapter_note", "fit", "budget")
 # The adapter as the picture draws it: the rank r is a sliver of d and k (16 of 4,096 is under half a
@@ -101,7 +101,7 @@ def _fit() -> alt.LayerChart:
         x="bytes:Q", tooltip=[alt.Tooltip("label:N", title="GPU memory")])
     label = budget.mark_text(align="left", baseline="top", fontSize=10, lineBreak="\n").encode(
         x=alt.value(0), y=alt.value(-NOTE_HEIGHT), text="label:N")
-    return alt.layer(bars, rule, label).properties(
+    return alt.layer(bars, rule, label, *_pinned.drawn(bars, "fit")).properties(
         width=PLOT_WIDTH, height=alt.Step(METHOD_STEP), title=alt.Title("Does it fit on one GPU?", offset=NOTE_HEIGHT + 6))
 
 

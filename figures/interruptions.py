@@ -15,6 +15,8 @@ overhead_h}; "marks" {interval_min, overhead_h, label, kind}.
 
 import altair as alt
 
+from . import _pinned
+
 DATASETS = ("run", "window", "zoom", "curve", "marks")
 # Drawn at a phone's width: with its axes it fits the 286 px column of a 360 px screen (widgets.css
 # scales it up on a wider one), each title in lines of that width.
@@ -61,7 +63,7 @@ def chart() -> alt.VConcatChart:
     )
     # Centred above its point, so a mark near either end keeps its label inside the plot's width.
     labels = marks.mark_text(align="center", dy=-12, fontSize=10).encode(x=x, y=y, text="label:N")
-    cost = alt.layer(curve, points, labels, title=["What each interval costs", "over the window"]).properties(
+    cost = alt.layer(curve, points, labels, *_pinned.drawn(points, "marks"), title=["What each interval costs", "over the window"]).properties(
         width=WIDTH, height=200)
     return (
         alt.vconcat(whole, zoom, cost)

@@ -12,7 +12,7 @@ and every label preformatted text from estimators.units.
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("bill", "whole", "budget")
 # One colour per part in stacking order (weights, gradients, master weights, momentum, variance,
@@ -72,7 +72,7 @@ def chart() -> alt.LayerChart:
         y=alt.value(0), x=alt.value(0), text="label:N"
     )
     return (
-        alt.layer(outline, bars, rule, rule_label)
+        alt.layer(outline, bars, rule, rule_label, *_pinned.drawn(bars, "bill"))
         .properties(width=alt.Step(COLUMN_STEP), height=PLOT_HEIGHT, title=TITLE)
         # configure() replaces the whole config, so it comes before configure_view().
         .configure(background="transparent")

@@ -12,7 +12,7 @@ params, label}, from the widget's update; every text preformatted by estimators.
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("params", "experts", "path")
 # Stored in a light tone, used per token in a strong one: mid-tones that read on both palettes.
@@ -70,8 +70,8 @@ def _path() -> alt.Chart:
         x=alt.value(0), y=alt.value(0), text="label:N").properties(width=DENSE_W + MOE_W, height=PATH_LINES)
 
 
-def _params() -> alt.Chart:
-    return (
+def _params() -> alt.LayerChart:
+    bars = (
         alt.Chart(alt.NamedData(name="params"))
         .mark_bar(height=ROW_HEIGHT - 8)
         .encode(
@@ -87,8 +87,9 @@ def _params() -> alt.Chart:
             order=alt.Order("part:N", sort="ascending"),
             tooltip=[alt.Tooltip("label:N", title="parameters")],
         )
-        .properties(width=PLOT_WIDTH, height=alt.Step(ROW_HEIGHT), title=alt.Title("Stored against used per token, one scale", fontSize=11, anchor="start"))
     )
+    return alt.layer(bars, *_pinned.drawn(bars, "params")).properties(
+        width=PLOT_WIDTH, height=alt.Step(ROW_HEIGHT), title=alt.Title("Stored against used per token, one scale", fontSize=11, anchor="start"))
 
 
 def chart() -> alt.VConcatChart:

@@ -13,7 +13,7 @@ column (widgets.css scales it up on a wider one).
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("sends", "gpus", "memory", "note")
 DRAWN_GPUS = 4  # the seed's picture: four GPUs under each cut
@@ -87,7 +87,7 @@ def _state() -> alt.LayerChart:
     # Said above the plot, not on the line: the line crosses the bars.
     label = memory.mark_text(align="left", baseline="bottom", dy=-4, fontSize=10).encode(
         x=alt.value(0), y=alt.value(0), text="label:N")
-    return alt.layer(bars, names, rule, label).properties(width=PLOT_WIDTH, height=BAR_HEIGHT)
+    return alt.layer(bars, names, rule, label, *_pinned.drawn(bars, "gpus")).properties(width=PLOT_WIDTH, height=BAR_HEIGHT)
 
 
 def chart() -> alt.VConcatChart:

@@ -15,6 +15,8 @@ whatever the layout and the live redraw only swaps the rows.
 
 import altair as alt
 
+from . import _pinned
+
 DATASETS = ("gpus", "servers", "labels")
 # Grid of the picture: 16 GPUs a line, four stages of a label line and two GPU lines, a footer line,
 # then the key's lines.
@@ -34,9 +36,10 @@ SERVER_COLOUR = "#ffa726"
 
 def chart() -> alt.LayerChart:
     """Rows of "gpus": {col, line, group, label}; "servers": {line, start, end, label}; "labels": {line, col, text}."""
+    layout = _layers(alt.NamedData(name="gpus"), alt.NamedData(name="servers"), alt.NamedData(name="labels"))
     return (
-        alt.layer(*_layers(alt.NamedData(name="gpus"), alt.NamedData(name="servers"), alt.NamedData(name="labels")),
-                  *_layers(alt.Data(values=list(KEY_GPUS)), alt.Data(values=list(KEY_SERVER)), alt.Data(values=list(KEY_TEXT))))
+        alt.layer(*layout, *_layers(alt.Data(values=list(KEY_GPUS)), alt.Data(values=list(KEY_SERVER)), alt.Data(values=list(KEY_TEXT))),
+                  *_pinned.drawn(layout[0], "gpus"))
         .properties(width=COLUMNS * CELL, height=LINES * CELL,
                     title=alt.Title("How the fastest layout nests its cuts", subtitle="one data-parallel replica, GPU by GPU",
                                     subtitleFontSize=10))

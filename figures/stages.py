@@ -13,6 +13,8 @@ import altair as alt
 
 from estimators import units
 
+from . import _pinned
+
 DATASETS = ("stages", "runs")
 PICKED_COLOUR, OTHER_COLOUR = "#5c6bc0", "#90a4ae"  # mid-tones that read on both palettes
 # Drawing size in CSS pixels: a panel and its labels fit a 360 px phone's column (about 286 px) at
@@ -60,7 +62,7 @@ def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str) -> al
     names = alt.Chart(alt.NamedData(name="stages")).mark_text(
         align="left", baseline="top", fontSize=10, dy=-ROW_HEIGHT / 2 + 1).encode(
         x=alt.value(0), y=y, text="stage:N")
-    return alt.layer(ranges, points, names).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
+    return alt.layer(ranges, points, names, *_pinned.drawn(ranges, "stages", keep="datum.picked")).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
 
 
 def _bytes_panel() -> alt.LayerChart:

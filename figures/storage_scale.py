@@ -12,7 +12,7 @@ step it while the chart has focus, and a click on a grid point sets it there
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("lines", "run")
 # One colour per part, in the order of the outputs: data, weights, one checkpoint, kept, total. Okabe
@@ -62,7 +62,7 @@ def chart() -> alt.LayerChart:
         size=alt.Size("order:N", scale=alt.Scale(type="ordinal", domain=list(range(len(RING_SIZES))), range=list(RING_SIZES)),
                       legend=None))
     return (
-        alt.layer(lines, dots, size, rings)
+        alt.layer(lines, dots, size, rings, *_pinned.drawn(rings, "run"))
         .properties(
             width=WIDTH,
             height=HEIGHT,

@@ -13,7 +13,7 @@ import altair as alt
 from estimators import units
 from estimators.compute import CHINCHILLA_TOKENS_PER_PARAM
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("markers",)
 # From under GPT-3's ratio to past the most over-trained small models; a tick per decade.
@@ -54,7 +54,7 @@ def chart() -> alt.LayerChart:
         .encode(x=x)
     )
     return (
-        alt.layer(optimum, points, *names)
+        alt.layer(optimum, points, *names, *_pinned.drawn(points, "markers", keep="datum.picked"))
         .properties(
             width=WIDTH,
             height=alt.Step(ROW),

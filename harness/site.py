@@ -59,6 +59,19 @@ def nav_paths() -> list[str]:
     return ["/" if source == "index.md" else f"/{source.removesuffix('.md')}/" for source in nav_sources()]
 
 
+# A page's call of a widget (CONTRIBUTING.md, "Writing a page"), and the widget it names.
+_WIDGET_CALL = re.compile(r"""\{\{\s*widget\(\s*["'](\w+)["']""")
+
+
+def widget_pages() -> dict[str, set]:
+    """{URL path: the names of the widgets it calls} of every page in the nav that holds a widget, in the
+    nav's order: a widget put on a new page is found as soon as the page is in the nav."""
+    # A page the build writes (How the numbers were made) has no Markdown of its own, and no widget.
+    markdown = {path: ROOT / "docs" / source for source, path in zip(nav_sources(), nav_paths())}
+    calls = {path: set(_WIDGET_CALL.findall(file.read_text("utf-8"))) for path, file in markdown.items() if file.is_file()}
+    return {path: names for path, names in calls.items() if names}
+
+
 def throwaway_project(folder: Path, pages: dict, with_docs: bool = True) -> Path:
     """A project in `folder` with the real config and the extra `pages` ({file name: Markdown}),
     beside a copy of the real docs (or of their files other than pages); returns its mkdocs.yml."""

@@ -113,7 +113,8 @@ def differences(pinned: tuple, live: tuple) -> dict:
 
 
 def against(name: str, pinned_state: dict, live: tuple) -> dict:
-    """{"outputs": the pinned state's, "differences": the live ones' against them}; a bad pinned
-    state raises EstimatorError naming its field, as a live one does."""
+    """{"outputs": the pinned state's, "differences": the live ones' against them, "data": the pinned
+    state's chart rows, which its chart draws beside the live ones}; a bad pinned state raises
+    EstimatorError naming its field, as a live one does."""
     pinned = _pinned(name, json.dumps(pinned_state, sort_keys=True))
-    return {"outputs": pinned[0]["outputs"], "differences": differences(pinned, live)}
+    return {"outputs": pinned[0]["outputs"], "differences": differences(pinned, live), "data": pinned[0]["data"]}

@@ -23,8 +23,8 @@ def handle(request: str) -> str:
     "pinned"?} or
     {"error": {"field", "message"}}.
 
-    With a pinned state, "pinned" holds its outputs and each live output's difference from them
-    (`compare`), or its own {"error"}: a bad pinned state from a link is named, the live answer stays.
+    With a pinned state, "pinned" holds its outputs, each live output's difference from them and its
+    chart's rows (`compare`), or its own {"error"}: a bad pinned state from a link is named, the live answer stays.
     """
     message = json.loads(request)
     widget = module(message["widget"])

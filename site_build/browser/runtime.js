@@ -333,6 +333,7 @@
     w.shown = state;
     w.result = { state, outputs: result.outputs, data: result.data, command: result.command };
     showPinned(w, result.pinned);
+    w.pinnedData = result.pinned && !result.pinned.error ? result.pinned.data : null;
     markPending(w);
     for (const [key, text] of Object.entries(result.outputs)) {
       const el = within(w, `[data-output="${CSS.escape(key)}"]`)[0];
@@ -635,6 +636,8 @@
     w.tools.status.textContent = "";
     if (!w.pinned) {
       for (const el of within(w, "[data-pinned-for]")) el.remove();
+      w.pinnedData = null;
+      if (w.chartData) drawChart(w, w.chartData);
       writeUrlSoon(w);
       return;
     }
@@ -713,12 +716,14 @@
   // every state (equal-compute lines, the Chinchilla line); Altair's unnamed data (source_0) are
   // parts of the drawing only.
   const UNNAMED = /^(source|data)_\d+$/;
+  // The datasets a chart draws the pinned state from: its own, named with this prefix (figures/_pinned.py).
+  const PINNED = "pinned_";
 
   async function downloadCsv(w, data) {
     let drawn = {};
     try {
       await viewOf(w);
-      drawn = Object.fromEntries((w.spec.data || []).filter((d) => Array.isArray(d.values) && !(d.name in data) && !UNNAMED.test(d.name))
+      drawn = Object.fromEntries((w.spec.data || []).filter((d) => Array.isArray(d.values) && !(d.name in data) && !UNNAMED.test(d.name) && !d.name.startsWith(PINNED))
         .map((d) => [d.name, d.values]));
     } catch (error) {
       // No chart drawn live (Vega or its spec did not load): the widget's rows alone.
@@ -801,6 +806,10 @@
     try {
       const view = await viewOf(w);
       for (const [name, rows] of drawnBy(w.spec, w.chartData)) view.data(name, rows);
+      // The pinned state beside the live one, where the chart draws it; none once unpinned.
+      for (const d of w.spec.data || []) {
+        if (d.name.startsWith(PINNED)) view.data(d.name, w.pinnedData?.[d.name.slice(PINNED.length)] || []);
+      }
       await view.runAsync();
       const tapped = w.pickOnDraw && Object.values(w.chartData).flat().find((row) => row.label === w.pickOnDraw && row.pick);
       w.pickOnDraw = null;
@@ -936,6 +945,7 @@
       figures: [...root.querySelectorAll("[data-chart-spec]:not([data-chart])")].map((el) => ({ chart: el, chartSpec: el, view: null, viewReady: null })),
       invalidFromUrl: {},
       pinned: null, // the pinned state, as the form's texts
+      pinnedData: null, // its chart's rows, drawn beside the live ones
       result: null, // Python's last good answer: {state, outputs, data, command}
       afterResult: null, // a tool waiting for that answer
       dirty: false,

@@ -1,23 +1,23 @@
 """A widget opens on its picture: the picture first, its main controls beside or under it, the rest
-folded under "More inputs" (opened when the address sets one of them), the whole widget within
-about 1.2 screens of a laptop; and numbers in its fields read as a person types them. None of this
-needs Python: the runtime's own work, checked before Pyodide answers."""
+folded under "More inputs" (opened when the address sets one of them), the whole widget, once live,
+within about 1.2 screens of a laptop; and numbers in its fields read as a person types them. A
+pinned state is drawn in the chart beside the live one."""
 
 import pytest
 
 import pyodide_widgets
-from harness.widgets import look_at, root
+from estimators import EstimatorError
+from harness.site import widget_pages
+from harness.widgets import form_state, look_at, root, set_field, wait_for_cpython_outputs, wait_live
 from pyodide_widgets import contract
+
+from .test_widget_contract import candidates
 
 LAPTOP = {"width": 1280, "height": 900}
 # "About 1.2 screens": the tallest a widget may stand at 1280 × 900.
 TALLEST_PX = 1.2 * LAPTOP["height"]
-PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
-# Widgets still taller than that at 1280 × 900, by what their pictures and outputs hold (the fine-tuning
-# fit's two pictures with a column of long figures beside them, the grid of ten steps with its three
-# figures, two sentences and the picked step's makers): each must stay taller, so that one brought within
-# the limit is taken off this list rather than forgotten.
-STILL_TOO_TALL = {"finetune_fit", "ten_steps"}
+# Every page that holds a widget, found from the nav and the pages' Markdown.
+PAGES = widget_pages()
 
 CONTROLS_MADE = """id => { const r = document.getElementById(id);
                            return r.dataset.enhanced && !r.querySelector('noscript[data-controls]'); }"""
@@ -28,6 +28,7 @@ LAYOUT = """id => { const r = document.getElementById(id);
     .map((c) => c.name);
   return {height: r.getBoundingClientRect().height, form: top('.widget__inputs'),
           picture: top('.widget__chart, .widget__matrix, .widget__stack'), shown: [...new Set(shown)]}; }"""
+PINNED = "Pinned: "
 
 
 def see(page, widget_id: str) -> dict:
@@ -36,24 +37,73 @@ def see(page, widget_id: str) -> dict:
     return page.evaluate(LAYOUT, widget_id)
 
 
+def a_move(name: str, state: dict):
+    """(field, text): the first change of one field from `state` that redraws the widget's chart."""
+    widget = pyodide_widgets.module(name)
+    before = widget.update(state)["data"]
+    for field in widget.FIELDS:
+        for text in candidates(field, state[field.name]):
+            try:
+                if widget.update({**state, field.name: text})["data"] != before:
+                    return field, text
+            except EstimatorError:
+                continue
+    pytest.fail(f"{name}: no single-field change redraws its chart")
+
+
+def texts(rows) -> set:
+    """Every text a widget's chart rows hold, which its marks' text alternatives are read from."""
+    return {value for marks in rows.values() if isinstance(marks, list) for row in marks for value in row.values()
+            if isinstance(value, str)}
+
+
+def assert_both_states_drawn(page, widget_id: str, name: str):
+    """Pin the shown state, move a field, and find the pinned state's marks drawn beside the live ones."""
+    selector = "#" + widget_id
+    pinned = form_state(page, selector)
+    page.click(f"{selector} [data-tool='pin']")
+    field, text = a_move(name, pinned)
+    set_field(page, selector, field, text)
+    wait_for_cpython_outputs(page, selector)
+    widget = pyodide_widgets.module(name)
+    page.wait_for_function("""([sel, prefix]) => [...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
+                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
+    labels = page.eval_on_selector_all(f"{selector} [data-chart] svg [aria-label]", "els => els.map((el) => el.getAttribute('aria-label'))")
+    shown = {label.removeprefix(PINNED) for label in labels if label.startswith(PINNED)}
+    live = {label for label in labels if not label.startswith(PINNED)}
+    assert shown and shown <= texts(widget.update(pinned)["data"]), (name, shown)
+    assert live & texts(widget.update(form_state(page, selector))["data"]), name
+    page.click(f"{selector} [data-tool='pin']")  # unpinned: the pinned marks go
+    page.wait_for_function("""([sel, prefix]) => ![...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
+                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
+
+
 @pytest.mark.parametrize("path", PAGES)
-def test_each_widget_opens_on_its_picture_with_its_main_fields_and_stands_within_a_screen_and_a_fifth(browser, site_url, path):
+def test_each_widget_opens_on_its_picture_with_its_main_fields_stands_within_a_screen_and_a_fifth_live_and_draws_a_pinned_state(
+        browser, site_url, path):
     page = browser.new_page(viewport=LAPTOP)
     page.goto(site_url + path)
     ids = page.eval_on_selector_all("[data-widget]", "els => els.map((el) => [el.id, el.dataset.widget])")
     assert ids
     too_tall, misplaced = {}, {}
     for widget_id, name in ids:
+        wait_live(page, "#" + widget_id)
         seen = see(page, widget_id)
         main, _ = contract.main_fields(pyodide_widgets.module(name))
-        if (seen["height"] > TALLEST_PX) != (name in STILL_TOO_TALL):
+        if seen["height"] > TALLEST_PX:
             too_tall[widget_id] = round(seen["height"])
         if seen["picture"] is not None and seen["picture"] > seen["form"]:
             misplaced[widget_id] = "the form stands above the picture"
         if seen["shown"] != [f.name for f in main]:
             misplaced[widget_id] = f"fields shown: {seen['shown']}"
-    assert not too_tall, f"taller than {TALLEST_PX:.0f} px, or no longer, against STILL_TOO_TALL: {too_tall}"
+        if page.locator(f"#{widget_id} [data-chart-spec]").count():
+            assert_both_states_drawn(page, widget_id, name)
+    assert not too_tall, f"taller than {TALLEST_PX:.0f} px live: {too_tall}"
     assert not misplaced, misplaced
+
+
+def test_the_pages_measured_hold_every_widget():
+    assert set().union(*PAGES.values()) == set(pyodide_widgets.WIDGETS)
 
 
 def test_a_folded_field_the_address_sets_opens_its_fold_and_shows_as_a_person_types_it(browser, site_url):

@@ -16,9 +16,10 @@ import pytest
 
 import pyodide_widgets
 from figures import memory_bill
+from harness.site import widget_pages
 from harness.widgets import look_at
 
-PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
+PAGES = tuple(widget_pages())
 SCREENS = {"phone": (390, "dark"), "desktop": (1280, "light")}
 SMALLEST_TEXT_PX = 11
 CONTRAST = 3.0
