@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .checkpoint import effective_training_time
 from .errors import EstimatorError
 from .provenance import quantity, quantity_of
-from .step_runs import measured_runs
+from .step_runs import measured_runs, measured_tokens_per_second_per_gpu
 from .step_time import (Gpu, LayoutTerms, Setup, Shape, block_terms, flash_attention_seconds, framework_compute_share,
                         gpu_preset, shape_of, step_seconds, unfused_attention_seconds)
 from .validate import finite_result, non_negative, one_of, positive
@@ -55,6 +55,7 @@ class StepWaterfall:
     optimizer_seconds: float = quantity("the optimizer step", "duration")
     step_seconds: float = quantity("the step the model predicts", "duration")
     mfu: float = quantity("the step at peak / the step: model FLOPs utilisation", "percent")
+    tokens_per_second_per_gpu: float = quantity("tokens of a step / (step × GPUs)", "si", unit="tokens/s")
     bars: tuple = ()  # WaterfallBar of each loss, peak first, in the order above
 
     @property
@@ -105,7 +106,8 @@ def step_waterfall(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_ba
         dp_seconds=step.dp_exposed_seconds, optimizer_seconds=step.optimizer_seconds)
     bars = tuple(WaterfallBar(name, quantity_of(StepWaterfall, name).note, seconds[name], seconds[name] / step.step_seconds)
                  for name in BAR_FIELDS)
-    return StepWaterfall(**seconds, step_seconds=step.step_seconds, mfu=step.mfu, bars=bars)
+    return StepWaterfall(**seconds, step_seconds=step.step_seconds, mfu=step.mfu,
+                         tokens_per_second_per_gpu=step.tokens_per_second / setup.gpus, bars=bars)
 
 
 def published_run_waterfall(key: str) -> StepWaterfall:
@@ -114,6 +116,31 @@ def published_run_waterfall(key: str) -> StepWaterfall:
     run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
     gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
     return step_waterfall(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
+
+
+@dataclass(frozen=True)
+class RelaidRun:
+    """A published run's model and batch on a layout, framework and GPU of the reader's, beside what the run measured
+    on its own."""
+
+    waterfall: StepWaterfall
+    measured: float = quantity("tokens per second per GPU, as the source measured it on the run's own layout", "si",
+                               unit="tokens/s")
+    ratio: float = quantity("predicted on this layout / measured on the run's own", "times")
+    own_layout: bool = False  # the run's own layout, framework and GPU: the ratio is the validation's
+
+
+def relaid_run(key: str, setup: Setup, gpu: str) -> RelaidRun:
+    """predicted / measured tokens per second per GPU: the step model on the run's model, sequence,
+    batch, links and precision on a layout and GPU of the reader's, over the source's measurement of the run."""
+    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    if not isinstance(setup, Setup):
+        raise EstimatorError("setup", setup, "a layout (Setup)")
+    chip = gpu_preset(gpu, run.scale_up, run.scale_out, run.precision)
+    waterfall = step_waterfall(shape_of(run.config), setup, chip, run.seq_len, run.global_batch)
+    measured = measured_tokens_per_second_per_gpu(run)
+    return RelaidRun(waterfall, measured, waterfall.tokens_per_second_per_gpu / measured,
+                     own_layout=setup == run.setup and gpu == run.gpu)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import pytest
 
 from estimators import EstimatorError
 from estimators.checkpoint import effective_training_time
-from estimators.mfu import BAR_FIELDS, published_run_waterfall, run_time_losses, step_waterfall
+from estimators.mfu import BAR_FIELDS, published_run_waterfall, relaid_run, run_time_losses, step_waterfall
 from estimators.presets import load_presets
 from estimators.step_runs import measured_runs, predict_run
 from estimators.step_time import Setup, gpu_preset, shape_of, step_seconds
@@ -98,3 +98,13 @@ def test_a_read_longer_than_the_step_waits_the_difference_every_step():
 def test_run_time_losses_refuse_bad_input_by_name(name, value):
     with pytest.raises(EstimatorError, match=name):
         _llama3_losses(**{name: value})
+
+
+@pytest.mark.parametrize("key", ["llama3-405b-8k-16384", "mpt-7b-2k-8", "bloom-176b"])
+def test_a_run_on_its_own_layout_reads_the_validations_ratio(key):
+    run = RUNS[key]
+    relaid = relaid_run(key, run.setup, run.gpu)
+    assert relaid.own_layout
+    assert relaid.ratio == pytest.approx(predict_run(key).ratio, rel=1e-12)
+    other = relaid_run(key, dataclasses.replace(run.setup, recompute="ops" if run.setup.recompute != "ops" else "full"), run.gpu)
+    assert not other.own_layout and other.measured == relaid.measured and other.ratio != relaid.ratio
