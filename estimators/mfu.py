@@ -82,7 +82,9 @@ def step_waterfall(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_ba
     recomputation, exposed TP, CP, EP, the pipeline's sends and bubble,
     exposed DP and the optimizer as the step model counts them.
     """
-    step = step_seconds(shape, setup, gpu, seq_len, global_batch)  # checks every argument
+    if shape.heads % setup.tp:  # Megatron-LM's column split gives each GPU whole heads
+        raise EstimatorError("tp", setup.tp, f"a divisor of the model's {shape.heads} attention heads")
+    step = step_seconds(shape, setup, gpu, seq_len, global_batch)  # checks every other argument
     block = block_terms(shape, setup, gpu, seq_len)
     layout = LayoutTerms(shape, setup, gpu, seq_len, global_batch, block)
     attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(
