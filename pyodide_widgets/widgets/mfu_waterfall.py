@@ -119,7 +119,8 @@ def _rows(w: estimators.StepWaterfall) -> list:
     """The waterfall's rows: the peak, each loss stepping down from it by its share, and the MFU left."""
     rows = [{"order": 0, "label": "the GPUs' peak", "start": 0.0, "end": 1.0, "kind": "peak", "value": units.percent(1)}]
     level = 1.0
-    for order, bar in enumerate(w.losses, start=1):
+    # A loss the layout does not have (a cut it does not make) is no row: the picture keeps to what the step spends.
+    for order, bar in enumerate((bar for bar in w.losses if bar.seconds), start=1):
         rows.append({"order": order, "label": bar.label, "start": min(level, level - bar.share),
                      "end": max(level, level - bar.share), "kind": "loss" if bar.share >= 0 else "gain",
                      "value": units.percent(bar.share)})
