@@ -11,29 +11,29 @@ import altair as alt
 
 DATASETS = ("bars",)
 KIND_COLOURS = {"peak": "#9e9e9e", "loss": "#e53935", "gain": "#26a69a", "MFU": "#5c6bc0"}
-# Drawn at a phone's width (about 286 px of column at 360 px), the bars' names on the left.
-PLOT_WIDTH, ROW_STEP = 150, 17
+# Drawn at a phone's width (about 286 px of column at 360 px): the bars' names on the left at 11 px, the plot beside.
+PLOT_WIDTH, ROW_STEP, LABEL_PX, NAMES_PX = 120, 18, 11, 135
 
 
 def chart() -> alt.LayerChart:
-    """Rows of "bars": {order, label, start, end, kind, value}."""
-    y = alt.Y("label:N", sort=alt.EncodingSortField("order", op="min"), axis=alt.Axis(title=None, labelLimit=150))
-    bars = alt.Chart(alt.NamedData(name="bars"))
-    drawn = bars.mark_bar().encode(
-        x=alt.X("start:Q", scale=alt.Scale(domain=[0, 1], nice=False, clamp=True),
-                axis=alt.Axis(title="share of the step at peak", format="%", tickCount=4, grid=False)),
-        x2="end:Q",
-        y=y,
-        color=alt.Color("kind:N", scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
-                        legend=None),
-        tooltip=[alt.Tooltip("label:N", title="bar"), alt.Tooltip("value:N", title="share of the step")],
-    )
-    said = bars.mark_text(align="left", baseline="middle", dx=3, fontSize=10).encode(
-        x=alt.X("end:Q"), y=y, text="value:N")
+    """Rows of "bars": {order, label, start, end, kind, value}; each bar's share of the step in its tooltip."""
+    y = alt.Y("label:N", sort=alt.EncodingSortField("order", op="min"),
+              axis=alt.Axis(title=None, labelLimit=NAMES_PX, labelFontSize=LABEL_PX))
     return (
-        alt.layer(drawn, said)
+        alt.Chart(alt.NamedData(name="bars"))
+        .mark_bar()
+        .encode(
+            x=alt.X("start:Q", scale=alt.Scale(domain=[0, 1], nice=False, clamp=True),
+                    axis=alt.Axis(title="share of the step", format="%", tickCount=2, grid=False,
+                                  labelFontSize=LABEL_PX, titleFontSize=LABEL_PX)),
+            x2="end:Q",
+            y=y,
+            color=alt.Color("kind:N", scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
+                            legend=None),
+            tooltip=[alt.Tooltip("label:N", title="bar"), alt.Tooltip("value:N", title="share of the step")],
+        )
         .properties(width=PLOT_WIDTH, height=alt.Step(ROW_STEP),
-                    title=alt.Title("From the GPUs' peak to the step's MFU", offset=8))
+                    title=alt.Title("From the GPUs' peak to the MFU", fontSize=LABEL_PX + 1, anchor="start", offset=6))
         .configure(background="transparent")
         .configure_view(stroke=None)
     )
