@@ -7,7 +7,8 @@ One module per topic: `compute` (6ND, Chinchilla's 20 tokens/param),
 `scaling` (the fitted loss laws), `model_size` (dense decoders), `moe`,
 `loop` (the four stations of a training step), `hardware` (throughput and time), `memory` (ZeRO, activations), `checkpoint`
 (checkpoints and failures), `storage`, `finetune` (LoRA, QLoRA), `footprint` (a run's energy, emissions and cost), `parallelism` (the traffic
-of each way to cut a job), `planner` (every layout of a cluster, ranked by predicted step time), `number_formats` (FP32 to NF4:
+of each way to cut a job), `planner` (every layout of a cluster, ranked by predicted step time), `mfu` (where a step's time goes, from
+the GPUs' peak to its MFU, and what a run loses outside its steps), `number_formats` (FP32 to NF4:
 what each holds, and a value rounded to it); the
 composed estimates `run` (a run end to end) and `memory_bill` (one GPU's
 bill, its fit and remedies); `presets`

@@ -838,7 +838,8 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     c = layout.choice(setup.zero_stage, setup.recompute, setup.chunks)
     m, blocks, head = layout.m, layout.blocks, layout.head
     model_flops = (block.flops * shape.layers + block.head_flops) * setup.tp * setup.cp * m * setup.dp
-    gemm_attention = blocks * (block.forward_gemm_seconds + block.backward_seconds) + head
+    # backward_seconds holds the attention's backward pass beside the GEMMs'; the forward attention is its own term.
+    gemm_attention = blocks * (block.forward_gemm_seconds + block.forward_attention_seconds + block.backward_seconds) + head
     memory = c.compute_seconds - c.recompute_seconds - gemm_attention
     attention_share = block.forward_attention_seconds * (1 + FLASH_BACKWARD_RATIO) * blocks
     return StepTime(micro_batches=m, gemm_seconds=m * (gemm_attention - attention_share),

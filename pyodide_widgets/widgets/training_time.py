@@ -25,6 +25,8 @@ _PRECISIONS = {p: p.upper() for gpu in _PRESETS.gpus.values() for p in gpu.peak_
 # The price a GPU no offer lists gets: none, and no cost, rather than another GPU's rate.
 UNPRICED = "none"
 
+_STEP_RUNS = estimators.measured_runs()
+
 FIELDS = (
     # From a million parameters, the smallest language models trained for study, to 10¹⁵, a typo.
     number("params", "Model size", unit="billion parameters", scale=BILLION, min=0.001, max=1e6),
@@ -44,6 +46,7 @@ FIELDS = (
     choice("grid", "Grid", {key: f"{grid.region} ({grid.as_of})" for key, grid in _PRESETS.grids.items()}),
     choice("price", "Price of a GPU-hour", {**{key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()},
                                              UNPRICED: "No price: the cost left out"}),
+    choice("layout", "A published layout, for the step model's MFU", {key: r.name for key, r in _STEP_RUNS.items()}),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
 MAIN = ("params", "tokens", "gpu", "gpus")
@@ -68,6 +71,8 @@ OUTPUTS = (
     Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
            of=(_E, "state_bytes"), uses=("params",)),
+    Output("model_mfu", "MFU the step model predicts", note="beside the typed MFU, for the layout chosen",
+           of=(estimators.StepTime, "mfu"), uses=("layout",)),
     Output("checkpoint", "Checkpoint as Megatron-LM and DeepSpeed write it", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
 )
 
@@ -104,6 +109,13 @@ _REPORTED = _largest_of_each_report()
 _PUBLISHED = {key: estimators.published_footprint(key) for key in _REPORTED}
 
 
+def _layout_of(run) -> str:
+    """The published layout closest to a run preset: of its model if one is (the nearest GPU count), else of any."""
+    config = _PRESETS.model(run.model).config
+    same = [key for key, r in _STEP_RUNS.items() if r.config == config] or list(_STEP_RUNS)
+    return min(same, key=lambda key: abs(_STEP_RUNS[key].setup.gpus - run.gpus))
+
+
 def presets() -> dict:
     """Named starting states, one per training-run preset (the first is the default)."""
     return {
@@ -120,6 +132,7 @@ def presets() -> dict:
             "pue": from_preset(_FACILITY, "pue"),
             "grid": from_entry(_GRID),
             "price": _price_of(run.gpu),
+            "layout": _layout_of(run),
         })
         for key, run in _PRESETS.runs.items()
     }
@@ -172,6 +185,7 @@ def update(state: dict) -> dict:
         "tokens": f"{units.count(e.tokens)} tokens",
         "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
         "state_bytes": units.bytes_(e.state_bytes),
+        "model_mfu": units.percent(estimators.predict_run(s["layout"]).step.mfu),
         "checkpoint": units.bytes_(e.checkpoint_bytes),
         "checkpoint_note": (
             f"{units.bytes_(e.checkpoint_bytes_with_gradients)} with gradients · "

@@ -11,7 +11,7 @@ from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
 PHONE = {"width": 360, "height": 740}
 SMALLEST_TEXT_PX = 10
-CHART_PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
+CHART_PAGES = ("/training/", "/ten-steps/", "/model-sizing/", "/mfu/")
 # The rendered size of each chart text: its font size times the SVG's scale on screen (an SVG a
 # pick-one widget hides, another option's diagram, is not on screen).
 TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].filter((svg) => svg.getBoundingClientRect().width > 0).flatMap((svg) => {

@@ -16,7 +16,7 @@ from estimators import EstimatorError
 from pyodide_widgets import contract, provenance
 from harness.widgets import form_state, run_axe, scrolled_into_view, wait_for_cpython_outputs, wait_live
 
-PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
+PAGES = ("/training/", "/ten-steps/", "/model-sizing/", "/mfu/")
 _WIDGET = re.compile(r'<div class="widget" id="([^"]+)" data-widget="([^"]+)"')
 
 
