@@ -9,6 +9,8 @@ preformatted by estimators.units.
 
 import altair as alt
 
+from . import _pinned
+
 DATASETS = ("bars",)
 KIND_COLOURS = {"peak": "#9e9e9e", "loss": "#e53935", "gain": "#26a69a", "MFU": "#5c6bc0"}
 # Drawn at a phone's width (about 286 px of column at 360 px): the bars' names on the left at 11 px, the plot beside.
@@ -19,7 +21,7 @@ def chart() -> alt.LayerChart:
     """Rows of "bars": {order, label, start, end, kind, value}; each bar's share of the step in its tooltip."""
     y = alt.Y("label:N", sort=alt.EncodingSortField("order", op="min"),
               axis=alt.Axis(title=None, labelLimit=NAMES_PX, labelFontSize=LABEL_PX))
-    return (
+    bars = (
         alt.Chart(alt.NamedData(name="bars"))
         .mark_bar()
         .encode(
@@ -32,6 +34,9 @@ def chart() -> alt.LayerChart:
                             legend=None),
             tooltip=[alt.Tooltip("label:N", title="bar"), alt.Tooltip("value:N", title="share of the step")],
         )
+    )
+    return (
+        alt.layer(bars, *_pinned.drawn(bars, "bars"))
         .properties(width=PLOT_WIDTH, height=alt.Step(ROW_STEP),
                     title=alt.Title("From the GPUs' peak to the MFU", fontSize=LABEL_PX + 1, anchor="start", offset=6))
         .configure(background="transparent")
