@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from .errors import EstimatorError
 from .finetune import NF4_BLOCK, quantization_layout
 from .provenance import quantity
-from .validate import one_of, positive
+from .validate import finite_result, one_of, positive
 
 # QLoRA (Dettmers et al. 2023), appendix E: the NF4 data type's sixteen values, as bitsandbytes stores them.
 NF4_LEVELS = (
@@ -65,6 +65,7 @@ class NumberFormat:
     block_values: int = 0  # values that share one block scale
     scale: str = ""  # the block scale's format ("e8m0" or a key of the table); NF4's is QLoRA's storage
     source: str = ""
+    multiplies_in: str = ""  # the precision of a GPU's peak its matrix multiplies run at (a key of peak_flops)
 
     @property
     def bias(self) -> int:
@@ -72,27 +73,28 @@ class NumberFormat:
 
 
 NUMBER_FORMATS = {
-    "fp32": NumberFormat("FP32", "float", 32, 8, 23, "ieee", source="IEEE 754-2019 binary32"),
-    "tf32": NumberFormat("TF32", "float", 19, 8, 10, "ieee", storage_bits=32, source="NVIDIA A100 whitepaper"),
-    "bf16": NumberFormat("BF16", "float", 16, 8, 7, "ieee", source="Google bfloat16"),
-    "fp16": NumberFormat("FP16", "float", 16, 5, 10, "ieee", source="IEEE 754-2019 binary16"),
-    "fp8_e4m3": NumberFormat("FP8 E4M3", "float", 8, 4, 3, "nan", source="OCP 8-bit floating point"),
-    "fp8_e5m2": NumberFormat("FP8 E5M2", "float", 8, 5, 2, "ieee", source="OCP 8-bit floating point"),
-    "fp6_e3m2": NumberFormat("FP6 E3M2", "float", 6, 3, 2, source="OCP Microscaling"),
-    "fp6_e2m3": NumberFormat("FP6 E2M3", "float", 6, 2, 3, source="OCP Microscaling"),
-    "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, 2, 1, source="OCP Microscaling"),
-    "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers"),
-    "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers"),
-    "nf4": NumberFormat("NF4", "levels", 4, block_values=NF4_BLOCK, source="QLoRA paper"),
+    "fp32": NumberFormat("FP32", "float", 32, 8, 23, "ieee", source="IEEE 754-2019 binary32", multiplies_in="fp32"),
+    "tf32": NumberFormat("TF32", "float", 19, 8, 10, "ieee", storage_bits=32, source="NVIDIA A100 whitepaper", multiplies_in="tf32"),
+    "bf16": NumberFormat("BF16", "float", 16, 8, 7, "ieee", source="Google bfloat16", multiplies_in="bf16"),
+    # FP16 multiplies at BF16's rate on every GPU listed (their datasheets give one figure for both).
+    "fp16": NumberFormat("FP16", "float", 16, 5, 10, "ieee", source="IEEE 754-2019 binary16", multiplies_in="bf16"),
+    "fp8_e4m3": NumberFormat("FP8 E4M3", "float", 8, 4, 3, "nan", source="OCP 8-bit floating point", multiplies_in="fp8"),
+    "fp8_e5m2": NumberFormat("FP8 E5M2", "float", 8, 5, 2, "ieee", source="OCP 8-bit floating point", multiplies_in="fp8"),
+    "fp6_e3m2": NumberFormat("FP6 E3M2", "float", 6, 3, 2, source="OCP Microscaling", multiplies_in="fp6"),
+    "fp6_e2m3": NumberFormat("FP6 E2M3", "float", 6, 2, 3, source="OCP Microscaling", multiplies_in="fp6"),
+    "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, 2, 1, source="OCP Microscaling", multiplies_in="fp4"),
+    "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers", multiplies_in="int8"),
+    "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers", multiplies_in="int4"),
+    "nf4": NumberFormat("NF4", "levels", 4, block_values=NF4_BLOCK, source="QLoRA paper", multiplies_in="bf16"),
     "mxfp8": NumberFormat("MXFP8", "float", 8, element="fp8_e4m3", block_values=32, scale="e8m0",
-                          source="OCP Microscaling"),
+                          source="OCP Microscaling", multiplies_in="fp8"),
     "mxfp6": NumberFormat("MXFP6", "float", 6, element="fp6_e2m3", block_values=32, scale="e8m0",
-                          source="OCP Microscaling"),
+                          source="OCP Microscaling", multiplies_in="fp6"),
     "mxfp4": NumberFormat("MXFP4", "float", 4, element="fp4_e2m1", block_values=32, scale="e8m0",
-                          source="OCP Microscaling"),
+                          source="OCP Microscaling", multiplies_in="fp4"),
     # NVFP4's per-tensor FP32 scale is one number per tensor: nothing per value.
     "nvfp4": NumberFormat("NVFP4", "float", 4, element="fp4_e2m1", block_values=16, scale="fp8_e4m3",
-                          source="NVIDIA NVFP4"),
+                          source="NVIDIA NVFP4", multiplies_in="fp4"),
 }
 # The shared scale of the MX formats: 8 exponent bits, no sign, no mantissa, 2^(e − 127), 0xFF is NaN.
 E8M0_BITS = 8
@@ -199,6 +201,7 @@ class RoundedNumber:
     relative_error: float = quantity("|rounded − value| ÷ |value|", "percent")
     scale: float = quantity("what one element is multiplied by: its block's and tensor's scales (1 for none)", "sci")
     saturated: bool  # the value lay past the largest and was stored as it
+    bits: str = ""  # the element's bit pattern, most significant first ("0" and "1"), as `element_bits` writes it
 
 
 def _limits_text(row: NumberFormat, scale: float) -> str:
@@ -286,7 +289,8 @@ def round_to_number_format(value: float, number_format: str, block_absmax: float
             raise EstimatorError("tensor_absmax", tensor_absmax, f"at least the block's absmax, {block:.6g}")
         scale = _block_scale(row, block, tensor) if block else 1.0
     if scale == 0:  # a block far below its tensor's absmax: its E4M3 scale underflowed, every element is 0
-        return RoundedNumber(float(value), 0.0, 0.0, 0.0, -float(value), 1.0 if value else 0.0, 0.0, False)
+        return RoundedNumber(float(value), 0.0, 0.0, 0.0, -float(value), 1.0 if value else 0.0, 0.0, False,
+                             bits=element_bits(element, 0.0))
     unit = magnitude / scale
     rounder = _float_round if element.kind == "float" else _grid_round
     rounded, below, above, overflowed = rounder(element, unit)
@@ -306,4 +310,40 @@ def round_to_number_format(value: float, number_format: str, block_absmax: float
         relative_error=abs(result - value) / magnitude if magnitude else 0.0,
         scale=scale,
         saturated=overflowed,
+        bits=element_bits(element, sign * rounded),
     )
+
+
+def element_bits(element: NumberFormat, held: float) -> str:
+    """The bit pattern of a value an element format holds (in units of its scale), most significant bit first.
+
+    A float: sign s, biased exponent e = ⌊log2 |x|⌋ + bias and mantissa m = (|x| ÷ 2^(e − bias) − 1) × 2^M, or
+    e = 0 and m = |x| ÷ 2^(1 − bias − M) for a subnormal (IEEE 754-2019 §3.4; OCP OFP8 §4, MX v1.0 §5.3); an
+    integer in two's complement; an NF4 value its level's index among QLoRA's sixteen (appendix E).
+    """
+    if element.kind == "levels":
+        index = min(range(len(NF4_LEVELS)), key=lambda i: abs(NF4_LEVELS[i] - held))
+        return format(index, f"0{element.bits}b")
+    if element.kind == "integer":
+        return format(round(held) & (2 ** element.bits - 1), f"0{element.bits}b")
+    magnitude, m_bits = abs(held), element.mantissa_bits
+    exponent = math.frexp(magnitude)[1] - 1 if magnitude else 0
+    if not magnitude or exponent < 1 - element.bias:
+        biased, mantissa = 0, round(magnitude / math.ldexp(1, 1 - element.bias - m_bits))
+    else:
+        biased, mantissa = exponent + element.bias, round((magnitude / math.ldexp(1, exponent) - 1) * 2 ** m_bits)
+    sign = "1" if math.copysign(1.0, held) < 0 else "0"
+    return sign + format(biased, f"0{element.exponent_bits}b") + format(mantissa, f"0{m_bits}b")
+
+
+def format_weight_bytes(params: float, number_format: str) -> float:
+    """Bytes of Ψ weights stored in a format: Ψ × b ÷ 8, b its bits per value with its block scales' share:
+    2Ψ in BF16, Ψ in FP8, about Ψ ÷ 2 in NF4 or the FP4 formats."""
+    return finite_result("format_weight_bytes", positive("params", params) * _bits_per_value(_row(number_format)) / 8)
+
+
+def format_peak_flops(peak_flops: dict, number_format: str) -> float | None:
+    """A GPU's dense peak FLOP/s for matrix multiplies of a format's values: its peak at the precision they run in
+    (FP8 for the FP8 and MXFP8 formats, FP4 for FP4, MXFP4 and NVFP4; NF4's weights are turned back into BF16 for
+    each multiply, QLoRA §3), or None where the GPU lists no peak at that precision. Source: the GPU's datasheet."""
+    return peak_flops.get(_row(number_format).multiplies_in)
