@@ -67,7 +67,7 @@ def presets() -> dict:
 
 def _limits(figures) -> str:
     """"FP16 holds magnitudes from 5.96e-8 to 65,504": the smallest above zero to the largest."""
-    return f"{figures.label} holds magnitudes from {units.sci(figures.smallest_subnormal)} to {units.number(figures.largest)}"
+    return f"{figures.label} holds magnitudes from {units.number(figures.smallest_subnormal)} to {units.number(figures.largest)}"
 
 
 def _read(state: dict) -> dict:
@@ -144,23 +144,24 @@ def update(state: dict) -> dict:
 
 def _rows(fmt: str, value: float, block_others: float, r, figures) -> dict:
     """The picture's rows: the chosen format's bits, its neighbourhood, and every format's range with the value."""
-    layout = [(name, width) for name, width in figures.layout]
     bits, start = [], 0
-    for name, width in layout:
+    for name, width in figures.layout:
         for i in range(width):
             bits.append({"x": start + i, "x2": start + i + 1, "part": name, "bit": r.bits[start + i],
                          "label": f"{name} bit: {r.bits[start + i]}"})
         start += width
     row = NUMBER_FORMATS[fmt]
-    parts = [f"{units.integer(width)} {name}" for name, width in layout]
+    parts = [f"{units.integer(width)} {name}" for name, width in figures.layout]
     if row.block_values and row.kind == "float":  # the shared scale's bits, spread over the values of its block
         share = figures.bits_per_value - row.bits
         bits.append({"x": start, "x2": start + share, "part": "shared scale", "bit": "",
                      "label": f"shared scale: {units.number(share)} bits per value"})
         parts.append(f"{units.number(share)} scale")
-    held = [("below", r.below), ("stored as", r.rounded)] + ([("above", r.above)] if r.above != r.rounded else [])
-    near = [{"at": at, "kind": "stored" if name == "stored as" else "held", "text": units.apart(at, value),
-             "label": f"held {name}: {units.apart(at, value)}"} for name, at in held]
+    # At the largest value a saturating format holds, nothing is held above it.
+    held = [("held", "held below", r.below), ("stored", "stored as", r.rounded)]
+    held += [("held", "held above", r.above)] if r.above != r.rounded else []
+    near = [{"at": at, "kind": kind, "text": units.apart(at, value), "label": f"{name}: {units.apart(at, value)}"}
+            for kind, name, at in held]
     near.append({"at": value, "kind": "value", "text": _as_typed(value), "label": f"your value: {_as_typed(value)}"})
     error = [{"from": value, "to": r.rounded, "label": _error_note(r, figures)}]
     formats = []

@@ -12,7 +12,7 @@ from pyodide_widgets import contract
 LAPTOP = {"width": 1280, "height": 900}
 # "About 1.2 screens": the tallest a widget may stand at 1280 × 900.
 TALLEST_PX = 1.2 * LAPTOP["height"]
-PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
+PAGES = ("/training/", "/ten-steps/", "/model-sizing/", "/precision/")
 # Widgets still taller than that at 1280 × 900, by what their pictures and outputs hold (the fine-tuning
 # fit's two pictures with a column of long figures beside them, the grid of ten steps with its three
 # figures, two sentences and the picked step's makers): each must stay taller, so that one brought within
