@@ -133,10 +133,11 @@ def _float_limits(row: NumberFormat) -> tuple:
     return top, largest, smallest_normal, math.ldexp(1, 1 - row.bias - row.mantissa_bits)
 
 
-def _grid(row: NumberFormat) -> tuple:
-    """The non-negative values of an integer or level format, ascending (integers in units of one step)."""
+def _grid(row: NumberFormat, negative: bool = False) -> tuple:
+    """The magnitudes an integer or level format holds on one side of zero, ascending (integers in units of one
+    step). NF4's sides differ: eight levels above zero and seven below (QLoRA, appendix E)."""
     if row.kind == "levels":
-        return tuple(level for level in NF4_LEVELS if level >= 0)
+        return tuple(sorted(abs(level) for level in NF4_LEVELS if (level <= 0 if negative else level >= 0)))
     return tuple(range(2 ** (row.bits - 1)))
 
 
@@ -232,13 +233,14 @@ def _float_round(row: NumberFormat, magnitude: float) -> tuple:
     return rounded, down, min(rounded + spacing(rounded), largest), False
 
 
-def _grid_round(row: NumberFormat, magnitude: float) -> tuple:
-    """(rounded, below, above, overflowed) on an integer or level grid; a tie goes to the even index."""
-    grid = _grid(row)
+def _grid_round(row: NumberFormat, magnitude: float, negative: bool = False) -> tuple:
+    """(rounded, below, above, overflowed) on an integer or level grid, of the side of zero `negative` says; a tie
+    goes to the even index."""
+    grid = _grid(row, negative)
     if magnitude > grid[-1]:
         return grid[-1], grid[-2], grid[-1], True
     index = min(range(len(grid)), key=lambda i: (abs(grid[i] - magnitude), i % 2))
-    down = grid[index - 1] if index else -grid[1]
+    down = grid[index - 1] if index else -_grid(row, not negative)[1]  # below zero: the first value of the other side
     return grid[index], down, grid[min(index + 1, len(grid) - 1)], False
 
 
@@ -292,13 +294,16 @@ def round_to_number_format(value: float, number_format: str, block_absmax: float
         return RoundedNumber(float(value), 0.0, 0.0, 0.0, -float(value), 1.0 if value else 0.0, 0.0, False,
                              bits=element_bits(element, 0.0))
     unit = magnitude / scale
-    rounder = _float_round if element.kind == "float" else _grid_round
-    rounded, below, above, overflowed = rounder(element, unit)
+    negative = math.copysign(1.0, value) < 0
+    if element.kind == "float":
+        rounded, below, above, overflowed = _float_round(element, unit)
+    else:
+        rounded, below, above, overflowed = _grid_round(element, unit, negative)
     if overflowed and element.specials == "ieee" and not scaled:
         raise EstimatorError("value", value, f"at most {element.label}'s largest, past which it overflows to infinity: "
                              f"{_limits_text(element, 1.0)}")
-    sign = -1.0 if math.copysign(1.0, value) < 0 else 1.0
-    if sign < 0:
+    sign = -1.0 if negative else 1.0
+    if negative:
         below, above = -above, -below
     result = sign * rounded * scale
     return RoundedNumber(

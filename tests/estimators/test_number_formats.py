@@ -270,3 +270,15 @@ def test_a_formats_peak_is_the_gpus_at_the_precision_it_multiplies_in():
     assert format_peak_flops(peaks, "fp8_e5m2") == format_peak_flops(peaks, "mxfp8") == 1979e12
     assert format_peak_flops(peaks, "nf4") == 989e12  # QLoRA §3: NF4 weights are multiplied in BF16
     assert format_peak_flops(peaks, "nvfp4") is None  # the H100 has no FP4 tensor cores
+
+
+def test_nf4_rounds_a_negative_weight_to_its_own_negative_levels():
+    """QLoRA appendix E: NF4 has eight levels above zero and seven below, at other quantiles, so a negative weight
+    rounds among the negative levels, never to a positive level's mirror image."""
+    for value in (-0.7, -0.3, -0.05, -0.95, 0.05):
+        rounded = round_to_number_format(value, "nf4", block_absmax=1.0)
+        nearest = min(NF4_LEVELS, key=lambda level: abs(level - value))
+        assert rounded.rounded == nearest and rounded.rounded in NF4_LEVELS
+        assert NF4_LEVELS[int(rounded.bits, 2)] == nearest
+        index = NF4_LEVELS.index(nearest)  # at −1, the end of the levels, the value itself stands for the one below
+        assert (rounded.below, rounded.above) == (NF4_LEVELS[max(index - 1, 0)], NF4_LEVELS[index + 1])
