@@ -37,7 +37,7 @@ def _bits() -> alt.LayerChart:
     caption = alt.Chart(alt.NamedData(name="caption")).mark_text(align="left", dy=18, fontSize=10).encode(
         x=alt.value(0), text="text:N")
     digits = alt.Chart(alt.NamedData(name="bits")).transform_calculate(middle="(datum.x + datum.x2) / 2").mark_text(
-        fontSize=8, color="white").encode(x=alt.X("middle:Q", scale=alt.Scale(domain=[0, WIDEST_BITS], nice=False)),
+        fontSize=9, color="white").encode(x=alt.X("middle:Q", scale=alt.Scale(domain=[0, WIDEST_BITS], nice=False)),
                                           text="bit:N")
     return alt.layer(boxes, digits, caption).properties(
         width=WIDTH, height=24,

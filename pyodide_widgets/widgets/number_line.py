@@ -102,12 +102,13 @@ def _as_typed(value: float) -> str:
     return re.sub(r"e([+-])0*(\d)", lambda m: f"e{m[1].replace('+', '')}{m[2]}", units.plain(value))
 
 
-def _error_note(r, figures) -> str:
+def _error_note(r, figures, share: bool = True) -> str:
+    """What rounding did: saturated, flushed to zero, or the error (and its `share` of the value)."""
     if r.saturated:
         return f"saturated: past its largest, {units.number(figures.largest * r.scale)}"
     if r.rounded == 0:
         return f"to zero: below half its smallest, {units.sci(figures.smallest_subnormal * r.scale)}"
-    return f"off by {units.sci(r.error)}, {units.percent(r.relative_error)} of the value"
+    return f"off by {units.sci(r.error)}" + (f", {units.percent(r.relative_error)} of the value" if share else "")
 
 
 def update(state: dict) -> dict:
@@ -160,10 +161,11 @@ def _rows(fmt: str, value: float, block_others: float, r, figures) -> dict:
     # At the largest value a saturating format holds, nothing is held above it.
     held = [("held", "held below", r.below), ("stored", "stored as", r.rounded)]
     held += [("held", "held above", r.above)] if r.above != r.rounded else []
-    near = [{"at": at, "kind": kind, "text": units.apart(at, value), "label": f"{name}: {units.apart(at, value)}"}
+    # Drawn with every digit that tells it from the value; read out (its label) at the policy's digits.
+    near = [{"at": at, "kind": kind, "text": units.apart(at, value), "label": f"{name}: {units.sci(at)}"}
             for kind, name, at in held]
-    near.append({"at": value, "kind": "value", "text": _as_typed(value), "label": f"your value: {_as_typed(value)}"})
-    error = [{"from": value, "to": r.rounded, "label": _error_note(r, figures)}]
+    near.append({"at": value, "kind": "value", "text": _as_typed(value), "label": f"your value: {units.sci(value)}"})
+    error = [{"from": value, "to": r.rounded, "label": _error_note(r, figures, share=False)}]
     formats = []
     for order, (key, other) in enumerate(NUMBER_FORMATS.items()):
         f = estimators.number_format_figures(key)
@@ -172,7 +174,7 @@ def _rows(fmt: str, value: float, block_others: float, r, figures) -> dict:
         if rounded is None:
             said = f"{other.label}: overflows to infinity past {units.number(f.largest)}"
         else:
-            said = f"{other.label}: {units.apart(rounded.rounded, value)}, {_error_note(rounded, f)}"
+            said = f"{other.label}: {units.sci(rounded.rounded)}, {_error_note(rounded, f, share=False)}"
         formats.append({"format": other.label, "order": order, "low": f.smallest_subnormal * scale,
                         "high": f.largest * scale, "picked": key == fmt, "value": value, "label": said,
                         "pick": f"format={key}"})
