@@ -13,14 +13,15 @@ import altair as alt
 from . import _axis_labels
 
 DATASETS = ("bits", "caption", "near", "error", "formats")
-WIDTH = 220  # px: with the formats' names beside it, fits a 360 px phone's column (about 286 px)
+WIDTH = 205  # px: with the formats' names beside it, fits a 390 px phone's column at 11 px text or larger
 # The widest format, FP32, spans the bits panel, so every format's bits are drawn to one scale.
 WIDEST_BITS = 32
 # Okabe and Ito's colour-blind-safe hues: sign, exponent, mantissa (an integer's and NF4's bits the mantissa's
 # hue: they too buy precision), and the grey of a block's shared scale.
 PARTS = ("sign", "exponent", "mantissa", "integer", "level", "shared scale")
 PART_COLOURS = ("#cc79a7", "#0072b2", "#009e73", "#009e73", "#009e73", "#9e9e9e")
-VALUE_COLOUR, HELD_COLOUR, RANGE_COLOUR = "#e65100", "#5c6bc0", "#9fa8da"
+# Light enough to stand 3:1 against the dark palette's background as well as the light one's.
+VALUE_COLOUR, HELD_COLOUR, RANGE_COLOUR = "#ff9800", "#8c9eff", "#9fa8da"
 # From below FP32's smallest value (1.4e-45) to past its largest (3.4e38): every unscaled format's range.
 LOG_DOMAIN = (1e-46, 1e40)
 DECADES = (1e-40, 1e-30, 1e-20, 1e-10, 1, 1e10, 1e20, 1e30)
@@ -37,7 +38,7 @@ def _bits() -> alt.LayerChart:
     caption = alt.Chart(alt.NamedData(name="caption")).mark_text(align="left", dy=18, fontSize=10).encode(
         x=alt.value(0), text="text:N")
     digits = alt.Chart(alt.NamedData(name="bits")).transform_calculate(middle="(datum.x + datum.x2) / 2").mark_text(
-        fontSize=9, color="white").encode(x=alt.X("middle:Q", scale=alt.Scale(domain=[0, WIDEST_BITS], nice=False)),
+        fontSize=10, color="white").encode(x=alt.X("middle:Q", scale=alt.Scale(domain=[0, WIDEST_BITS], nice=False)),
                                           text="bit:N")
     return alt.layer(boxes, digits, caption).properties(
         width=WIDTH, height=24,
@@ -65,8 +66,8 @@ def _near() -> alt.LayerChart:
 def _formats() -> alt.LayerChart:
     x = alt.X("low:Q", scale=alt.Scale(type="log", domain=list(LOG_DOMAIN), clamp=True),
               axis=alt.Axis(title="magnitude (log scale)", values=list(DECADES), labelExpr=_axis_labels.number(),
-                            labelFontSize=9))
-    y = alt.Y("format:N", sort=alt.EncodingSortField("order"), axis=alt.Axis(title=None, labelFontSize=9))
+                            labelFontSize=10))
+    y = alt.Y("format:N", sort=alt.EncodingSortField("order"), axis=alt.Axis(title=None, labelFontSize=10))
     base = alt.Chart(alt.NamedData(name="formats")).encode(y=y, tooltip=[alt.Tooltip("label:N", title="stored")])
     picked = alt.datum.picked
     ranges = base.mark_rule(strokeWidth=7, cursor="pointer").encode(

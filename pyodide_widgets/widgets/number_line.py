@@ -162,9 +162,9 @@ def _rows(fmt: str, value: float, block_others: float, r, figures) -> dict:
     held = [("held", "held below", r.below), ("stored", "stored as", r.rounded)]
     held += [("held", "held above", r.above)] if r.above != r.rounded else []
     # Drawn with every digit that tells it from the value; read out (its label) at the policy's digits.
-    near = [{"at": at, "kind": kind, "text": units.apart(at, value), "label": f"{name}: {units.sci(at)}"}
+    near = [{"at": at, "kind": kind, "text": units.apart(at, value), "label": f"{name}: {units.number(at)}"}
             for kind, name, at in held]
-    near.append({"at": value, "kind": "value", "text": _as_typed(value), "label": f"your value: {units.sci(value)}"})
+    near.append({"at": value, "kind": "value", "text": _as_typed(value), "label": f"your value: {units.number(value)}"})
     error = [{"from": value, "to": r.rounded, "label": _error_note(r, figures, share=False)}]
     formats = []
     for order, (key, other) in enumerate(NUMBER_FORMATS.items()):
@@ -174,7 +174,7 @@ def _rows(fmt: str, value: float, block_others: float, r, figures) -> dict:
         if rounded is None:
             said = f"{other.label}: overflows to infinity past {units.number(f.largest)}"
         else:
-            said = f"{other.label}: {units.sci(rounded.rounded)}, {_error_note(rounded, f, share=False)}"
+            said = f"{other.label}: {units.number(rounded.rounded)}, {_error_note(rounded, f, share=False)}"
         formats.append({"format": other.label, "order": order, "low": f.smallest_subnormal * scale,
                         "high": f.largest * scale, "picked": key == fmt, "value": value, "label": said,
                         "pick": f"format={key}"})

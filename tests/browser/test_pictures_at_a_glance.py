@@ -18,7 +18,7 @@ import pyodide_widgets
 from figures import memory_bill
 from harness.widgets import look_at
 
-PAGES = ("/training/", "/ten-steps/", "/model-sizing/")
+PAGES = ("/training/", "/ten-steps/", "/model-sizing/", "/precision/")
 SCREENS = {"phone": (390, "dark"), "desktop": (1280, "light")}
 SMALLEST_TEXT_PX = 11
 CONTRAST = 3.0
