@@ -175,15 +175,16 @@ def _state(weights: float, gradients: float, master: float, momentum: float, var
                       total=weights + gradients + master + momentum + variance)
 
 
-def bytes_per_param(optimizer: str = "adam") -> ModelState:
+def bytes_per_param(optimizer: str = "adam", weight_bytes: float = WEIGHT_BYTES) -> ModelState:
     """Bytes per parameter of training state.
 
     adam 2+2+4+4+4 = 16 (ZeRO §3.1), adam_fp32_grads 2+4+4+4+4 = 18 (Megatron-LM,
-    DeepSpeed), adam_bf16 2+2+0+4+4 = 12, adam8bit 10, sgd_momentum 12, sgd 8.
+    DeepSpeed), adam_bf16 2+2+0+4+4 = 12, adam8bit 10, sgd_momentum 12, sgd 8; the
+    first term is the working weights' bytes, 2 in BF16 (`weight_bytes`, 1 in FP8).
     """
     master, momentum, variance = OPTIMIZER_STATE_BYTES[one_of("optimizer", optimizer, tuple(OPTIMIZER_STATE_BYTES))]
-    return _state(WEIGHT_BYTES, OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES), master, momentum,
-                  variance=variance)
+    return _state(positive("weight_bytes", weight_bytes), OPTIMIZER_GRADIENT_BYTES.get(optimizer, GRADIENT_BYTES),
+                  master, momentum, variance=variance)
 
 
 def model_state_bytes(params: float, optimizer: str = "adam") -> float:
@@ -191,7 +192,8 @@ def model_state_bytes(params: float, optimizer: str = "adam") -> float:
     return finite_result("model_state_bytes", positive("params", params) * bytes_per_param(optimizer).total)
 
 
-def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam") -> ModelState:
+def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam",
+                   weight_bytes: float = WEIGHT_BYTES) -> ModelState:
     """Model-state bytes on one GPU under ZeRO stage 0–3 over the data-parallel GPUs.
 
     Stage 1 divides the optimizer state (master, momentum, variance) by N_d,
@@ -200,7 +202,7 @@ def zero_breakdown(params: float, gpus: int, stage: int, optimizer: str = "adam"
     psi = positive("params", params)
     n_d = positive_int("gpus", gpus)
     stage = one_of("stage", stage, ZERO_STAGES)
-    per = bytes_per_param(optimizer)
+    per = bytes_per_param(optimizer, weight_bytes)
 
     def share(bytes_per: float, sharded_from: int) -> float:
         return finite_result("zero_bytes_per_gpu", psi * bytes_per / (n_d if stage >= sharded_from else 1))
@@ -396,13 +398,14 @@ def training_memory_per_gpu(
     optimizer: str = "adam",
     activations: float = 0.0,
     tp: int = 1,
+    weight_bytes: float = WEIGHT_BYTES,
 ) -> GpuMemory:
     """The memory bill of one GPU: model state of Ψ/t parameters under ZeRO over the data-parallel GPUs, plus activations.
 
     `activations` is the per-GPU figure of activation_bytes (which already
     divides by t where tensor parallelism splits them); ZeRO does not shard it.
     """
-    state = zero_breakdown(positive("params", params) / positive_int("tp", tp), gpus, stage, optimizer)
+    state = zero_breakdown(positive("params", params) / positive_int("tp", tp), gpus, stage, optimizer, weight_bytes)
     act = non_negative("activations", activations)
     return GpuMemory(
         state.weights,
@@ -422,6 +425,7 @@ def min_data_parallel_gpus(
     optimizer: str = "adam",
     activations: float = 0.0,
     tp: int = 1,
+    weight_bytes: float = WEIGHT_BYTES,
 ) -> int | None:
     """Fewest data-parallel GPUs whose per-GPU bill fits in a GPU's memory, or none if none does.
 
@@ -431,7 +435,7 @@ def min_data_parallel_gpus(
     """
     budget = positive("budget_bytes", budget_bytes)
     stage = one_of("stage", stage, ZERO_STAGES)
-    one = training_memory_per_gpu(params, 1, stage, optimizer, activations=activations, tp=tp)
+    one = training_memory_per_gpu(params, 1, stage, optimizer, activations=activations, tp=tp, weight_bytes=weight_bytes)
     sharded = sum(getattr(one, part) for part, first in SHARDED_FROM_STAGE.items() if stage >= first)
     room = budget - (one.total - sharded)
     if sharded == 0 or room <= 0:
@@ -440,7 +444,7 @@ def min_data_parallel_gpus(
     # The division can land a hair either side of a whole number: settle on the composed figure.
     def fits(gpus: int) -> bool:
         return memory_fit(training_memory_per_gpu(params, gpus, stage, optimizer, activations=activations,
-                                                  tp=tp).total, budget).fits
+                                                  tp=tp, weight_bytes=weight_bytes).total, budget).fits
 
     while not fits(n):
         n += 1

@@ -37,6 +37,7 @@ from .memory import (
     training_memory_per_gpu,
 )
 from .model_size import DecoderConfig, decoder_params
+from .number_formats import format_weight_bytes
 from .provenance import quantity
 
 TOP_STAGE = ZERO_STAGES[-1]
@@ -87,12 +88,12 @@ def zero_shards(gpus: int, stage: int) -> ZeroShards:
     return ZeroShards(**{part: n_d if stage >= first else 1 for part, first in SHARDED_FROM_STAGE.items()})
 
 
-def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1) -> float:
-    """The weights alone, in BF16, of the first of p pipeline stages over t tensor-parallel GPUs:
-    2 bytes × Ψ_stage / t, what serving the model holds before its KV cache."""
+def inference_weight_bytes(config: DecoderConfig, tp: int = 1, pp: int = 1, weights_format: str = "bf16") -> float:
+    """The weights alone of the first of p pipeline stages over t tensor-parallel GPUs, in their number format:
+    b ÷ 8 bytes × Ψ_stage / t (2 bytes in BF16), what serving the model holds before its KV cache."""
     if not isinstance(config, DecoderConfig):
         raise EstimatorError("config", config, "a dense decoder configuration (DecoderConfig)")
-    return WEIGHT_BYTES * first_stage_params(config, pp) / validate.positive_int("tp", tp)
+    return format_weight_bytes(first_stage_params(config, pp), weights_format) / validate.positive_int("tp", tp)
 
 
 def _activations(config: DecoderConfig, seq_len: int, micro_batch: int, tp: int, recompute: str, pp: int,
@@ -116,20 +117,22 @@ def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
 
 def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: str, seq_len: int,
                 micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1, *,
-                attention: str = "unfused") -> MemoryBill:
+                attention: str = "unfused", weights_format: str = "bf16") -> MemoryBill:
     """The bill of one GPU training the dense decoder `config` (its exact parameter count from the config),
     on the first of `pp` pipeline stages, its activations kept by the attention kernel asked for (unfused attention,
-    as Korthikanti et al. count them, unless FlashAttention is asked for)."""
+    as Korthikanti et al. count them, unless FlashAttention is asked for), its working weights in the number
+    format asked for (b ÷ 8 bytes a parameter: 2 in BF16, 1 in FP8)."""
     if not isinstance(config, DecoderConfig):
         raise EstimatorError("config", config, "a dense decoder configuration (DecoderConfig)")
     tp = validate.positive_int("tp", tp)
     if config.heads % tp:
         raise EstimatorError("tp", tp, f"a divisor of the model's {config.heads} attention heads")
     params = first_stage_params(config, pp)
+    weight_bytes = format_weight_bytes(1, weights_format)
 
     def bill(stage: int, mode: str, count: int = gpus) -> GpuMemory:
         act = _activations(config, seq_len, micro_batch, tp, recompute=mode, pp=pp, attention=attention)
-        return training_memory_per_gpu(params, count, stage, optimizer, activations=act, tp=tp)
+        return training_memory_per_gpu(params, count, stage, optimizer, activations=act, tp=tp, weight_bytes=weight_bytes)
 
     memory = bill(zero_stage, recompute)
     fit = memory_fit(memory.total, gpu_memory_bytes)
@@ -137,13 +140,13 @@ def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: st
     if not fit.fits:
         remedies = _remedies(bill, params, zero_stage, optimizer, recompute=recompute, tp=tp, budget=gpu_memory_bytes,
                              activations=_activations(config, seq_len, micro_batch, tp, recompute=recompute, pp=pp,
-                                                     attention=attention))
-    return MemoryBill(memory, bytes_per_param(optimizer), fit, remedies, shards=zero_shards(gpus, zero_stage),
-                      unsharded=bill(0, recompute),
-                      inference=inference_weight_bytes(config, tp, pp))
+                                                     attention=attention), weight_bytes=weight_bytes)
+    return MemoryBill(memory, bytes_per_param(optimizer, weight_bytes), fit, remedies,
+                      shards=zero_shards(gpus, zero_stage), unsharded=bill(0, recompute),
+                      inference=inference_weight_bytes(config, tp, pp, weights_format))
 
 
-def _remedies(bill, params, zero_stage, optimizer, recompute, tp, budget, activations) -> tuple:
+def _remedies(bill, params, zero_stage, optimizer, recompute, tp, budget, activations, weight_bytes) -> tuple:
     remedies = []
     top = bill(TOP_STAGE, recompute)
     top_fits = memory_fit(top.total, budget).fits
@@ -156,7 +159,8 @@ def _remedies(bill, params, zero_stage, optimizer, recompute, tp, budget, activa
     # More GPUs shrink only what the stage shards, none of it at stage 0: count them at the top stage then.
     stage = zero_stage or TOP_STAGE
     if zero_stage or not top_fits:
-        count = min_data_parallel_gpus(params, stage, budget, optimizer, activations=activations, tp=tp)
+        count = min_data_parallel_gpus(params, stage, budget, optimizer, activations=activations, tp=tp,
+                                       weight_bytes=weight_bytes)
         total = None if count is None else bill(stage, recompute, count).total
         remedies.append(Remedy("gpus", count, stage, total, fits=count is not None))
     return tuple(remedies)

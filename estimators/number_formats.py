@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from .errors import EstimatorError
 from .finetune import NF4_BLOCK, quantization_layout
 from .provenance import quantity
-from .validate import one_of, positive
+from .validate import finite_result, one_of, positive
 
 # QLoRA (Dettmers et al. 2023), appendix E: the NF4 data type's sixteen values, as bitsandbytes stores them.
 NF4_LEVELS = (
@@ -65,6 +65,7 @@ class NumberFormat:
     block_values: int = 0  # values that share one block scale
     scale: str = ""  # the block scale's format ("e8m0" or a key of the table); NF4's is QLoRA's storage
     source: str = ""
+    multiplies_in: str = ""  # the precision of a GPU's peak its matrix multiplies run at (a key of peak_flops)
 
     @property
     def bias(self) -> int:
@@ -73,32 +74,36 @@ class NumberFormat:
 
 NUMBER_FORMATS = {
     "fp32": NumberFormat("FP32", "float", 32, exponent_bits=8, mantissa_bits=23, specials="ieee",
-                         source="IEEE 754-2019 binary32"),
+                         source="IEEE 754-2019 binary32", multiplies_in="fp32"),
     "tf32": NumberFormat("TF32", "float", 19, exponent_bits=8, mantissa_bits=10, specials="ieee", storage_bits=32,
-                         source="NVIDIA A100 whitepaper"),
+                         source="NVIDIA A100 whitepaper", multiplies_in="tf32"),
     "bf16": NumberFormat("BF16", "float", 16, exponent_bits=8, mantissa_bits=7, specials="ieee",
-                         source="Google bfloat16"),
+                         source="Google bfloat16", multiplies_in="bf16"),
+    # FP16 multiplies at BF16's rate on every GPU listed (their datasheets give one figure for both).
     "fp16": NumberFormat("FP16", "float", 16, exponent_bits=5, mantissa_bits=10, specials="ieee",
-                         source="IEEE 754-2019 binary16"),
+                         source="IEEE 754-2019 binary16", multiplies_in="bf16"),
     "fp8_e4m3": NumberFormat("FP8 E4M3", "float", 8, exponent_bits=4, mantissa_bits=3, specials="nan",
-                             source="OCP 8-bit floating point"),
+                             source="OCP 8-bit floating point", multiplies_in="fp8"),
     "fp8_e5m2": NumberFormat("FP8 E5M2", "float", 8, exponent_bits=5, mantissa_bits=2, specials="ieee",
-                             source="OCP 8-bit floating point"),
-    "fp6_e3m2": NumberFormat("FP6 E3M2", "float", 6, exponent_bits=3, mantissa_bits=2, source="OCP Microscaling"),
-    "fp6_e2m3": NumberFormat("FP6 E2M3", "float", 6, exponent_bits=2, mantissa_bits=3, source="OCP Microscaling"),
-    "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, exponent_bits=2, mantissa_bits=1, source="OCP Microscaling"),
-    "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers"),
-    "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers"),
-    "nf4": NumberFormat("NF4", "levels", 4, block_values=NF4_BLOCK, source="QLoRA paper"),
+                             source="OCP 8-bit floating point", multiplies_in="fp8"),
+    "fp6_e3m2": NumberFormat("FP6 E3M2", "float", 6, exponent_bits=3, mantissa_bits=2, source="OCP Microscaling",
+                             multiplies_in="fp6"),
+    "fp6_e2m3": NumberFormat("FP6 E2M3", "float", 6, exponent_bits=2, mantissa_bits=3, source="OCP Microscaling",
+                             multiplies_in="fp6"),
+    "fp4_e2m1": NumberFormat("FP4 E2M1", "float", 4, exponent_bits=2, mantissa_bits=1, source="OCP Microscaling",
+                             multiplies_in="fp4"),
+    "int8": NumberFormat("INT8", "integer", 8, source="symmetric absmax integers", multiplies_in="int8"),
+    "int4": NumberFormat("INT4", "integer", 4, source="symmetric absmax integers", multiplies_in="int4"),
+    "nf4": NumberFormat("NF4", "levels", 4, block_values=NF4_BLOCK, source="QLoRA paper", multiplies_in="bf16"),
     "mxfp8": NumberFormat("MXFP8", "float", 8, element="fp8_e4m3", block_values=32, scale="e8m0",
-                          source="OCP Microscaling"),
+                          source="OCP Microscaling", multiplies_in="fp8"),
     "mxfp6": NumberFormat("MXFP6", "float", 6, element="fp6_e2m3", block_values=32, scale="e8m0",
-                          source="OCP Microscaling"),
+                          source="OCP Microscaling", multiplies_in="fp6"),
     "mxfp4": NumberFormat("MXFP4", "float", 4, element="fp4_e2m1", block_values=32, scale="e8m0",
-                          source="OCP Microscaling"),
+                          source="OCP Microscaling", multiplies_in="fp4"),
     # NVFP4's per-tensor FP32 scale is one number per tensor: nothing per value.
     "nvfp4": NumberFormat("NVFP4", "float", 4, element="fp4_e2m1", block_values=16, scale="fp8_e4m3",
-                          source="NVIDIA NVFP4"),
+                          source="NVIDIA NVFP4", multiplies_in="fp4"),
 }
 # The shared scale of the MX formats: 8 exponent bits, no sign, no mantissa, 2^(e − 127), 0xFF is NaN.
 E8M0_BITS = 8
@@ -137,10 +142,11 @@ def _float_limits(row: NumberFormat) -> tuple:
     return top, largest, smallest_normal, math.ldexp(1, 1 - row.bias - row.mantissa_bits)
 
 
-def _grid(row: NumberFormat) -> tuple:
-    """The non-negative values of an integer or level format, ascending (integers in units of one step)."""
+def _grid(row: NumberFormat, negative: bool = False) -> tuple:
+    """The magnitudes an integer or level format holds on one side of zero, ascending (integers in units of one
+    step). NF4's sides differ: eight levels above zero and seven below (QLoRA, appendix E)."""
     if row.kind == "levels":
-        return tuple(level for level in NF4_LEVELS if level >= 0)
+        return tuple(sorted(abs(level) for level in NF4_LEVELS if (level <= 0 if negative else level >= 0)))
     return tuple(range(2 ** (row.bits - 1)))
 
 
@@ -205,6 +211,7 @@ class RoundedNumber:
     relative_error: float = quantity("|rounded − value| ÷ |value|", "percent")
     scale: float = quantity("what one element is multiplied by: its block's and tensor's scales (1 for none)", "sci")
     saturated: bool  # the value lay past the largest and was stored as it
+    bits: str = ""  # the element's bit pattern, most significant first ("0" and "1"), as `element_bits` writes it
 
 
 def _limits_text(row: NumberFormat, scale: float) -> str:
@@ -235,13 +242,14 @@ def _float_round(row: NumberFormat, magnitude: float) -> tuple:
     return rounded, down, min(rounded + spacing(rounded), largest), False
 
 
-def _grid_round(row: NumberFormat, magnitude: float) -> tuple:
-    """(rounded, below, above, overflowed) on an integer or level grid; a tie goes to the even index."""
-    grid = _grid(row)
+def _grid_round(row: NumberFormat, magnitude: float, negative: bool = False) -> tuple:
+    """(rounded, below, above, overflowed) on an integer or level grid, of the side of zero `negative` says; a tie
+    goes to the even index."""
+    grid = _grid(row, negative)
     if magnitude > grid[-1]:
         return grid[-1], grid[-2], grid[-1], True
     index = min(range(len(grid)), key=lambda i: (abs(grid[i] - magnitude), i % 2))
-    down = grid[index - 1] if index else -grid[1]
+    down = grid[index - 1] if index else -_grid(row, not negative)[1]  # below zero: the first value of the other side
     return grid[index], down, grid[min(index + 1, len(grid) - 1)], False
 
 
@@ -293,15 +301,19 @@ def round_to_number_format(value: float, number_format: str, block_absmax: float
         scale = _block_scale(row, block, tensor) if block else 1.0
     if scale == 0:  # a block far below its tensor's absmax: its E4M3 scale underflowed, every element is 0
         return RoundedNumber(float(value), rounded=0.0, below=0.0, above=0.0, error=-float(value),
-                             relative_error=1.0 if value else 0.0, scale=0.0, saturated=False)
+                             relative_error=1.0 if value else 0.0, scale=0.0, saturated=False,
+                             bits=element_bits(element, 0.0))
     unit = magnitude / scale
-    rounder = _float_round if element.kind == "float" else _grid_round
-    rounded, below, above, overflowed = rounder(element, unit)
+    negative = math.copysign(1.0, value) < 0
+    if element.kind == "float":
+        rounded, below, above, overflowed = _float_round(element, unit)
+    else:
+        rounded, below, above, overflowed = _grid_round(element, unit, negative)
     if overflowed and element.specials == "ieee" and not scaled:
         raise EstimatorError("value", value, f"at most {element.label}'s largest, past which it overflows to infinity: "
                              f"{_limits_text(element, 1.0)}")
-    sign = -1.0 if math.copysign(1.0, value) < 0 else 1.0
-    if sign < 0:
+    sign = -1.0 if negative else 1.0
+    if negative:
         below, above = -above, -below
     result = sign * rounded * scale
     return RoundedNumber(
@@ -313,4 +325,40 @@ def round_to_number_format(value: float, number_format: str, block_absmax: float
         relative_error=abs(result - value) / magnitude if magnitude else 0.0,
         scale=scale,
         saturated=overflowed,
+        bits=element_bits(element, sign * rounded),
     )
+
+
+def element_bits(element: NumberFormat, held: float) -> str:
+    """The bit pattern of a value an element format holds (in units of its scale), most significant bit first.
+
+    A float: sign s, biased exponent e = ⌊log2 |x|⌋ + bias and mantissa m = (|x| ÷ 2^(e − bias) − 1) × 2^M, or
+    e = 0 and m = |x| ÷ 2^(1 − bias − M) for a subnormal (IEEE 754-2019 §3.4; OCP OFP8 §4, MX v1.0 §5.3); an
+    integer in two's complement; an NF4 value its level's index among QLoRA's sixteen (appendix E).
+    """
+    if element.kind == "levels":
+        index = min(range(len(NF4_LEVELS)), key=lambda i: abs(NF4_LEVELS[i] - held))
+        return format(index, f"0{element.bits}b")
+    if element.kind == "integer":
+        return format(round(held) & (2 ** element.bits - 1), f"0{element.bits}b")
+    magnitude, m_bits = abs(held), element.mantissa_bits
+    exponent = math.frexp(magnitude)[1] - 1 if magnitude else 0
+    if not magnitude or exponent < 1 - element.bias:
+        biased, mantissa = 0, round(magnitude / math.ldexp(1, 1 - element.bias - m_bits))
+    else:
+        biased, mantissa = exponent + element.bias, round((magnitude / math.ldexp(1, exponent) - 1) * 2 ** m_bits)
+    sign = "1" if math.copysign(1.0, held) < 0 else "0"
+    return sign + format(biased, f"0{element.exponent_bits}b") + format(mantissa, f"0{m_bits}b")
+
+
+def format_weight_bytes(params: float, number_format: str) -> float:
+    """Bytes of Ψ weights stored in a format: Ψ × b ÷ 8, b its bits per value with its block scales' share:
+    2Ψ in BF16, Ψ in FP8, about Ψ ÷ 2 in NF4 or the FP4 formats."""
+    return finite_result("format_weight_bytes", positive("params", params) * _bits_per_value(_row(number_format)) / 8)
+
+
+def format_peak_flops(peak_flops: dict, number_format: str) -> float | None:
+    """A GPU's dense peak FLOP/s for matrix multiplies of a format's values: its peak at the precision they run in
+    (FP8 for the FP8 and MXFP8 formats, FP4 for FP4, MXFP4 and NVFP4; NF4's weights are turned back into BF16 for
+    each multiply, QLoRA §3), or None where the GPU lists no peak at that precision. Source: the GPU's datasheet."""
+    return peak_flops.get(_row(number_format).multiplies_in)

@@ -21,6 +21,9 @@ _PRESETS = estimators.load_presets()
 # Dense decoders only: LoRA's shapes and the activation count are for a dense block.
 _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.DecoderConfig)}
 METHODS = {"full": "Full fine-tune", "lora": "LoRA", "qlora": "QLoRA"}
+# The number formats each method keeps its weights in (Numbers in fewer bits explains them).
+PRECISIONS = {"full": "BF16 weights, FP32 master copy and moments", "lora": "BF16 base and adapters",
+              "qlora": "NF4 base, BF16 adapters"}
 
 
 def _capacity(gpu) -> str:
@@ -55,7 +58,8 @@ _BILL = {
 OUTPUTS = (
     Output("trainable", "Trained by LoRA and QLoRA", detail="per_module", of=estimators.lora_decoder_params,
            uses=("model", "rank", "modules")),
-    *(Output(method, label, detail=f"{method}_parts", of=estimators.finetune_bill, uses=_BILL[method])
+    *(Output(method, label, note=PRECISIONS[method], detail=f"{method}_parts", of=estimators.finetune_bill,
+             uses=_BILL[method])
       for method, label in METHODS.items()),
     *(Output(f"{method}_fit", sentence=True, of=(estimators.MemoryFit, "spare"), uses=(*_BILL[method], "gpu"))
       for method in METHODS),

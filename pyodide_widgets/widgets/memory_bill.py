@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import estimators
 from estimators import memory, units, validate
+from estimators.number_formats import NUMBER_FORMATS
 
 from ..contract import Output, choice, model_choice, presets_from, read, whole
 
@@ -25,7 +26,7 @@ _PRESETS = estimators.load_presets()
 _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.DecoderConfig)}
 # Each part of the bill: its key in GpuMemory and the outputs, and its label, in stacking order.
 COMPONENTS = {
-    "weights": "Weights (BF16)",
+    "weights": "Weights",  # and their number format, which the form sets: "Weights (BF16)"
     "gradients": "Gradients",
     "master": "Master weights (FP32)",
     "momentum": "Momentum",
@@ -50,6 +51,8 @@ FIELDS = (
     whole("tp", "Tensor-parallel size", unit="GPUs per layer", max=1024),
     whole("pp", "Pipeline stages", unit="stages", max=1024,
           note="the bill of the first stage, which holds the most activations while the pipe fills"),
+    choice("weights_format", "Weight format", {key: row.label for key, row in NUMBER_FORMATS.items()},
+           note="BF16 in mixed precision; see Numbers in fewer bits"),
 )
 # Beside the picture (the model, how far ZeRO shards it over how many GPUs, and the GPU's memory); the rest under "More inputs".
 MAIN = ("model", "stage", "gpus", "gpu")
@@ -60,8 +63,8 @@ _ACTIVATIONS = ("model", "seq_len", "micro_batch", "recompute", "tp", "pp")
 _EVERYTHING = tuple(f.name for f in FIELDS)
 
 OUTPUTS = (
-    # Every optimizer keeps BF16 weights; all but Adam on BF16 weights keep an FP32 master copy too.
-    Output("weights", "Weights (BF16)", of=estimators.zero_breakdown, uses=_SAME_FOR_EVERY_OPTIMIZER),
+    # Every optimizer keeps working weights in the format picked; all but Adam on BF16 weights keep an FP32 master copy too.
+    Output("weights", "Weights", of=estimators.zero_breakdown, uses=(*_SAME_FOR_EVERY_OPTIMIZER, "weights_format")),
     Output("gradients", "+ gradients", note="BF16, or FP32 as Megatron-LM keeps them", of=estimators.zero_breakdown,
            uses=_STATE),
     Output("master", "+ master weights (FP32)", of=estimators.zero_breakdown, uses=_STATE),
@@ -71,8 +74,8 @@ OUTPUTS = (
            uses=_ACTIVATIONS),
     Output("total", "= on each GPU", detail="ratio", of=estimators.memory_bill, uses=_EVERYTHING),
     Output("inference", "Serving it: weights alone", note="the picture's last column",
-           of=estimators.inference_weight_bytes, uses=("model", "tp", "pp")),
-    Output("per_param", sentence=True, of=estimators.bytes_per_param, uses=("optimizer",)),
+           of=estimators.inference_weight_bytes, uses=("model", "tp", "pp", "weights_format")),
+    Output("per_param", sentence=True, of=estimators.bytes_per_param, uses=("optimizer", "weights_format")),
     Output("verdict", sentence=True, of=estimators.memory_bill, uses=_EVERYTHING),
 )
 
@@ -127,15 +130,17 @@ def update(state: dict) -> dict:
     try:
         bill = estimators.memory_bill(model.config, s["gpus"], int(s["stage"]), s["optimizer"], seq_len=s["seq_len"],
                                       micro_batch=s["micro_batch"], recompute=s["recompute"], tp=s["tp"],
-                                      gpu_memory_bytes=gpu.memory_bytes, pp=s["pp"])
+                                      gpu_memory_bytes=gpu.memory_bytes, pp=s["pp"], weights_format=s["weights_format"])
     except estimators.EstimatorError as error:
         raise _in_form_terms(error, model, state) from None
-    parts = [(key, label, getattr(bill.memory, key)) for key, label in COMPONENTS.items()]
+    weights_label = NUMBER_FORMATS[s["weights_format"]].label
+    labels = COMPONENTS | {"weights": f"{COMPONENTS['weights']} ({weights_label})"}
+    parts = [(key, label, getattr(bill.memory, key)) for key, label in labels.items()]
     outputs = {key: units.bytes_(value) for key, _, value in parts}
     outputs["total"] = units.bytes_(bill.memory.total)
     outputs["ratio"] = f"{units.times(bill.fit.ratio)} the {_capacity(gpu)} of one {gpu.name}"
     outputs["per_param"] = (
-        f"{units.number(bill.per_param.total)} bytes per parameter before sharding: "
+        f"{units.number(bill.per_param.total)} bytes per parameter before sharding, the weights in {weights_label}: "
         + " + ".join(units.number(getattr(bill.per_param, key)) for key in list(COMPONENTS)[:-1])
     )
     outputs["verdict"] = _verdict(bill, gpu)
@@ -144,7 +149,7 @@ def update(state: dict) -> dict:
     columns = data_parallel_columns(s["gpus"])
     rows = [row for i, column in enumerate(columns) for row in _column_rows(i, column, parts, bill.shards)]
     serving = _column_name(None)
-    rows.append({"column": serving, "column_order": len(columns), "part": COMPONENTS["weights"], "order": 0,
+    rows.append({"column": serving, "column_order": len(columns), "part": labels["weights"], "order": 0,
                  "bytes": bill.inference, "label": f"Serving the same model: each GPU holds its weights alone, {outputs['inference']}"})
     # Each GPU's bill without ZeRO, outlined behind its column: what the stage slices away, on a scale that stays.
     whole = [{"column": _column_name(column), "column_order": i, "bytes": bill.unsharded.total,

@@ -33,7 +33,7 @@ FIELDS = (
     # A hundred million tokens at least: a short fine-tune's budget, far below any pretraining run.
     number("tokens", "Training tokens", unit="trillion tokens", scale=TRILLION, min=0.0001, max=1e6),
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
-    choice("precision", "Precision", _PRECISIONS),
+    choice("precision", "Precision", _PRECISIONS, note="the number format the matrix multiplies run in"),
     whole("gpus", "GPUs", unit="GPUs", max=1e7),  # 10 million: past any fleet built
     # A thousandth of peak at least: below it the GPUs are idle, not training.
     number("mfu", "MFU", unit="% of peak", scale=PER_CENT, min=0.1, max=100),

@@ -15,7 +15,8 @@ import vl_convert
 
 import figures
 from estimators import units
-from figures import _axis_labels, checkpoint_modes, compute_plane, cost_chain, finetune_fit, memory_bill, moe_params, parallel_cuts, stages, storage_scale, tokens_ruler
+from figures import (_axis_labels, checkpoint_modes, compute_plane, cost_chain, finetune_fit, memory_bill, moe_params,
+                     number_line, parallel_cuts, stages, storage_scale, tokens_ruler)
 
 # Ticks across each formatter's branches: zero, below one, each prefix and its rounding edge (999.6 reads
 # "1K"), past the largest prefix, and a negative one.
@@ -69,6 +70,7 @@ AXES = {
     (storage_scale, "parameters N"): (units.count, COUNTS),
     (storage_scale, "bytes on disk"): (units.bytes_, COUNTS),
     (tokens_ruler, "training tokens per parameter (log scale)"): (units.number, NUMBERS),
+    (number_line, "magnitude (log scale)"): (units.number, list(number_line.DECADES)),
     # The stages' axes label every other tick (the rest are grid lines only).
     (stages, "GPUs per run (log scale)"): (units.integer, stages.GPU_LABELS),
     (stages, "wall-clock time (log scale)"): (units.duration, stages.TIME_LABELS),

@@ -140,3 +140,20 @@ def test_bad_picture_inputs_name_their_argument():
         with pytest.raises(EstimatorError) as error:
             call()
         assert error.value.argument == argument
+
+
+def test_the_weights_format_sets_the_weights_bytes_and_nothing_else():
+    """FP8 working weights (DeepSeek-V3 report §3.3) take 1 byte a parameter for BF16's 2; gradients, the FP32 master
+    copy and the moments keep theirs: mixed-precision Adam goes from 16 to 15 bytes a parameter."""
+    bf16 = bill(0)
+    fp8 = estimators.memory_bill(LLAMA3_8B.config, 8, 0, "adam", 8192, 1, "selective", 1, H100.memory_bytes,
+                                 weights_format="fp8_e4m3")
+    assert fp8.memory.weights == bf16.memory.weights / 2 == LLAMA3_8B.params
+    assert (fp8.memory.gradients, fp8.memory.master, fp8.memory.variance) == (
+        bf16.memory.gradients, bf16.memory.master, bf16.memory.variance)
+    assert (bf16.per_param.total, fp8.per_param.total) == (16, 15)
+    assert fp8.inference == bf16.inference / 2
+    with pytest.raises(EstimatorError) as raised:
+        estimators.memory_bill(LLAMA3_8B.config, 8, 0, "adam", 8192, 1, "selective", 1, H100.memory_bytes,
+                               weights_format="fp7")
+    assert raised.value.argument == "number_format"

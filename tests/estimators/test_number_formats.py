@@ -6,7 +6,7 @@ from statistics import NormalDist
 
 import pytest
 
-from estimators import EstimatorError, number_format_figures, round_to_number_format
+from estimators import EstimatorError, format_peak_flops, format_weight_bytes, number_format_figures, round_to_number_format
 from estimators.number_formats import NF4_LEVELS, NUMBER_FORMATS
 
 # Each row: format, (largest, smallest normal, smallest subnormal, mantissa bits), as its source tables them.
@@ -219,3 +219,66 @@ def test_the_small_floats_hold_exactly_the_values_their_bit_patterns_decode_to(k
         assert rounded.rounded == high and (rounded.below == low or high == 0)
         even = low if patterns[low] % 2 == 0 else high  # a tie goes to the even mantissa
         assert round_to_number_format((low + high) / 2, key).rounded == even
+
+
+def test_int8_is_llm_int8s_symmetric_absmax_quantization():
+    """Dettmers et al. 2022 (LLM.int8(), §2, eq. 1): x_i8 = round(127 × x ÷ absmax), so the block's largest
+    magnitude maps to ±127 (never −128: the grid is symmetric) and the step is absmax ÷ 127."""
+    figures = number_format_figures("int8")
+    assert (figures.largest, figures.smallest_subnormal, figures.spacing_at_one) == (127, 1, 1)
+    assert figures.bits_per_value == 8
+    for value, absmax in ((0.5, 1.0), (-0.5, 1.0), (-3.0, 3.0), (0.01, 2.5)):
+        rounded = round_to_number_format(value, "int8", block_absmax=absmax)
+        q = round(127 * value / absmax)  # Python's round: to nearest, ties to even, as the format rounds
+        assert rounded.rounded == q * absmax / 127 and rounded.scale == absmax / 127
+        assert int(rounded.bits, 2) == q % 256  # two's complement
+    assert round_to_number_format(-3.0, "int8", block_absmax=3.0).bits == "10000001"  # −127
+    assert round_to_number_format(-3.0, "int8", block_absmax=3.0).below == -3.0  # nothing held past the largest
+
+
+@pytest.mark.parametrize("key, code, pack", [("fp16", "<e", "<H"), ("fp32", "<f", "<I")])
+def test_the_bits_of_a_rounded_value_are_structs(key, code, pack):
+    """struct packs IEEE 754's bit patterns: sign, biased exponent, mantissa; subnormals and zero included."""
+    width = NUMBER_FORMATS[key].bits
+    for value in (1.0, -2.5, 0.1, 65504.0, 2.0**-24, 2.0**-20, 0.0, -0.0, 1 / 3):
+        rounded = round_to_number_format(value, key)
+        expected = struct.unpack(pack, struct.pack(code, rounded.rounded))[0]
+        assert rounded.bits == format(expected, f"0{width}b"), value
+
+
+def test_the_small_floats_bits_decode_to_the_value_they_hold():
+    """OCP OFP8 §4 and MX v1.0 §5.3, read back by `_decode`: every bit pattern the rounding writes decodes to it."""
+    for key, (e, m, specials) in {"fp8_e4m3": (4, 3, "nan"), "fp8_e5m2": (5, 2, "ieee"), "fp4_e2m1": (2, 1, "none")}.items():
+        for value in (0.3, 1.0, 2.5, 6.0, -0.75, 0.001):
+            rounded = round_to_number_format(value, key)
+            assert _decode(int(rounded.bits, 2), e, m, specials) == rounded.rounded, (key, value)
+
+
+def test_weights_in_a_format_cost_its_bits_per_value():
+    """Ψ × b ÷ 8: 2 bytes a weight in BF16, 1 in FP8, 4.127 bits in NF4 with double quantization (QLoRA §3)."""
+    params = 8e9
+    assert format_weight_bytes(params, "bf16") == 2 * params
+    assert format_weight_bytes(params, "fp8_e4m3") == params
+    assert format_weight_bytes(params, "nf4") == pytest.approx(params * (4 + 8 / 64 + 32 / (64 * 256)) / 8)
+    with pytest.raises(EstimatorError) as raised:
+        format_weight_bytes(0, "bf16")
+    assert raised.value.argument == "params"
+
+
+def test_a_formats_peak_is_the_gpus_at_the_precision_it_multiplies_in():
+    peaks = {"bf16": 989e12, "fp8": 1979e12}  # the H100 SXM's dense peaks (its datasheet)
+    assert format_peak_flops(peaks, "fp8_e5m2") == format_peak_flops(peaks, "mxfp8") == 1979e12
+    assert format_peak_flops(peaks, "nf4") == 989e12  # QLoRA §3: NF4 weights are multiplied in BF16
+    assert format_peak_flops(peaks, "nvfp4") is None  # the H100 has no FP4 tensor cores
+
+
+def test_nf4_rounds_a_negative_weight_to_its_own_negative_levels():
+    """QLoRA appendix E: NF4 has eight levels above zero and seven below, at other quantiles, so a negative weight
+    rounds among the negative levels, never to a positive level's mirror image."""
+    for value in (-0.7, -0.3, -0.05, -0.95, 0.05):
+        rounded = round_to_number_format(value, "nf4", block_absmax=1.0)
+        nearest = min(NF4_LEVELS, key=lambda level: abs(level - value))
+        assert rounded.rounded == nearest and rounded.rounded in NF4_LEVELS
+        assert NF4_LEVELS[int(rounded.bits, 2)] == nearest
+        index = NF4_LEVELS.index(nearest)  # at −1, the end of the levels, the value itself stands for the one below
+        assert (rounded.below, rounded.above) == (NF4_LEVELS[max(index - 1, 0)], NF4_LEVELS[index + 1])
