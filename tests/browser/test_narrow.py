@@ -65,4 +65,3 @@ def test_live_charts_are_legible_at_360_px(browser, site_url, scheme):
     assert too_small(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert "needs JavaScript" not in status_cue(page)
-    page.close()

@@ -58,7 +58,6 @@ def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_
                                  estimators.single_cut_layout(state["cut"], state["gpus"]), state["seq_len"], state["global_batch"])
     assert all(estimators.units.bytes_(share.state_bytes) in bar and "does not fit" in bar for bar in bars)
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="fit"]').endswith("does not fit")
-    page.close()
 
 
 def held_cells(page, cut: str) -> list:
@@ -93,7 +92,6 @@ def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_the
     keys = [t for t in page.locator('[data-widget="parallel_cuts"] [data-chart] text').all_text_contents() if " a step" in t]
     carries = estimators.parallelism.CARRIES[contract_state(widget, "llama3-405b-tp")["cut"]]
     assert f"{carries}, {traffic} a step" in keys
-    page.close()
 
 
 def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_one_state(browser, moves_site):
@@ -116,7 +114,6 @@ def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_on
     assert picked() == ["cut=zero"]
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
     assert " sends weights and gradients to " in " ".join(mark_labels(page, "parallel_cuts", "point"))
-    page.close()
 
 
 def contract_state(widget, preset: str) -> dict:
@@ -144,7 +141,6 @@ def test_each_cut_draws_its_collective_live(browser, moves_site):
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=parallel_cuts] [data-chart] [aria-label]')]"
                            ".filter((el) => /^GPU \\d: /.test(el.getAttribute('aria-label'))).length === 2")
     assert sends(page) == {(1, 2), (2, 1)}
-    page.close()
 
 
 def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_site):
@@ -162,7 +158,6 @@ def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_
     detail = page.text_content('[data-widget="parallel_cuts"] [data-output="per_micro_batch"]')
     assert t.micro_batches == state["global_batch"] // 2
     assert detail.startswith(f"{estimators.units.bytes_(t.cuts[0].micro_batch_bytes)} per micro-batch × {t.micro_batches} ")
-    page.close()
 
 
 def test_a_micro_batch_that_breaks_the_step_is_marked_on_the_field_typed_into(browser, moves_site):
@@ -174,7 +169,6 @@ def test_a_micro_batch_that_breaks_the_step_is_marked_on_the_field_typed_into(br
     assert page.get_attribute('[data-widget="parallel_cuts"] [name="micro_batch"]', "aria-invalid") == "true"
     assert page.get_attribute('[data-widget="parallel_cuts"] [name="global_batch"]', "aria-invalid") is None
     assert page.text_content('[data-widget="parallel_cuts"] [data-error-for="global_batch"]') == ""
-    page.close()
 
 
 # --- the cost of interruptions ------------------------------------------------------------
@@ -208,7 +202,6 @@ def test_choosing_a_cadence_sets_the_field_and_lights_the_choice(browser, moves_
     page.wait_for_function("() => document.querySelector('[data-widget=interruptions] [data-pick-output]').dataset.pick"
                            " === 'interval=' + document.querySelector('[data-widget=interruptions] [data-output=optimal_minutes]').textContent")
     assert pressed_picks(page) == []
-    page.close()
 
 
 # --- storage across scale ----------------------------------------------------------------
@@ -293,7 +286,6 @@ def test_every_storage_series_and_your_run_show_at_the_defaults(browser, moves_s
     rings = page.evaluate(ON_TOP, [root("storage_scale"), parts, True])
     assert set(rings) == set(parts.values())
     assert all(share > 0.2 for share in rings.values()), rings
-    page.close()
 
 
 def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, moves_site):
@@ -308,7 +300,6 @@ def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, m
     page.mouse.up()
     assert model_size(page) != before
     wait_for_cpython_outputs(page, "storage_scale")
-    page.close()
 
 
 def test_a_finger_drags_the_storage_chart_too(browser, moves_site):
@@ -320,7 +311,6 @@ def test_a_finger_drags_the_storage_chart_too(browser, moves_site):
                                     "clientX": box["x"] + box["width"] * share, "clientY": box["y"] + box["height"] / 2})
     wait_for_size_under(page, 0.9)
     wait_for_cpython_outputs(page, "storage_scale")
-    page.close()
 
 
 def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, moves_site):
@@ -336,7 +326,6 @@ def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, mo
     page.wait_for_function(f"(v) => ({FIELD_NUMBER})('[data-widget=storage_scale] [name=params]') !== v", arg=up)
     assert model_size(page) == pytest.approx(before, rel=5e-3)
     wait_for_cpython_outputs(page, "storage_scale")
-    page.close()
 
 
 # --- Play under reduced motion --------------------------------------------------------------
@@ -360,7 +349,6 @@ def test_under_reduced_motion_play_steps_once_per_press(browser, moves_site):
         assert page.input_value('[data-widget="parallel_cuts"] [name="cut"]') == options[(start + presses) % len(options)]
         page.wait_for_timeout(PLAY_STEP_S * 1000 * 1.5)  # nothing moves on by itself
         assert page.input_value('[data-widget="parallel_cuts"] [name="cut"]') == options[(start + presses) % len(options)]
-    page.close()
 
 
 def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_site):
@@ -372,7 +360,6 @@ def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_sit
     page.wait_for_function("(v) => document.querySelector('[data-widget=parallel_cuts] [name=cut]').value !== v", arg=first)
     button.click()
     assert button.get_attribute("aria-pressed") == "false"
-    page.close()
 
 
 # --- fitting the column ---------------------------------------------------------------------
@@ -391,7 +378,6 @@ def test_the_static_picture_fits_its_column_at_every_width(browser, moves_site, 
     page = open_page(browser, f"{moves_site}/{name}/", javascript=False)
     for _ in at_each_width(page):
         assert_pictures_fit(page, name)
-    page.close()
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -407,4 +393,3 @@ def test_the_live_picture_fits_its_column(browser, moves_site, name, width):
         page.click(f"{root(name)} [data-preset]:nth-child(2)")
     drawn(page, name)
     assert_pictures_fit(page, name)
-    page.close()

@@ -64,7 +64,6 @@ def test_memory_bill_draws_one_column_per_gpu_and_serving_beside_them_without_ja
     assert "GPU 1: Momentum, a whole copy, " in " | ".join(labels)  # ZeRO-0: nothing sliced
     outlines = [label for label in bar_labels(page, "memory_bill", leave_out="Serving") if "without ZeRO" in label]
     assert [label.split(" without")[0] for label in outlines] == [f"GPU {i}" for i in range(1, 9)]
-    page.close()
 
 
 def test_past_eight_gpus_one_labelled_column_stands_for_the_rest(browser, pictures_site):
@@ -75,7 +74,6 @@ def test_past_eight_gpus_one_labelled_column_stands_for_the_rest(browser, pictur
     labels = bar_labels(page, "memory_bill")
     assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)] + ["× 1,016 more"]
     assert any(label.startswith("× 1,016 more: Momentum, one slice of 1,024 each, ") for label in labels)
-    page.close()
 
 
 def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_site):
@@ -97,7 +95,6 @@ def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_
                            ".some((el) => el.getAttribute('aria-label').startsWith('GPU 5: Weights (BF16), slice 5 of 8, '))")
     assert bar_height(page, "memory_bill", "GPU 5: Weights") == pytest.approx(weights / 8, rel=0.02)
     assert bar_height(page, "memory_bill", "Serving") == pytest.approx(weights, rel=0.02)
-    page.close()
 
 
 
@@ -117,7 +114,6 @@ def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, picture
     assert pressed(page, "memory_bill") == []
     choose(page, "memory_bill", "stage", "0")  # back to the preset's own state: highlighted again
     assert pressed(page, "memory_bill") == first
-    page.close()
 
 
 # --- sync against async checkpoints ------------------------------------------------
@@ -142,7 +138,6 @@ def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, pictu
             f"save {i}: GPUs paused" for i in range(1, 5)]
     assert [t.split(":")[0] for t in tallies(page)] == ["Synchronous", "Asynchronous"]
     assert all(t.endswith(" in 4 saves") for t in tallies(page))
-    page.close()
 
 
 def bar_widths(page, widget: str) -> dict:
@@ -174,7 +169,6 @@ def test_the_two_pauses_are_drawn_to_scale_on_one_clock(browser, pictures_site, 
     # The synchronous write is the pause; the asynchronous one is as long, after the copy.
     writes = [w for label, w in widths.items() if ": storage, save 1: writing" in label]
     assert writes == pytest.approx([sync[0]] * 2, abs=0.011)
-    page.close()
 
 
 def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, pictures_site):
@@ -190,7 +184,6 @@ def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, picture
         for mode in ("sync", "async"):
             assert sum(label.startswith(f"{mode}: GPUs") and "paused" in label for label in labels) == saves
     page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
-    page.close()
 
 
 
@@ -237,7 +230,6 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
                            ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 4,096 × 4,096')")
     _, w_width, w_height = adapter(page)["W"]
     assert w_width == pytest.approx(w_height, rel=0.02)
-    page.close()
 
 
 
@@ -265,7 +257,6 @@ def test_the_moe_blocks_lit_path_follows_play(browser, pictures_site):
             ".map((el) => el.getAttribute('aria-label')).filter((t) => t.endsWith(' goes here')).sort();"
             " return JSON.stringify(lit) === JSON.stringify(expected); }", arg=expected)
     page.click('[data-widget="moe_routing"] [data-play="token"]')
-    page.close()
 
 
 def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures_site):
@@ -277,7 +268,6 @@ def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures
         " el.ownerSVGElement.getBoundingClientRect().right])")
     assert any(label.startswith("DeepSeek-V3: ") and "stored" in label for label, _, _ in bars)
     assert all(right <= svg_right for _, right, svg_right in bars)
-    page.close()
 
 
 # --- every picture fits its column ---------------------------------------------------
@@ -298,7 +288,6 @@ def test_the_static_picture_fits_its_column_at_every_width(browser, pictures_sit
     page = open_page(browser, f"{pictures_site}/{name}/?{query}", javascript=False)
     for _ in at_each_width(page):
         assert_fits(page, name)
-    page.close()
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -309,7 +298,6 @@ def test_the_live_picture_fits_its_column(browser, pictures_site, name, query, w
     wait_for_cpython_outputs(page, name)
     page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
     assert_fits(page, name)
-    page.close()
 
 
 
@@ -348,7 +336,6 @@ def test_the_planner_draws_tp_inside_a_server_and_stages_across_servers(browser,
     page = open_page(browser, f"{pictures_site}/planner/", javascript=False)
     assert nesting(page), "no GPU drawn before any script runs"
     assert_nested_as_the_outputs_say(page, 8)
-    page.close()
     # Live, on fewer GPUs and servers of four: the redraw follows the new fastest layout.
     page = open_page(browser, f"{pictures_site}/planner/?planner.gpus=1024&planner.scale_up_gpus=4")
     wait_live(page, "planner")
@@ -357,4 +344,3 @@ def test_the_planner_draws_tp_inside_a_server_and_stages_across_servers(browser,
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=planner] [data-chart] [aria-label]')]"
                            ".some((el) => el.getAttribute('aria-label').endsWith('4 GPUs on one scale-up link'))")
     assert_nested_as_the_outputs_say(page, 4)
-    page.close()

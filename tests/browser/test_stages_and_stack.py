@@ -65,7 +65,6 @@ def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_
     centres = sorted((g[2] + g[3]) / 2 for g in sft_points)
     assert len(centres) == len(spans()["sft"].runs)
     assert centres[0] == pytest.approx(sft_bar[2], abs=8) and centres[-1] == pytest.approx(sft_bar[3], abs=8)
-    page.close()
 
 
 def test_every_stage_reads_its_range_data_and_artifact_bytes_without_javascript(browser, site):
@@ -78,7 +77,6 @@ def test_every_stage_reads_its_range_data_and_artifact_bytes_without_javascript(
     weights_bytes = 2 * PRESETS.model("llama3-405b").params
     assert spans()["pretraining"].artifact_high == weights_bytes
     assert f" to {units.bytes_(weights_bytes)} " in page.inner_text('[data-widget="stages"] [data-output="pretraining_bytes"]')
-    page.close()
 
 
 def test_picking_a_stage_shows_its_range_and_marks_its_bar(browser, site):
@@ -97,7 +95,6 @@ def test_picking_a_stage_shows_its_range_and_marks_its_bar(browser, site):
     from figures.stages import OTHER_COLOUR, PICKED_COLOUR
     assert fills[PRESETS.stage("sft").name] == PICKED_COLOUR
     assert fills[PRESETS.stage("pretraining").name] == OTHER_COLOUR
-    page.close()
 
 
 # --- the training stack -------------------------------------------------------------
@@ -123,7 +120,6 @@ def test_the_stack_has_its_three_layers_and_every_block_text_without_javascript(
         for heading, detail in option["details"]:
             assert detail in text
     assert f"as of {pyodide_widgets.module('ten_steps').AS_OF}" in text
-    page.close()
 
 
 def shown_blocks(page) -> list:
@@ -144,7 +140,6 @@ def test_a_block_click_or_key_shows_its_own_text(browser, site):
     page.focus('[data-widget="training_stack"] [data-pick="block=storage"]')
     page.keyboard.press("Enter")
     assert shown_blocks(page) == ["block=storage"]
-    page.close()
 
 
 # --- both pictures fit their column ----------------------------------------------------
@@ -165,7 +160,6 @@ def test_the_picture_fits_its_column_in_either_palette(browser, site, name, widt
             page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)",
                           "slate" if scheme == "dark" else "default")
         assert_fits_in_its_column(page, name)
-    page.close()
 
 
 def assert_fits_in_its_column(page, name: str):
@@ -197,7 +191,6 @@ def test_a_unit_reads_singular_after_one(browser, site):
     page.wait_for_function("(sel) => document.querySelector(sel).textContent === 'GPU'", arg=unit)
     type_into(page, "training_time", "gpus", "2")
     page.wait_for_function("(sel) => document.querySelector(sel).textContent === 'GPUs'", arg=unit)
-    page.close()
 
 
 def test_the_ten_steps_static_view_lists_its_own_rung_and_step_once(browser, site):
@@ -207,14 +200,12 @@ def test_the_ten_steps_static_view_lists_its_own_rung_and_step_once(browser, sit
     shown = page.eval_on_selector_all('[data-widget="ten_steps"] .widget__option',
                                       "els => els.filter((el) => el.checkVisibility()).map((el) => el.dataset.when)")
     assert shown == [f"scale={state['scale']}", f"step={state['step']}"]
-    page.close()
     # Live, every rung's and step's list is there to pick.
     page = open_page(browser, f"{site}/ten_steps/")
     wait_live(page, "ten_steps")
     other = next(key for key in widget.STEPS if key != state["step"])
     page.click(f'[data-widget="ten_steps"] [data-pick="step={other}"]')
     assert page.is_visible(f'[data-widget="ten_steps"] .widget__option[data-when="step={other}"]')
-    page.close()
 
 
 # The room a <select> keeps for its arrow and padding, beyond its option's text.
@@ -232,4 +223,3 @@ def test_every_option_of_a_select_reads_in_full_at_1280_px(browser, site, name):
                  .map((o) => [s.name, o.text, Math.round(s.getBoundingClientRect().width)]); }); }""",
         SELECT_CHROME_PX)
     assert cut == [], cut
-    page.close()
