@@ -19,7 +19,6 @@ import figures
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets.contract import form_text
-from harness.site import built_and_served, throwaway_project
 
 from harness.widgets import (
     address,
@@ -34,15 +33,6 @@ from harness.widgets import (
 )
 
 WIDGETS = pyodide_widgets.WIDGETS
-
-
-@pytest.fixture(scope="module")
-def contract_site(tmp_path_factory):
-    """A site of one page per widget, each holding the widget twice."""
-    folder = tmp_path_factory.mktemp("contract")
-    pages = {f"{name}.md": f"# Two copies of one widget\n\n{{{{ widget('{name}') }}}}\n\n{{{{ widget('{name}') }}}}\n" for name in WIDGETS}
-    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
-        yield url
 
 
 def default_text_state(name: str) -> dict:
@@ -87,10 +77,10 @@ def a_change(name: str):
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_both_copies_read_fully_without_javascript(browser, contract_site, name):
+def test_both_copies_read_fully_without_javascript(browser, widget_site, name):
     expected = cpython_outputs(name, default_text_state(name))
     page = browser.new_page(java_script_enabled=False)
-    page.goto(f"{contract_site}/{name}/")
+    page.goto(f"{widget_site}/{name}-twice/")
     for copy in (f"#{name}", f"#{name}-2"):
         seen = shown_outputs(page, copy)
         assert seen == {key: text for key, text in expected.items() if key in seen}
@@ -104,9 +94,9 @@ NOT_VALID = "%3Cb%3Enot-valid"
 
 @pytest.mark.parametrize("name", WIDGETS)
 def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_a_bad_value_from_a_link_is_named_and_every_preset_answers(
-        browser, page, contract_site, name):
+        browser, page, widget_site, name):
     page.emulate_media(reduced_motion="reduce")  # Play is "Next": one step a press
-    page.goto(f"{contract_site}/{name}/")
+    page.goto(f"{widget_site}/{name}-twice/")
     first, second = f"#{name}", f"#{name}-2"
     wait_live(page, first)
     field, text = a_change(name)
