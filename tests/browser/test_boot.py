@@ -68,8 +68,8 @@ def test_a_file_that_does_not_download_ends_the_boot_in_one_line_naming_it(page,
     page.wait_for_selector(ERROR, timeout=LIVE_TIMEOUT_MS)
     line = status(page)
     assert "\n" not in line and named in line and "network" in line, line
-    type_into(page, WIDGET, "gpus", "1")
-    # The page's numbers stay, said to be for its own inputs, not for GPUs = 1.
+    type_into(page, WIDGET, "gpus", "3")
+    # The page's numbers stay, said to be for its own inputs, not for GPUs = 3 (the page's run has one GPU).
     assert shown_outputs(page, WIDGET) == built
     assert "widget--pending" in page.get_attribute(root(WIDGET), "class")
     assert "page's own inputs" in pending_label(page)
