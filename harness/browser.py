@@ -4,7 +4,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless Chromium here as root, with nothing reaching out to Google's services.
@@ -44,6 +44,15 @@ PAGE_OPTIONS = ("viewport", "color_scheme", "reduced_motion")
 FORGET_EARLIER_TESTS = """(() => { try {
   if (!sessionStorage.getItem("shared-context-fresh")) { localStorage.clear(); sessionStorage.setItem("shared-context-fresh", "1"); }
 } catch (error) {} })();"""
+# Context options a context has anyway: asked for or not, a test gets the same shared context (and its caches).
+CONTEXT_DEFAULTS = {"java_script_enabled": True}
+# Whether a page's worker is done with its snapshot: it booted from one, never booted (no widget, no
+# JavaScript, a boot that failed or is still under way), or has said whether it kept the one it made.
+SNAPSHOT_SETTLED = """() => { const runtime = window.widgetRuntime;
+  return !runtime || runtime.status !== "live" || runtime.snapshot !== "none" || runtime.snapshotSaved !== undefined; }"""
+# The worker keeps its snapshot once it has been idle a second (worker.js, SNAPSHOT_AFTER_IDLE_MS); a
+# page given back waits this long at most for it.
+SNAPSHOT_WAIT_MS = 10_000
 
 
 class SharedContexts:
@@ -82,6 +91,7 @@ class SharedContexts:
         """The pages of one context's options, lent from the shared context for them; `viewport`,
         `color_scheme` and `reduced_motion` are set on each page instead."""
         page_options = {name: options.pop(name) for name in PAGE_OPTIONS if name in options}
+        options = {name: value for name, value in options.items() if name not in CONTEXT_DEFAULTS or CONTEXT_DEFAULTS[name] != value}
         key = json.dumps(options, sort_keys=True)
         if key not in self._contexts:
             self._contexts[key] = self.own_context(**options)
@@ -105,7 +115,12 @@ class SharedContexts:
         return page
 
     def give_back(self):
-        """Close every page lent since the last call and clear the cookies they left."""
+        """Close every page lent since the last call and clear the cookies they left. A page whose
+        worker booted without a snapshot is closed once the worker has kept the one it made, so the
+        next test's page of that site, in that context, restores it instead of booting cold too."""
+        for page in self._lent:
+            if not page.is_closed():
+                keep_snapshot(page)
         close_open(self._lent)
         for context in self._contexts.values():
             context.clear_cookies()
@@ -134,6 +149,14 @@ class BorrowedContext:
 
     def close(self):
         close_open(self.pages)
+
+
+def keep_snapshot(page):
+    """Wait until the page's worker is done with its snapshot (SNAPSHOT_SETTLED), or SNAPSHOT_WAIT_MS."""
+    try:
+        page.wait_for_function(SNAPSHOT_SETTLED, timeout=SNAPSHOT_WAIT_MS)
+    except PlaywrightError:  # a page that no longer answers, or a worker still busy: no snapshot from it
+        pass
 
 
 def close_open(pages: list):

@@ -25,8 +25,12 @@ SMALLEST_TEXT_PX = 10
 
 @contextlib.contextmanager
 def one_page_per_widget(folder: Path, names):
-    """A throwaway site of one page per widget, `/<name>/`, built and served; yields its URL."""
-    pages = {f"{name}.md": f"# One widget\n\n{{{{ widget('{name}') }}}}\n" for name in names}
+    """A throwaway site of a page per widget, `/<name>/`, and of a page holding it twice, `/<name>-twice/`,
+    built and served; yields its URL. One site (one origin) serves every test of a widget alone: the
+    Pyodide snapshot its first visit keeps serves them all."""
+    one = "{{{{ widget('{}') }}}}\n"
+    pages = {f"{name}.md": f"# One widget\n\n{one.format(name)}" for name in names}
+    pages |= {f"{name}-twice.md": f"# Two copies of one widget\n\n{one.format(name)}\n{one.format(name)}" for name in names}
     with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
         yield url
 

@@ -7,7 +7,9 @@ needs a browser that has never seen the site asks for `fresh_page`, or overrides
 
 import pytest
 
+import pyodide_widgets
 from harness.browser import MISSING, SharedContexts, chromium
+from harness.widgets import one_page_per_widget
 from tests.conftest import BROWSERS
 
 
@@ -18,6 +20,13 @@ def chromium_browser():
             yield browser
     except FileNotFoundError:
         pytest.fail(MISSING)
+
+
+@pytest.fixture(scope="session")
+def widget_site(tmp_path_factory):
+    """A throwaway site of every widget alone on a page, `/<name>/`, and twice on one, `/<name>-twice/`."""
+    with one_page_per_widget(tmp_path_factory.mktemp("widgets"), pyodide_widgets.WIDGETS) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

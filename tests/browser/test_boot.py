@@ -12,7 +12,7 @@ import pytest
 
 from harness.browser import LIVE_TIMEOUT_MS
 from harness.site import ROOT
-from .test_runtime import GARBAGE, widget_text
+from .test_runtime import GARBAGE, PAGE, widget_text
 from harness.widgets import look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
@@ -63,13 +63,13 @@ def test_a_file_that_does_not_download_ends_the_boot_in_one_line_naming_it(page,
     watch_workers(page)
     page.context.route(lambda url: blocked in url.split("?")[0].rsplit("/", 1)[-1] or url.split("?")[0].endswith(blocked),
                        lambda route: route.abort())
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     built = shown_outputs(page, WIDGET)
     page.wait_for_selector(ERROR, timeout=LIVE_TIMEOUT_MS)
     line = status(page)
     assert "\n" not in line and named in line and "network" in line, line
-    type_into(page, WIDGET, "gpus", "1")
-    # The page's numbers stay, said to be for its own inputs, not for GPUs = 1.
+    type_into(page, WIDGET, "gpus", "3")
+    # The page's numbers stay, said to be for its own inputs, not for GPUs = 3 (the page's run has one GPU).
     assert shown_outputs(page, WIDGET) == built
     assert "widget--pending" in page.get_attribute(root(WIDGET), "class")
     assert "page's own inputs" in pending_label(page)
@@ -81,7 +81,7 @@ def test_a_webassembly_that_does_not_compile_blames_the_browser(page, site_url):
     watch_workers(page)
     page.context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(
         status=200, content_type="application/wasm", body=b"\0asm but not really"))
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     page.wait_for_selector(ERROR, timeout=LIVE_TIMEOUT_MS)
     assert "this browser could not start" in status(page)
     assert page.log.page_errors == [] and page.log.console_errors == []
@@ -93,7 +93,7 @@ def test_a_download_that_stalls_gives_up_with_one_line(page, site_url):
     # The page's clock, run on by the test rather than waited out: the stall timer starts again with
     # every byte that arrives, so it is run past the limit until the other downloads are over.
     page.clock.install()
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     page.clock.run_for(IDLE_BOOT_MS)  # the boot waits for an idle moment after the load event
     while not held:
         page.wait_for_timeout(50)
@@ -110,7 +110,7 @@ def test_a_download_that_stalls_gives_up_with_one_line(page, site_url):
 def test_the_download_shows_its_bytes_of_the_known_total(page, site_url):
     held = []
     page.context.route("**/python_stdlib.zip", lambda route: held.append(route))  # the wasm arrives; the stdlib waits
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     bar = f"{root(WIDGET)} .widget__download progress"
     page.wait_for_function("sel => document.querySelector(sel).value > 9e6", arg=bar, timeout=LIVE_TIMEOUT_MS)
     look_at(page, WIDGET)
@@ -127,7 +127,7 @@ def test_the_download_shows_its_bytes_of_the_known_total(page, site_url):
 
 
 def test_outputs_are_pending_from_the_input_until_an_answer_slower_than_a_glance(page, site_url):
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     look_at(page, WIDGET)
     # Live, the input event itself leaves the outputs unmarked: an answer may come before anyone could read them.

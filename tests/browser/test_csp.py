@@ -17,10 +17,12 @@ import pytest
 
 from harness.site import QuietHandler, nav_paths
 
+from .test_narrow import PHONE, assert_live_charts_are_legible
 from .test_widget_contract import a_change
 from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
 PAGES = nav_paths()
+DESKTOP = {"width": 1280, "height": 900}
 RECORD_VIOLATIONS = """window.cspViolations = [];
 document.addEventListener("securitypolicyviolation",
   (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
@@ -80,13 +82,19 @@ def test_the_headers_file_carries_the_policy_types_and_cache_rules(built_site):
 
 
 def test_under_the_policy_every_widget_goes_live_every_chart_redraws_and_nothing_is_violated(page, site_url):
+    """On a phone, where every chart, redrawn live, must stay legible too (test_narrow)."""
     watch(page)
+    page.set_viewport_size(PHONE)
     for path in PAGES:
         page.goto(f"{site_url}{path}")
         every_widget_goes_live_and_redraws(page)
         assert quiet(page) == NOTHING, path
+        if page.locator("[data-chart]").count():
+            assert_live_charts_are_legible(page)
     # Instant navigation swaps the content and re-runs its scripts under the first page's policy: each page's
-    # first widget goes live and redraws (every widget already did above, under the same policy).
+    # first widget goes live and redraws (every widget already did above, under the same policy). Its links
+    # are the side navigation's, shown at a desktop's width.
+    page.set_viewport_size(DESKTOP)
     for link_text, path in [("Training & Fine-Tuning", "/training/"), ("AI training at scale, in ten steps", "/ten-steps/"),
                             ("Methods & sources", "/methods/"), ("Home", "/")]:
         page.evaluate("() => { window.articleBefore = document.querySelector('article'); }")

@@ -7,7 +7,7 @@ serves the form and the URL alike.
 """
 
 
-from .test_runtime import GARBAGE, widget_text
+from .test_runtime import GARBAGE, PAGE, widget_text
 from harness.widgets import address, form_state, look_at, root, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
@@ -26,7 +26,7 @@ def error_beside(page, field: str) -> str:
 def test_typed_a_decimal_comma_is_refused_grouped_thousands_read_as_one_number_and_an_extreme_value_is_answered(
         browser, page, site_url):
     """Each typed into one visit, in turn; each grouped number also opened from the address it wrote."""
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     good = wait_for_cpython_outputs(page, WIDGET)
     mfu = form_state(page, WIDGET)["mfu"]
@@ -58,21 +58,7 @@ def test_typed_a_decimal_comma_is_refused_grouped_thousands_read_as_one_number_a
 
 
 def test_a_decimal_comma_from_a_link_is_refused_beside_its_field(page, site_url):
-    page.goto(f"{site_url}/training/?training_time.mfu=1,5")
+    page.goto(f"{site_url}{PAGE}?training_time.mfu=1,5")
     wait_live(page, WIDGET)
     assert "commas only between thousands" in error_beside(page, "mfu")
     assert page.input_value(f'{root(WIDGET)} [name="mfu"]') == "1,5"
-
-
-def test_a_micro_batch_that_breaks_the_step_is_refused_on_the_micro_batch_not_the_batch(page, site_url):
-    # Two fields make the step invalid together; the one typed into is named, marked aria-invalid,
-    # and the batch the reader did not touch stays unmarked.
-    cuts = "parallel_cuts"
-    page.goto(f"{site_url}/training/")
-    wait_live(page, cuts)
-    type_into(page, cuts, "micro_batch", "3")
-    error = page.locator(f'{root(cuts)} [data-error-for="micro_batch"]')
-    error.filter(has_text="Must be a divisor of").wait_for()
-    assert page.get_attribute(f'{root(cuts)} [name="micro_batch"]', "aria-invalid") == "true"
-    assert page.get_attribute(f'{root(cuts)} [name="global_batch"]', "aria-invalid") is None
-    assert "sequences" in error.inner_text()

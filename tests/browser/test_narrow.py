@@ -1,13 +1,12 @@
 """Charts stay legible on a phone, static and live, in both palettes:
 no chart text below 10 CSS px at 360 px wide (a chart too wide for the column
 scrolls sideways in its frame), and the page itself never scrolls sideways.
-Also: with JavaScript off, a widget says that its inputs need it.
+Also: with JavaScript off, a widget says that its inputs need it. The live
+charts are checked in test_csp's visit of every page, each widget moved once.
 """
 
 import pytest
 
-from .test_widget_contract import a_change
-from harness.widgets import set_field, wait_for_cpython_outputs, wait_live
 
 PHONE = {"width": 360, "height": 740}
 SMALLEST_TEXT_PX = 10
@@ -49,20 +48,14 @@ def test_static_charts_are_legible_at_360_px(browser, site_url, path, scheme):
     page.close()
 
 
-@pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_live_charts_are_legible_at_360_px(browser, site_url, scheme):
-    page = phone_page(browser, scheme)
-    page.goto(f"{site_url}/training/")
-    for element in page.locator("[data-widget]").all():
-        widget = f"#{element.get_attribute('id')}"
-        wait_live(page, widget)
-        field, text = a_change(element.get_attribute("data-widget"))
-        set_field(page, widget, field, text)
-        wait_for_cpython_outputs(page, widget)
+def assert_live_charts_are_legible(page):
+    """Every chart of a page at PHONE width, each widget moved once (test_csp's visit of every page), redrawn
+    live and legible in both palettes, and the page not scrolling sideways."""
     # Every chart redrawn by Vega (a diagram is drawn once, at build time, and stays).
     page.wait_for_function("() => [...document.querySelectorAll('[data-chart-spec]')].every((c) => c.closest('[data-widget]').widget.view)")
     page.wait_for_function("() => document.querySelectorAll('[data-chart-spec] svg').length === document.querySelectorAll('[data-chart-spec]').length")
-    assert too_small(page) == []
+    for scheme in ("default", "slate"):
+        page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
+        assert too_small(page) == [], scheme
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert "needs JavaScript" not in status_cue(page)
-    page.close()

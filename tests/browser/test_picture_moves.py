@@ -15,17 +15,11 @@ import estimators
 import pyodide_widgets
 from figures import cut_holdings
 from figures.storage_scale import PART_COLOURS
-from harness.widgets import (WIDTHS, assert_fits, at_each_width, choose, form_state, look_at, mark_labels, one_page_per_widget, open_page, root,
+from harness.widgets import (WIDTHS, assert_fits, at_each_width, choose, form_state, look_at, mark_labels, open_page, root,
                              type_into, wait_for_cpython_outputs, wait_live)
 
 WIDGETS = ("parallel_cuts", "interruptions", "storage_scale")
 PLAY_STEP_S = 2.0  # runtime.js's PLAY_STEP_MS: an unpressed Play would have stepped by then
-
-
-@pytest.fixture(scope="module")
-def moves_site(tmp_path_factory):
-    with one_page_per_widget(tmp_path_factory.mktemp("moves"), WIDGETS) as url:
-        yield url
 
 
 def drawn(page, widget: str):
@@ -46,8 +40,8 @@ def state_bars(page) -> list:
     return [label for label in mark_labels(page, "parallel_cuts", "rect mark") if label.startswith("GPU ")]
 
 
-def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_fit(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/parallel_cuts/", javascript=False)
+def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_fit(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/parallel_cuts/", javascript=False)
     # The default preset: tensor parallelism over 8 GPUs of Llama 3 405B, four of them drawn.
     assert sends(page) == {(1, 2), (2, 3), (3, 4), (4, 1)}
     bars = state_bars(page)
@@ -58,7 +52,6 @@ def test_the_six_cuts_ring_has_four_gpus_and_arrows_and_says_the_state_does_not_
                                  estimators.single_cut_layout(state["cut"], state["gpus"]), state["seq_len"], state["global_batch"])
     assert all(estimators.units.bytes_(share.state_bytes) in bar and "does not fit" in bar for bar in bars)
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="fit"]').endswith("does not fit")
-    page.close()
 
 
 def held_cells(page, cut: str) -> list:
@@ -81,8 +74,8 @@ def held_cells(page, cut: str) -> list:
         [centres, c.CELL - 2])
 
 
-def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_they_carry(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/parallel_cuts/", javascript=False)
+def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_they_carry(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/parallel_cuts/", javascript=False)
     cells = cut_holdings.GRID ** 2
     assert held_cells(page, "zero") == [cells // 4] * 4  # its shard of every layer, not the whole model
     assert held_cells(page, "dp") == [cells] * 4 and held_cells(page, "tp") == [cells // 4] * 4
@@ -93,12 +86,11 @@ def test_a_zero_3_gpu_holds_a_quarter_of_the_weights_and_the_arrows_say_what_the
     keys = [t for t in page.locator('[data-widget="parallel_cuts"] [data-chart] text').all_text_contents() if " a step" in t]
     carries = estimators.parallelism.CARRIES[contract_state(widget, "llama3-405b-tp")["cut"]]
     assert f"{carries}, {traffic} a step" in keys
-    page.close()
 
 
-def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_one_state(browser, moves_site):
+def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_one_state(browser, widget_site):
     page = browser.new_context(reduced_motion="reduce").new_page()
-    page.goto(f"{moves_site}/parallel_cuts/?parallel_cuts.cut=cp")  # Llama 3 405B: dense, no experts
+    page.goto(f"{widget_site}/parallel_cuts/?parallel_cuts.cut=cp")  # Llama 3 405B: dense, no experts
     wait_live(page, "parallel_cuts")
     drawn(page, "parallel_cuts")
     options = list(estimators.parallelism.CUTS)
@@ -116,15 +108,14 @@ def test_play_steps_past_a_cut_the_model_cannot_take_and_a_refused_cut_leaves_on
     assert picked() == ["cut=zero"]
     assert page.text_content('[data-widget="parallel_cuts"] [data-output="collective"]') == estimators.parallelism.COLLECTIVES["zero"]
     assert " sends weights and gradients to " in " ".join(mark_labels(page, "parallel_cuts", "point"))
-    page.close()
 
 
 def contract_state(widget, preset: str) -> dict:
     return pyodide_widgets.contract.read(widget.FIELDS, widget.presets()[preset]["state"])
 
 
-def test_each_cut_draws_its_collective_live(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/parallel_cuts/")
+def test_each_cut_draws_its_collective_live(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/parallel_cuts/")
     wait_live(page, "parallel_cuts")
     choose(page, "parallel_cuts", "cut", "pp")
     drawn(page, "parallel_cuts")
@@ -144,11 +135,10 @@ def test_each_cut_draws_its_collective_live(browser, moves_site):
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=parallel_cuts] [data-chart] [aria-label]')]"
                            ".filter((el) => /^GPU \\d: /.test(el.getAttribute('aria-label'))).length === 2")
     assert sends(page) == {(1, 2), (2, 1)}
-    page.close()
 
 
-def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/parallel_cuts/")
+def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch_and_a_micro_batch_that_breaks_the_step_is_named(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/parallel_cuts/")
     wait_live(page, "parallel_cuts")
     type_into(page, "parallel_cuts", "micro_batch", "2")
     drawn(page, "parallel_cuts")
@@ -160,19 +150,15 @@ def test_the_six_cuts_traffic_reads_per_step_and_per_micro_batch(browser, moves_
     detail = page.text_content('[data-widget="parallel_cuts"] [data-output="per_micro_batch"]')
     assert t.micro_batches == state["global_batch"] // 2
     assert detail.startswith(f"{estimators.units.bytes_(t.cuts[0].micro_batch_bytes)} per micro-batch × {t.micro_batches} ")
-    page.close()
-
-
-def test_a_micro_batch_that_breaks_the_step_is_marked_on_the_field_typed_into(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/parallel_cuts/?parallel_cuts.micro_batch=3")
-    wait_live(page, "parallel_cuts")
+    # A micro-batch that does not divide the batch: two fields make the step invalid together; the one
+    # typed into is named and marked, and the batch the reader did not touch stays unmarked.
+    type_into(page, "parallel_cuts", "micro_batch", "3")
     error = page.locator('[data-widget="parallel_cuts"] [data-error-for="micro_batch"]')
-    error.wait_for()
-    page.wait_for_function("(el) => el.textContent.length > 0", arg=error.element_handle())
+    error.filter(has_text="Must be a divisor of").wait_for()
+    assert "sequences" in error.inner_text()
     assert page.get_attribute('[data-widget="parallel_cuts"] [name="micro_batch"]', "aria-invalid") == "true"
     assert page.get_attribute('[data-widget="parallel_cuts"] [name="global_batch"]', "aria-invalid") is None
     assert page.text_content('[data-widget="parallel_cuts"] [data-error-for="global_batch"]') == ""
-    page.close()
 
 
 # --- the cost of interruptions ------------------------------------------------------------
@@ -182,9 +168,9 @@ def pressed_picks(page) -> list:
                                      "els => els.map((el) => el.dataset.pick)")
 
 
-def test_choosing_a_cadence_sets_the_field_and_lights_the_choice(browser, moves_site):
+def test_choosing_a_cadence_sets_the_field_and_lights_the_choice(browser, widget_site):
     widget = pyodide_widgets.module("interruptions")
-    page = open_page(browser, f"{moves_site}/interruptions/")
+    page = open_page(browser, f"{widget_site}/interruptions/")
     wait_live(page, "interruptions")
     preset = widget.presets()["unexpected"]["state"]
     assert pressed_picks(page) == [f"interval={preset['interval']}"]
@@ -206,7 +192,6 @@ def test_choosing_a_cadence_sets_the_field_and_lights_the_choice(browser, moves_
     page.wait_for_function("() => document.querySelector('[data-widget=interruptions] [data-pick-output]').dataset.pick"
                            " === 'interval=' + document.querySelector('[data-widget=interruptions] [data-output=optimal_minutes]').textContent")
     assert pressed_picks(page) == []
-    page.close()
 
 
 # --- storage across scale ----------------------------------------------------------------
@@ -278,8 +263,8 @@ def rgb(colour: str) -> str:
     return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
 
 
-def test_every_storage_series_and_your_run_show_at_the_defaults(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/storage_scale/", javascript=False)
+def test_every_storage_series_and_your_run_show_at_the_defaults(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/storage_scale/", javascript=False)
     page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()
     parts = dict(zip(map(rgb, PART_COLOURS), pyodide_widgets.module("storage_scale").PARTS.values()))
     # At the defaults (20 tokens of 4 bytes a parameter, five checkpoints of 16 bytes) the dataset
@@ -291,11 +276,10 @@ def test_every_storage_series_and_your_run_show_at_the_defaults(browser, moves_s
     rings = page.evaluate(ON_TOP, [root("storage_scale"), parts, True])
     assert set(rings) == set(parts.values())
     assert all(share > 0.2 for share in rings.values()), rings
-    page.close()
 
 
-def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, moves_site):
-    page, box = storage_chart(browser, moves_site)
+def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, widget_site):
+    page, box = storage_chart(browser, widget_site)
     before = model_size(page)
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + box["width"] * 0.3, y)
@@ -306,11 +290,10 @@ def test_dragging_the_storage_chart_changes_the_field_and_the_outputs(browser, m
     page.mouse.up()
     assert model_size(page) != before
     wait_for_cpython_outputs(page, "storage_scale")
-    page.close()
 
 
-def test_a_finger_drags_the_storage_chart_too(browser, moves_site):
-    page, box = storage_chart(browser, moves_site)
+def test_a_finger_drags_the_storage_chart_too(browser, widget_site):
+    page, box = storage_chart(browser, widget_site)
     chart = page.locator('[data-widget="storage_scale"] [data-chart]')
     # Down and away at once, before the live chart exists: the drag waits for it and loses no move.
     for kind, share in (("pointerdown", 0.2), ("pointermove", 0.9), ("pointerup", 0.9)):
@@ -318,11 +301,10 @@ def test_a_finger_drags_the_storage_chart_too(browser, moves_site):
                                     "clientX": box["x"] + box["width"] * share, "clientY": box["y"] + box["height"] / 2})
     wait_for_size_under(page, 0.9)
     wait_for_cpython_outputs(page, "storage_scale")
-    page.close()
 
 
-def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, moves_site):
-    page = open_page(browser, f"{moves_site}/storage_scale/")
+def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/storage_scale/")
     wait_live(page, "storage_scale")
     before = model_size(page)
     page.focus('[data-widget="storage_scale"] [data-chart]')
@@ -334,7 +316,6 @@ def test_the_arrow_keys_step_the_model_size_when_the_chart_has_focus(browser, mo
     page.wait_for_function(f"(v) => ({FIELD_NUMBER})('[data-widget=storage_scale] [name=params]') !== v", arg=up)
     assert model_size(page) == pytest.approx(before, rel=5e-3)
     wait_for_cpython_outputs(page, "storage_scale")
-    page.close()
 
 
 # --- Play under reduced motion --------------------------------------------------------------
@@ -347,8 +328,8 @@ def play_button(browser, url: str, motion: str):
     return page, page.locator('[data-widget="parallel_cuts"] [data-play="cut"]')
 
 
-def test_under_reduced_motion_play_steps_once_per_press(browser, moves_site):
-    page, button = play_button(browser, moves_site, "reduce")
+def test_under_reduced_motion_play_steps_once_per_press(browser, widget_site):
+    page, button = play_button(browser, widget_site, "reduce")
     # A plain button that says what it does, not a toggle that starts a show.
     assert button.text_content() == "Next" and button.get_attribute("aria-pressed") is None
     options = page.eval_on_selector('[data-widget="parallel_cuts"] [name="cut"]', "s => [...s.options].map((o) => o.value)")
@@ -358,11 +339,10 @@ def test_under_reduced_motion_play_steps_once_per_press(browser, moves_site):
         assert page.input_value('[data-widget="parallel_cuts"] [name="cut"]') == options[(start + presses) % len(options)]
         page.wait_for_timeout(PLAY_STEP_S * 1000 * 1.5)  # nothing moves on by itself
         assert page.input_value('[data-widget="parallel_cuts"] [name="cut"]') == options[(start + presses) % len(options)]
-    page.close()
 
 
-def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_site):
-    page, button = play_button(browser, moves_site, "no-preference")
+def test_without_reduced_motion_play_runs_until_pressed_again(browser, widget_site):
+    page, button = play_button(browser, widget_site, "no-preference")
     assert button.text_content() == "Play" and button.get_attribute("aria-pressed") == "false"
     first = page.input_value('[data-widget="parallel_cuts"] [name="cut"]')
     button.click()
@@ -370,7 +350,6 @@ def test_without_reduced_motion_play_runs_until_pressed_again(browser, moves_sit
     page.wait_for_function("(v) => document.querySelector('[data-widget=parallel_cuts] [name=cut]').value !== v", arg=first)
     button.click()
     assert button.get_attribute("aria-pressed") == "false"
-    page.close()
 
 
 # --- fitting the column ---------------------------------------------------------------------
@@ -385,17 +364,16 @@ def assert_pictures_fit(page, name: str):
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_the_static_picture_fits_its_column_at_every_width(browser, moves_site, name):
-    page = open_page(browser, f"{moves_site}/{name}/", javascript=False)
+def test_the_static_picture_fits_its_column_at_every_width(browser, widget_site, name):
+    page = open_page(browser, f"{widget_site}/{name}/", javascript=False)
     for _ in at_each_width(page):
         assert_pictures_fit(page, name)
-    page.close()
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", WIDGETS)
-def test_the_live_picture_fits_its_column(browser, moves_site, name, width):
-    page = open_page(browser, f"{moves_site}/{name}/", width)
+def test_the_live_picture_fits_its_column(browser, widget_site, name, width):
+    page = open_page(browser, f"{widget_site}/{name}/", width)
     wait_live(page, name)
     look_at(page, name)
     # Move it once, so the live drawing is on screen, not the build's.
@@ -405,4 +383,3 @@ def test_the_live_picture_fits_its_column(browser, moves_site, name, width):
         page.click(f"{root(name)} [data-preset]:nth-child(2)")
     drawn(page, name)
     assert_pictures_fit(page, name)
-    page.close()

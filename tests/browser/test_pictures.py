@@ -12,17 +12,10 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.widgets import (WIDTHS, assert_fits, at_each_width, choose, mark_labels, one_page_per_widget, open_page, root, unfold,
+from harness.widgets import (WIDTHS, assert_fits, at_each_width, choose, mark_labels, open_page, root, unfold,
                              wait_for_cpython_outputs, wait_live)
 
 PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing", "planner")
-
-
-@pytest.fixture(scope="module")
-def pictures_site(tmp_path_factory):
-    """A site of one page per widget with a picture."""
-    with one_page_per_widget(tmp_path_factory.mktemp("pictures"), PICTURES) as url:
-        yield url
 
 
 def bar_labels(page, widget: str, leave_out: str = " without ZeRO: ") -> list:
@@ -54,8 +47,8 @@ def columns_of(labels: list) -> list:
     return names
 
 
-def test_memory_bill_draws_one_column_per_gpu_and_serving_beside_them_without_javascript(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/memory_bill/", javascript=False)
+def test_memory_bill_draws_one_column_per_gpu_and_serving_beside_them_without_javascript(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/memory_bill/", javascript=False)
     labels = bar_labels(page, "memory_bill")
     # The default preset: one 8-GPU server.
     assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)]
@@ -64,22 +57,20 @@ def test_memory_bill_draws_one_column_per_gpu_and_serving_beside_them_without_ja
     assert "GPU 1: Momentum, a whole copy, " in " | ".join(labels)  # ZeRO-0: nothing sliced
     outlines = [label for label in bar_labels(page, "memory_bill", leave_out="Serving") if "without ZeRO" in label]
     assert [label.split(" without")[0] for label in outlines] == [f"GPU {i}" for i in range(1, 9)]
-    page.close()
 
 
-def test_past_eight_gpus_one_labelled_column_stands_for_the_rest(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/memory_bill/?memory_bill.gpus=1024&memory_bill.stage=3")
+def test_past_eight_gpus_one_labelled_column_stands_for_the_rest(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/memory_bill/?memory_bill.gpus=1024&memory_bill.stage=3")
     wait_live(page, "memory_bill")
     wait_for_cpython_outputs(page, "memory_bill")
     page.wait_for_function("() => document.querySelector('[data-widget=memory_bill]').widget.view")
     labels = bar_labels(page, "memory_bill")
     assert columns_of(labels[:-1]) == [f"GPU {i}" for i in range(1, 9)] + ["× 1,016 more"]
     assert any(label.startswith("× 1,016 more: Momentum, one slice of 1,024 each, ") for label in labels)
-    page.close()
 
 
-def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/memory_bill/")
+def test_the_zero_stepper_slices_the_state_across_the_columns(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/memory_bill/")
     wait_live(page, "memory_bill")
     whole = bar_height(page, "memory_bill", "GPU 5: Momentum")
     weights = bar_height(page, "memory_bill", "GPU 5: Weights")
@@ -97,7 +88,6 @@ def test_the_zero_stepper_slices_the_state_across_the_columns(browser, pictures_
                            ".some((el) => el.getAttribute('aria-label').startsWith('GPU 5: Weights (BF16), slice 5 of 8, '))")
     assert bar_height(page, "memory_bill", "GPU 5: Weights") == pytest.approx(weights / 8, rel=0.02)
     assert bar_height(page, "memory_bill", "Serving") == pytest.approx(weights, rel=0.02)
-    page.close()
 
 
 
@@ -108,8 +98,8 @@ def pressed(page, widget: str) -> list:
                                      "els => els.map((el) => el.textContent.trim())")
 
 
-def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/memory_bill/")
+def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/memory_bill/")
     wait_live(page, "memory_bill")
     first = pressed(page, "memory_bill")
     assert len(first) == 1
@@ -117,7 +107,6 @@ def test_the_highlighted_preset_follows_play_and_a_typed_return(browser, picture
     assert pressed(page, "memory_bill") == []
     choose(page, "memory_bill", "stage", "0")  # back to the preset's own state: highlighted again
     assert pressed(page, "memory_bill") == first
-    page.close()
 
 
 # --- sync against async checkpoints ------------------------------------------------
@@ -132,8 +121,8 @@ def tallies(page) -> list:
                                      "els => els.map((el) => el.textContent).filter((t) => t.includes(': paused '))")
 
 
-def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/checkpoint_modes/", javascript=False)
+def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/checkpoint_modes/", javascript=False)
     labels = bar_labels(page, "checkpoint_modes")
     assert lanes_of(labels) == ["sync: GPUs", "sync: storage", "async: GPUs", "async: storage"]
     # The clock at its last stop: four saves in each mode, each paused once per save.
@@ -142,7 +131,6 @@ def test_both_checkpoint_modes_share_one_clock_without_javascript(browser, pictu
             f"save {i}: GPUs paused" for i in range(1, 5)]
     assert [t.split(":")[0] for t in tallies(page)] == ["Synchronous", "Asynchronous"]
     assert all(t.endswith(" in 4 saves") for t in tallies(page))
-    page.close()
 
 
 def bar_widths(page, widget: str) -> dict:
@@ -153,11 +141,11 @@ def bar_widths(page, widget: str) -> dict:
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
-def test_the_two_pauses_are_drawn_to_scale_on_one_clock(browser, pictures_site, mode):
+def test_the_two_pauses_are_drawn_to_scale_on_one_clock(browser, widget_site, mode):
     widget = pyodide_widgets.module("checkpoint_modes")
     state = pyodide_widgets.contract.read(widget.FIELDS, widget.presets()[mode]["state"])
     presets = estimators.load_presets()
-    page = open_page(browser, f"{pictures_site}/checkpoint_modes/?checkpoint_modes.mode={mode}", javascript=False)
+    page = open_page(browser, f"{widget_site}/checkpoint_modes/?checkpoint_modes.mode={mode}", javascript=False)
     widths = bar_widths(page, "checkpoint_modes")
     sync = [w for label, w in widths.items() if label.startswith("sync: GPUs, save 1: GPUs paused")]
     asynchronous = [w for label, w in widths.items() if label.startswith("async: GPUs, save 1: GPUs paused")]
@@ -174,11 +162,10 @@ def test_the_two_pauses_are_drawn_to_scale_on_one_clock(browser, pictures_site, 
     # The synchronous write is the pause; the asynchronous one is as long, after the copy.
     writes = [w for label, w in widths.items() if ": storage, save 1: writing" in label]
     assert writes == pytest.approx([sync[0]] * 2, abs=0.011)
-    page.close()
 
 
-def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/checkpoint_modes/")
+def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/checkpoint_modes/")
     wait_live(page, "checkpoint_modes")
     page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
     # From its last stop the clock goes round to the first save, then on: both lanes grow together.
@@ -190,7 +177,6 @@ def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, picture
         for mode in ("sync", "async"):
             assert sum(label.startswith(f"{mode}: GPUs") and "paused" in label for label in labels) == saves
     page.click('[data-widget="checkpoint_modes"] [data-play="clock"]')
-    page.close()
 
 
 
@@ -209,9 +195,9 @@ def adapter(page) -> dict:
     return {label.split(",")[0]: (label, *size) for label, size in marks(page, "finetune_fit", "rect mark").items()}
 
 
-def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(browser, pictures_site):
+def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(browser, widget_site):
     # Llama 3 8B's k projection: 4,096 in, 1,024 out, as grouped-query attention makes it.
-    page = open_page(browser, f"{pictures_site}/finetune_fit/?finetune_fit.model=llama3-8b&finetune_fit.modules=k")
+    page = open_page(browser, f"{widget_site}/finetune_fit/?finetune_fit.model=llama3-8b&finetune_fit.modules=k")
     wait_live(page, "finetune_fit")
     wait_for_cpython_outputs(page, "finetune_fit")
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
@@ -237,7 +223,6 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
                            ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 4,096 × 4,096')")
     _, w_width, w_height = adapter(page)["W"]
     assert w_width == pytest.approx(w_height, rel=0.02)
-    page.close()
 
 
 
@@ -249,8 +234,8 @@ def lit_experts(page) -> list:
         "els => els.map((el) => el.getAttribute('aria-label') || '').filter((t) => t.endsWith(' goes here'))")
 
 
-def test_the_moe_blocks_lit_path_follows_play(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/moe_routing/")
+def test_the_moe_blocks_lit_path_follows_play(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/moe_routing/")
     wait_live(page, "moe_routing")
     widget = pyodide_widgets.module("moe_routing")
     state = next(iter(widget.presets().values()))["state"]
@@ -265,11 +250,10 @@ def test_the_moe_blocks_lit_path_follows_play(browser, pictures_site):
             ".map((el) => el.getAttribute('aria-label')).filter((t) => t.endsWith(' goes here')).sort();"
             " return JSON.stringify(lit) === JSON.stringify(expected); }", arg=expected)
     page.click('[data-widget="moe_routing"] [data-play="token"]')
-    page.close()
 
 
-def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/moe_routing/", 390, javascript=False)
+def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/moe_routing/", 390, javascript=False)
     # Every bar ends inside the plot: the widest, DeepSeek-V3's 671B stored, included.
     bars = page.eval_on_selector_all(
         '[data-widget="moe_routing"] [data-chart] [aria-roledescription="bar"]',
@@ -277,7 +261,6 @@ def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, pictures
         " el.ownerSVGElement.getBoundingClientRect().right])")
     assert any(label.startswith("DeepSeek-V3: ") and "stored" in label for label, _, _ in bars)
     assert all(right <= svg_right for _, right, svg_right in bars)
-    page.close()
 
 
 # --- every picture fits its column ---------------------------------------------------
@@ -294,22 +277,20 @@ WIDEST = (
 
 
 @pytest.mark.parametrize("name, query", WIDEST, ids=[name for name, _ in WIDEST])
-def test_the_static_picture_fits_its_column_at_every_width(browser, pictures_site, name, query):
-    page = open_page(browser, f"{pictures_site}/{name}/?{query}", javascript=False)
+def test_the_static_picture_fits_its_column_at_every_width(browser, widget_site, name, query):
+    page = open_page(browser, f"{widget_site}/{name}/?{query}", javascript=False)
     for _ in at_each_width(page):
         assert_fits(page, name)
-    page.close()
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name, query", WIDEST, ids=[name for name, _ in WIDEST])
-def test_the_live_picture_fits_its_column(browser, pictures_site, name, query, width):
-    page = open_page(browser, f"{pictures_site}/{name}/?{query}", width)
+def test_the_live_picture_fits_its_column(browser, widget_site, name, query, width):
+    page = open_page(browser, f"{widget_site}/{name}/?{query}", width)
     wait_live(page, name)
     wait_for_cpython_outputs(page, name)
     page.wait_for_function("(name) => document.querySelector(`[data-widget=${name}]`).widget.view", arg=name)
     assert_fits(page, name)
-    page.close()
 
 
 
@@ -344,17 +325,15 @@ def assert_nested_as_the_outputs_say(page, per_server: int):
         assert all(not (a & b) for i, a in enumerate(servers) for b in servers[i + 1:]), "two stages share a server"
 
 
-def test_the_planner_draws_tp_inside_a_server_and_stages_across_servers(browser, pictures_site):
-    page = open_page(browser, f"{pictures_site}/planner/", javascript=False)
+def test_the_planner_draws_tp_inside_a_server_and_stages_across_servers(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/planner/", javascript=False)
     assert nesting(page), "no GPU drawn before any script runs"
     assert_nested_as_the_outputs_say(page, 8)
-    page.close()
     # Live, on fewer GPUs and servers of four: the redraw follows the new fastest layout.
-    page = open_page(browser, f"{pictures_site}/planner/?planner.gpus=1024&planner.scale_up_gpus=4")
+    page = open_page(browser, f"{widget_site}/planner/?planner.gpus=1024&planner.scale_up_gpus=4")
     wait_live(page, "planner")
     wait_for_cpython_outputs(page, "planner")
     page.wait_for_function("() => document.querySelector('[data-widget=planner]').widget.view")
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=planner] [data-chart] [aria-label]')]"
                            ".some((el) => el.getAttribute('aria-label').endsWith('4 GPUs on one scale-up link'))")
     assert_nested_as_the_outputs_say(page, 4)
-    page.close()

@@ -218,7 +218,6 @@ def test_the_ten_steps_grid_lights_the_hard_steps_and_a_scale_keeps_the_picked_s
         assert len(colours) <= 1 and not colours & others
         # The step the reader picked stays picked.
         assert page.input_value('[data-widget="ten_steps"] [name="step"]') == "checkpoint"
-    page.close()
 
 
 def test_what_looks_tappable_in_a_picture_is_tappable_by_pointer_and_keyboard(browser, site_url):
@@ -245,4 +244,3 @@ def test_what_looks_tappable_in_a_picture_is_tappable_by_pointer_and_keyboard(br
     page.locator(f'[data-widget="tokens_per_param"] [data-chart] [aria-label="{marker["label"]}"]').first.click()
     page.wait_for_function("(v) => document.querySelector('[data-widget=tokens_per_param] [name=model]').value === v",
                            arg=marker["pick"].split("=")[1], timeout=120_000)
-    page.close()

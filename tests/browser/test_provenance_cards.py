@@ -1,8 +1,9 @@
 """Widget outputs' provenance cards in a real browser, for every widget on every page of the built site.
 
-Per page and palette, one load: for each widget an output takes keyboard focus and its card opens
-(cards.js, drawn as the theme draws its tooltips), without moving the text; an input changes while
-the card is open and the open card follows it; reopened, the card is the new one; and axe finds nothing.
+Per page, one load: for each widget an output takes keyboard focus and its card opens (cards.js,
+drawn as the theme draws its tooltips), without moving the text; an input changes while the card is
+open and the open card follows it; reopened, the card is the new one; axe finds nothing in either
+palette; and the sources listed under a widget follow an example picked.
 """
 
 import json
@@ -119,6 +120,9 @@ def test_each_widget_card_opens_on_focus_and_follows_its_inputs(page, site_url, 
         page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
         violations = run_axe(page, within="[data-widget]")
         assert violations == [], "\n".join(map(str, [scheme, *violations]))
+    on_page = {name for _, name in widgets_on(built_site, path)}
+    for name in (name for name in FOLLOWING if name in on_page):
+        assert_the_sources_follow_an_example_picked(page, name)
 
 
 def sources_listed(page, root: str) -> list:
@@ -126,25 +130,23 @@ def sources_listed(page, root: str) -> list:
     return page.eval_on_selector_all(f"{root} .widget__sources li", "els => els.map((el) => el.textContent)")
 
 
-# The widgets whose examples cite different sources, one visit to their page.
+# The widgets whose examples cite different sources: checked in their page's visit above.
 FOLLOWING = ("training_loop", "loop_bill", "parallel_cuts", "training_time")
 
 
-def test_the_sources_under_a_widget_follow_an_example_picked(page, site_url):
-    page.goto(f"{site_url}/training/")
-    for name in FOLLOWING:
-        widget = pyodide_widgets.module(name)
-        wait_live(page, name)
-        root = f'[data-widget="{name}"]'
-        first = sources_listed(page, root)
-        # The first example after the page's own whose sources differ from its own: the list must move.
-        presets = list(widget.presets().values())
-        index, preset = next((i, p) for i, p in enumerate(presets) if i and list(provenance.listed(*provenance.parts(widget, p["state"]))) != first)
-        page.click(f"{root} [data-preset] >> nth={index}")
-        wait_for_cpython_outputs(page, name)
-        expected = list(provenance.listed(*provenance.parts(widget, preset["state"])))
-        page.wait_for_function("([sel, expected]) => JSON.stringify([...document.querySelectorAll(sel)].map((el) => el.textContent)) === JSON.stringify(expected)",
-                               arg=[f"{root} .widget__sources li", expected])
+def assert_the_sources_follow_an_example_picked(page, name: str):
+    """The sources under the widget follow an example picked."""
+    widget = pyodide_widgets.module(name)
+    root = f'[data-widget="{name}"]'
+    first = sources_listed(page, root)
+    # The first example after the page's own whose sources differ from those listed: the list must move.
+    presets = list(widget.presets().values())
+    index, preset = next((i, p) for i, p in enumerate(presets) if i and list(provenance.listed(*provenance.parts(widget, p["state"]))) != first)
+    page.click(f"{root} [data-preset] >> nth={index}")
+    wait_for_cpython_outputs(page, name)
+    expected = list(provenance.listed(*provenance.parts(widget, preset["state"])))
+    page.wait_for_function("([sel, expected]) => JSON.stringify([...document.querySelectorAll(sel)].map((el) => el.textContent)) === JSON.stringify(expected)",
+                           arg=[f"{root} .widget__sources li", expected])
 
 
 def built_state(page, element_id: str, widget) -> dict:

@@ -17,6 +17,8 @@ from harness.site import nav_paths
 from harness.widgets import address, choose, cpython_outputs, form_state, look_at, root, run_axe, shown_outputs, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGET = "training_time"
+# The shortest page that holds it: a test of the runtime loads no more than its widget needs.
+PAGE = "/ten-steps/"
 # What must never be shown in a widget, whatever the input.
 GARBAGE = re.compile(r"NaN|Infinity|undefined|Traceback|Error:|\bnull\b")
 
@@ -29,7 +31,7 @@ def widget_text(page) -> str:
 def test_no_pyodide_file_is_requested_before_the_load_event_and_no_request_leaves_the_site(page, site_url):
     before_load = []
     page.on("load", lambda: before_load.extend(page.log.requests))
-    page.goto(f"{site_url}/training/", wait_until="load")
+    page.goto(f"{site_url}{PAGE}", wait_until="load")
     assert before_load, "the load event was not seen"
     assert [url for url in before_load if "/pyodide/" in url or url.endswith(".whl") or "vega" in url] == []
     wait_live(page, WIDGET)
@@ -40,7 +42,7 @@ def test_no_pyodide_file_is_requested_before_the_load_event_and_no_request_leave
 
 
 def test_input_typed_while_pyodide_boots_is_applied_once_live(page, site_url):
-    page.goto(f"{site_url}/training/", wait_until="domcontentloaded")
+    page.goto(f"{site_url}{PAGE}", wait_until="domcontentloaded")
     type_into(page, WIDGET, "gpus", "2048")
     assert page.get_attribute(root(WIDGET), "data-state") in ("loading", "live")
     wait_live(page, WIDGET)
@@ -65,7 +67,7 @@ def test_pyodide_boots_once_across_instant_page_changes(page, site_url):
 
 
 def test_a_change_still_unwritten_when_the_address_moves_on_stays_out_of_the_next_address(page, site_url):
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     look_at(page, WIDGET)
     # The change and the move in one task, as instant navigation moves on before the page is idle:
@@ -81,7 +83,7 @@ def test_a_change_still_unwritten_when_the_address_moves_on_stays_out_of_the_nex
 
 
 def test_state_round_trips_through_the_url(browser, page, site_url):
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     type_into(page, WIDGET, "gpus", "4096")
     choose(page, WIDGET, "gpu", "gb200")
@@ -100,7 +102,7 @@ def test_state_round_trips_through_the_url(browser, page, site_url):
 
 def test_url_values_are_validated_and_never_inserted_as_html(page, site_url):
     hostile = "<img src=x onerror=window.pwned=1>"
-    page.goto(f"{site_url}/training/?training_time.gpus={hostile}&training_time.gpu=tpu-v9")
+    page.goto(f"{site_url}{PAGE}?training_time.gpus={hostile}&training_time.gpu=tpu-v9")
     wait_live(page, WIDGET)
     error = page.locator(f"{root(WIDGET)} [data-error-for='gpu'], {root(WIDGET)} [data-error-for='gpus']")
     error.filter(has_text="Must be").first.wait_for(timeout=LIVE_TIMEOUT_MS)
@@ -126,7 +128,7 @@ BAD_INPUTS = [
 
 def test_bad_input_is_named_beside_its_field_and_keeps_the_last_good_outputs(page, site_url):
     """Each bad input in turn on one page, each mended before the next: one visit serves them all."""
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     type_into(page, WIDGET, "gpus", "8192")
     for field, text in BAD_INPUTS:
@@ -151,7 +153,7 @@ def test_bad_input_is_named_beside_its_field_and_keeps_the_last_good_outputs(pag
 def test_widget_keeps_its_build_time_state_when_pyodide_cannot_start(fresh_page, site_url, blocked):
     page = fresh_page  # a snapshot a shared context kept would boot without some of the files blocked
     page.route(blocked, lambda route: route.abort())
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     built = shown_outputs(page, WIDGET)
     page.wait_for_selector(f'{root(WIDGET)}[data-state="error"]', timeout=LIVE_TIMEOUT_MS)
     look_at(page, WIDGET)
@@ -221,7 +223,7 @@ def test_with_a_runtime_that_fails_before_mounting_every_widgets_inputs_are_in_t
 
 
 def test_a_runtime_that_starts_never_shows_the_cue(page, site_url):
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     look_at(page, WIDGET)
     status = f"{root(WIDGET)} [data-status]"
     page.wait_for_timeout(2500)  # past the cue's delay
@@ -249,7 +251,7 @@ def test_a_live_chart_follows_the_dark_palette_and_axe_finds_no_violation_in_eit
 
 
 def test_outputs_are_announced_once_after_typing_stops(page, site_url):
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     live = f"{root(WIDGET)} [aria-live='polite']"
     page.evaluate(
@@ -273,7 +275,7 @@ def test_outputs_are_announced_once_after_typing_stops(page, site_url):
 
 
 def test_every_control_works_from_the_keyboard(page, site_url):
-    page.goto(f"{site_url}/training/")
+    page.goto(f"{site_url}{PAGE}")
     wait_live(page, WIDGET)
     presets = page.locator(f"{root(WIDGET)} [data-preset]")
     presets.nth(1).focus()

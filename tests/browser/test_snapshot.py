@@ -14,6 +14,7 @@ import pytest
 from harness.widgets import NO_SNAPSHOT_STORAGE, snapshot_saved, wait_for_cpython_outputs, wait_live
 
 from .conftest import PageLog
+from .test_runtime import PAGE
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +100,7 @@ def forget_snapshots(page):
 def snapshotted(page, site_url):
     """A page in a context whose first visit made a snapshot and stored it; (page, url). The context's
     first test makes it; a later one finds the one good entry the test before it left."""
-    url = f"{site_url}/training/"
+    url = f"{site_url}{PAGE}"
     page.goto(f"{site_url}{NO_WIDGETS}")
     if not entries(page):
         assert visit(page, url) == "none"
@@ -137,14 +138,14 @@ def test_a_stale_snapshot_is_never_used_and_is_replaced(snapshotted, rekey):
 
 def test_without_storage_the_worker_boots_as_before(page, site_url):
     prepend_to_worker(page, NO_SNAPSHOT_STORAGE)
-    url = f"{site_url}/training/"
+    url = f"{site_url}{PAGE}"
     assert visit(page, url) == "unavailable"
     assert visit(page, url) == "unavailable"
     assert not page.log.page_errors
 
 
 def test_a_full_quota_means_no_snapshot_and_no_error(page, site_url):
-    url = f"{site_url}/training/"
+    url = f"{site_url}{PAGE}"
     page.goto(f"{site_url}{NO_WIDGETS}")
     forget_snapshots(page)  # an earlier test's snapshot would be restored, quota or not
     prepend_to_worker(page, FULL_QUOTA)

@@ -12,17 +12,10 @@ import pytest
 import estimators
 from estimators import units
 import pyodide_widgets
-from harness.widgets import look_at, mark_labels, one_page_per_widget, open_page, root, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import look_at, mark_labels, open_page, root, type_into, wait_for_cpython_outputs, wait_live
 
 WIDGETS = ("stages", "training_stack", "ten_steps", "training_time", "finetune_fit", "checkpoint_modes")
 PRESETS = estimators.load_presets()
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A site of one page per widget."""
-    with one_page_per_widget(tmp_path_factory.mktemp("stages_and_stack"), WIDGETS) as url:
-        yield url
 
 
 def spans() -> dict:
@@ -31,8 +24,8 @@ def spans() -> dict:
 
 # --- the five stages --------------------------------------------------------------
 
-def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_run(browser, site):
-    page = open_page(browser, f"{site}/stages/", javascript=False)
+def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_run(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/stages/", javascript=False)
     look_at(page, "stages")
     bars, points = mark_labels(page, "stages", "bar"), mark_labels(page, "stages", "point")
     # The third panel, bytes: what each stage reads and hands on, read apart from the runs' panels.
@@ -65,11 +58,10 @@ def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_
     centres = sorted((g[2] + g[3]) / 2 for g in sft_points)
     assert len(centres) == len(spans()["sft"].runs)
     assert centres[0] == pytest.approx(sft_bar[2], abs=8) and centres[-1] == pytest.approx(sft_bar[3], abs=8)
-    page.close()
 
 
-def test_every_stage_reads_its_range_data_and_artifact_bytes_without_javascript(browser, site):
-    page = open_page(browser, f"{site}/stages/", javascript=False)
+def test_every_stage_reads_its_range_data_and_artifact_bytes_without_javascript(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/stages/", javascript=False)
     expected = pyodide_widgets.module("stages").update({"stage": "pretraining"})["outputs"]
     for key in PRESETS.stages:
         for part in ("range", "data", "bytes"):
@@ -78,11 +70,10 @@ def test_every_stage_reads_its_range_data_and_artifact_bytes_without_javascript(
     weights_bytes = 2 * PRESETS.model("llama3-405b").params
     assert spans()["pretraining"].artifact_high == weights_bytes
     assert f" to {units.bytes_(weights_bytes)} " in page.inner_text('[data-widget="stages"] [data-output="pretraining_bytes"]')
-    page.close()
 
 
-def test_picking_a_stage_shows_its_range_and_marks_its_bar(browser, site):
-    page = open_page(browser, f"{site}/stages/")
+def test_picking_a_stage_shows_its_range_and_marks_its_bar(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/stages/")
     look_at(page, "stages")
     wait_live(page, "stages")
     page.click(f'[data-widget="stages"] [data-preset]:has-text("{PRESETS.stage("sft").name}")')
@@ -97,7 +88,6 @@ def test_picking_a_stage_shows_its_range_and_marks_its_bar(browser, site):
     from figures.stages import OTHER_COLOUR, PICKED_COLOUR
     assert fills[PRESETS.stage("sft").name] == PICKED_COLOUR
     assert fills[PRESETS.stage("pretraining").name] == OTHER_COLOUR
-    page.close()
 
 
 # --- the training stack -------------------------------------------------------------
@@ -110,9 +100,9 @@ def layers(page) -> list:
         " [...el.querySelectorAll('[data-pick]')].map((b) => b.textContent.trim())])")
 
 
-def test_the_stack_has_its_three_layers_and_every_block_text_without_javascript(browser, site):
+def test_the_stack_has_its_three_layers_and_every_block_text_without_javascript(browser, widget_site):
     widget = pyodide_widgets.module("training_stack")
-    page = open_page(browser, f"{site}/training_stack/", javascript=False)
+    page = open_page(browser, f"{widget_site}/training_stack/", javascript=False)
     drawn = layers(page)
     assert [name for name, _ in drawn] == ["Adaptation and alignment", "Distributed training", "Hardware and operations"]
     adapt = dict(drawn)["Adaptation and alignment"]
@@ -123,7 +113,6 @@ def test_the_stack_has_its_three_layers_and_every_block_text_without_javascript(
         for heading, detail in option["details"]:
             assert detail in text
     assert f"as of {pyodide_widgets.module('ten_steps').AS_OF}" in text
-    page.close()
 
 
 def shown_blocks(page) -> list:
@@ -131,8 +120,8 @@ def shown_blocks(page) -> list:
                                      "els => els.filter((el) => el.checkVisibility()).map((el) => el.dataset.when)")
 
 
-def test_a_block_click_or_key_shows_its_own_text(browser, site):
-    page = open_page(browser, f"{site}/training_stack/")
+def test_a_block_click_or_key_shows_its_own_text(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/training_stack/")
     wait_live(page, "training_stack")
     assert shown_blocks(page) == ["block=adapters"]
     page.click('[data-widget="training_stack"] [data-pick="block=rollouts"]')
@@ -144,7 +133,6 @@ def test_a_block_click_or_key_shows_its_own_text(browser, site):
     page.focus('[data-widget="training_stack"] [data-pick="block=storage"]')
     page.keyboard.press("Enter")
     assert shown_blocks(page) == ["block=storage"]
-    page.close()
 
 
 # --- both pictures fit their column ----------------------------------------------------
@@ -152,8 +140,8 @@ def test_a_block_click_or_key_shows_its_own_text(browser, site):
 @pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
 @pytest.mark.parametrize("width", (1280, 390))
 @pytest.mark.parametrize("name", ("stages", "training_stack"))
-def test_the_picture_fits_its_column_in_either_palette(browser, site, name, width, javascript):
-    page = open_page(browser, f"{site}/{name}/", width, javascript)
+def test_the_picture_fits_its_column_in_either_palette(browser, widget_site, name, width, javascript):
+    page = open_page(browser, f"{widget_site}/{name}/", width, javascript)
     look_at(page, name)
     if javascript:
         wait_live(page, name)
@@ -165,7 +153,6 @@ def test_the_picture_fits_its_column_in_either_palette(browser, site, name, widt
             page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)",
                           "slate" if scheme == "dark" else "default")
         assert_fits_in_its_column(page, name)
-    page.close()
 
 
 def assert_fits_in_its_column(page, name: str):
@@ -188,8 +175,8 @@ def assert_fits_in_its_column(page, name: str):
 
 # --- polish: units after one, the ten steps' lists once ---------------------------------------
 
-def test_a_unit_reads_singular_after_one(browser, site):
-    page = open_page(browser, f"{site}/training_time/")
+def test_a_unit_reads_singular_after_one(browser, widget_site):
+    page = open_page(browser, f"{widget_site}/training_time/")
     wait_live(page, "training_time")
     unit = '[data-widget="training_time"] [name="gpus"] ~ .widget__unit'
     assert page.inner_text(unit) == "GPUs"
@@ -197,24 +184,21 @@ def test_a_unit_reads_singular_after_one(browser, site):
     page.wait_for_function("(sel) => document.querySelector(sel).textContent === 'GPU'", arg=unit)
     type_into(page, "training_time", "gpus", "2")
     page.wait_for_function("(sel) => document.querySelector(sel).textContent === 'GPUs'", arg=unit)
-    page.close()
 
 
-def test_the_ten_steps_static_view_lists_its_own_rung_and_step_once(browser, site):
+def test_the_ten_steps_static_view_lists_its_own_rung_and_step_once(browser, widget_site):
     widget = pyodide_widgets.module("ten_steps")
     state = next(iter(widget.presets().values()))["state"]
-    page = open_page(browser, f"{site}/ten_steps/", javascript=False)
+    page = open_page(browser, f"{widget_site}/ten_steps/", javascript=False)
     shown = page.eval_on_selector_all('[data-widget="ten_steps"] .widget__option',
                                       "els => els.filter((el) => el.checkVisibility()).map((el) => el.dataset.when)")
     assert shown == [f"scale={state['scale']}", f"step={state['step']}"]
-    page.close()
     # Live, every rung's and step's list is there to pick.
-    page = open_page(browser, f"{site}/ten_steps/")
+    page = open_page(browser, f"{widget_site}/ten_steps/")
     wait_live(page, "ten_steps")
     other = next(key for key in widget.STEPS if key != state["step"])
     page.click(f'[data-widget="ten_steps"] [data-pick="step={other}"]')
     assert page.is_visible(f'[data-widget="ten_steps"] .widget__option[data-when="step={other}"]')
-    page.close()
 
 
 # The room a <select> keeps for its arrow and padding, beyond its option's text.
@@ -222,8 +206,8 @@ SELECT_CHROME_PX = 28
 
 
 @pytest.mark.parametrize("name", ("finetune_fit", "checkpoint_modes", "training_time"))
-def test_every_option_of_a_select_reads_in_full_at_1280_px(browser, site, name):
-    page = open_page(browser, f"{site}/{name}/", 1280, javascript=False)
+def test_every_option_of_a_select_reads_in_full_at_1280_px(browser, widget_site, name):
+    page = open_page(browser, f"{widget_site}/{name}/", 1280, javascript=False)
     cut = page.eval_on_selector_all(
         f'{root(name)} select',
         """(selects, chrome) => { const context = document.createElement('canvas').getContext('2d');
@@ -232,4 +216,3 @@ def test_every_option_of_a_select_reads_in_full_at_1280_px(browser, site, name):
                  .map((o) => [s.name, o.text, Math.round(s.getBoundingClientRect().width)]); }); }""",
         SELECT_CHROME_PX)
     assert cut == [], cut
-    page.close()

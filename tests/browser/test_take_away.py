@@ -147,7 +147,6 @@ def test_the_copied_command_and_json_give_the_shown_outputs_and_the_chart_data_i
     tool(page, name, "json")
     page.wait_for_function("([sel, old]) => document.querySelector(sel).value !== old", arg=[f"{root(name)} [data-copied]", command])
     assert json.loads(copied.input_value()) == from_cli == json.loads(page.evaluate("navigator.clipboard.readText()"))
-    context.close()
 
 
 def cell(value) -> object:
@@ -193,4 +192,3 @@ def test_the_tools_and_a_comparison_fit_a_360_px_column(browser, site_url, name)
     overflow = page.eval_on_selector(root(name), """el => [...el.querySelectorAll('[data-tools] *, [data-pinned-for]')]
         .filter(e => e.getBoundingClientRect().right > el.getBoundingClientRect().right + 1).map(e => e.outerHTML.slice(0, 80))""")
     assert overflow == []
-    page.close()

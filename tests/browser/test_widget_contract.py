@@ -19,7 +19,6 @@ import figures
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets.contract import form_text
-from harness.site import built_and_served, throwaway_project
 
 from harness.widgets import (
     address,
@@ -34,15 +33,6 @@ from harness.widgets import (
 )
 
 WIDGETS = pyodide_widgets.WIDGETS
-
-
-@pytest.fixture(scope="module")
-def contract_site(tmp_path_factory):
-    """A site of one page per widget, each holding the widget twice."""
-    folder = tmp_path_factory.mktemp("contract")
-    pages = {f"{name}.md": f"# Two copies of one widget\n\n{{{{ widget('{name}') }}}}\n\n{{{{ widget('{name}') }}}}\n" for name in WIDGETS}
-    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
-        yield url
 
 
 def default_text_state(name: str) -> dict:
@@ -87,10 +77,10 @@ def a_change(name: str):
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_both_copies_read_fully_without_javascript(browser, contract_site, name):
+def test_both_copies_read_fully_without_javascript(browser, widget_site, name):
     expected = cpython_outputs(name, default_text_state(name))
     page = browser.new_page(java_script_enabled=False)
-    page.goto(f"{contract_site}/{name}/")
+    page.goto(f"{widget_site}/{name}-twice/")
     for copy in (f"#{name}", f"#{name}-2"):
         seen = shown_outputs(page, copy)
         assert seen == {key: text for key, text in expected.items() if key in seen}
@@ -103,9 +93,10 @@ NOT_VALID = "%3Cb%3Enot-valid"
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_and_a_bad_value_from_a_link_is_named(
-        browser, page, contract_site, name):
-    page.goto(f"{contract_site}/{name}/")
+def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_a_bad_value_from_a_link_is_named_and_every_preset_answers(
+        browser, page, widget_site, name):
+    page.emulate_media(reduced_motion="reduce")  # Play is "Next": one step a press
+    page.goto(f"{widget_site}/{name}-twice/")
     first, second = f"#{name}", f"#{name}-2"
     wait_live(page, first)
     field, text = a_change(name)
@@ -132,7 +123,12 @@ def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_an
     assert {key: text for key, text in form_state(shared, second).items() if key != bad} == {
         key: text for key, text in default_text_state(name).items() if key != bad}
     assert_named_beside_its_field(shared, second, first, bad)
+    # The link's state lights the presets that hold every value of it, and no other.
+    assert_highlight_matches(shared, first, "address")
     shared.close()
+    # A widget of one preset shows no row of them (widget.html): nothing to press, nothing to highlight.
+    if len(pyodide_widgets.module(name).presets()) > 1:
+        assert_every_preset_answers_and_the_highlight_follows_every_kind_of_move(page, name)
     assert not page.log.page_errors and not page.log.console_errors
 
 
@@ -172,19 +168,10 @@ def assert_highlight_matches(page, widget: str, move: str):
     assert [(label, matches) for label, matches, _ in presets] == [(label, pressed) for label, _, pressed in presets], move
 
 
-# A widget of one preset shows no row of them (widget.html): nothing to press, nothing to highlight.
-@pytest.mark.parametrize("name", [n for n in WIDGETS if len(pyodide_widgets.module(n).presets()) > 1])
-def test_every_preset_answers_as_cpython_does_and_the_highlight_follows_every_kind_of_move(page, contract_site, name):
-    widget, first = pyodide_widgets.module(name), f"#{name}"
-    # By the address: the last preset's state in the link.
-    fields = {f.name: f for f in widget.FIELDS}
-    last = list(widget.presets().values())[-1]["state"]
-    query = "&".join(f"{name}.{key}={form_text(fields[key], value)}" for key, value in last.items())
-    page.emulate_media(reduced_motion="reduce")  # Play is "Next": one step a press
-    page.goto(f"{contract_site}/{name}/?{query}")
-    wait_live(page, first)
-    assert_highlight_matches(page, first, "address")
-    # By each preset, the first last, each answered as CPython answers its state; then by a field.
+def assert_every_preset_answers_and_the_highlight_follows_every_kind_of_move(page, name: str):
+    """By each preset, the first last, each answered as CPython answers its state; then by a field, a pick,
+    Play and a click on the chart, the highlight marks the presets the form holds, and no other."""
+    first = f"#{name}"
     buttons = page.locator(f"{first} [data-preset]")
     for index in reversed(range(buttons.count())):
         buttons.nth(index).click()
