@@ -58,6 +58,12 @@ QUANTIZATION_LAYOUTS = {
     "nf4": _layout(NF4_BITS, NF4_BLOCK, FP32_BITS),
     "nf4-double-quant": _layout(NF4_BITS, NF4_BLOCK, FP8_BITS, DOUBLE_QUANT_BLOCK, second_bits=FP32_BITS),
 }
+# Each storage in words, for a reader choosing one.
+QUANTIZATION_LABELS = {
+    "nf4-codes-only": "NF4 codes alone",
+    "nf4": "NF4 with a constant per block",
+    "nf4-double-quant": "NF4 with double quantization",
+}
 # Bits per frozen base weight under each 4-bit storage.
 QUANTIZATION_BITS = {name: layout.bits_per_weight for name, layout in QUANTIZATION_LAYOUTS.items()}
 METHODS = ("full", "lora", "qlora")

@@ -163,7 +163,7 @@ class RunTime:
 def run_time_losses(step_seconds: float, step_mfu: float, batch_bytes: float, read_bytes_per_s: float, *,
                     window_s: float, interruptions: int, checkpoint_interval_s: float, checkpoint_stall_s: float,
                     restart_s: float = 0.0) -> RunTime:
-    """effective = (W − n·τ/2 − n·t_restart − (W/τ)·δ)/W × step/(step + wait), wait = max(0, batch bytes / read rate −
+    """effective = (W − n·τ/2 − n·tᵣ − (W/τ)·δ)/W × step/(step + wait), wait = max(0, batch bytes / read rate −
     step): the next batch is read while the step runs (a data loader's prefetch), so only a read longer than the step
     waits; failures as the effective training time counts them (Llama 3 §3.3.4 reports more than 90% effective
     training time); run MFU = step MFU × effective."""

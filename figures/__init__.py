@@ -36,6 +36,12 @@ LIBRARIES = ("altair", "numpy", "vl-convert-python")
 # The datasets a chart draws a pinned state from are its own named with this prefix (figures/_pinned.py):
 # built with no rows, filled by the runtime while a reader has a state pinned.
 PINNED = "pinned_"
+# What a pinned layer's marks say while nothing is pinned: an empty container of shapes is read as one
+# shape, which a screen reader must be able to name.
+PINNED_DESCRIPTION = "The pinned state, drawn here while one is pinned"
+# What a pinned layer's marks say while nothing is pinned: an empty container of shapes is read as one
+# shape, which a screen reader must be able to name.
+PINNED_DESCRIPTION = "The pinned state, drawn here while one is pinned"
 SOURCES = (Path(__file__).parent, Path(estimators.__file__).parent)
 
 
@@ -119,7 +125,8 @@ def _described(spec):
 
 def _axes_described(vega):
     """Each Vega axis read by its description: the SVG renderer takes an axis's label from the
-    axis group's encoding, not from its `description`, and otherwise lists the domain's raw ends."""
+    axis group's encoding, not from its `description`, and otherwise lists the domain's raw ends;
+    and each pinned layer's marks described as a container."""
     if isinstance(vega, list):
         return [_axes_described(item) for item in vega]
     if not isinstance(vega, dict):
@@ -129,6 +136,10 @@ def _axes_described(vega):
         if "description" in axis:
             update = axis.setdefault("encode", {}).setdefault("axis", {}).setdefault("update", {})
             update["description"] = {"value": axis["description"]}
+    # The pinned layers' marks (figures/_pinned.py names them with the datasets' prefix) are named as a
+    # container: with no rows Vega reads the container itself as the shape, otherwise each mark by its label.
+    if vega.get("type") and vega.get("name", "").startswith(PINNED):
+        vega["description"] = PINNED_DESCRIPTION
     return vega
 
 

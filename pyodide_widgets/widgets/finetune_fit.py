@@ -36,7 +36,7 @@ FIELDS = (
     whole("rank", "LoRA rank r", max=1e5),  # the estimator refuses a rank wider than the layer
     multi("modules", "Adapted linear layers, in every block", finetune.LLAMA_MODULE_LABELS),
     choice("quantization", "QLoRA's frozen base", {
-        key: f"{key} · {units.number(layout.bits_per_weight)} bits a weight"
+        key: f"{finetune.QUANTIZATION_LABELS[key]} · {units.number(layout.bits_per_weight)} bits a weight"
         for key, layout in finetune.QUANTIZATION_LAYOUTS.items()
     }),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),

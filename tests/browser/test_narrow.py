@@ -7,10 +7,13 @@ charts are checked in test_csp's visit of every page, each widget moved once.
 
 import pytest
 
+from harness.site import widget_pages
+
 
 PHONE = {"width": 360, "height": 740}
 SMALLEST_TEXT_PX = 10
-CHART_PAGES = ("/training/", "/ten-steps/", "/model-sizing/", "/mfu/")
+# Every page that holds a widget (each holds a chart), found from the nav and the pages' Markdown.
+CHART_PAGES = tuple(widget_pages())
 # The rendered size of each chart text: its font size times the SVG's scale on screen (an SVG a
 # pick-one widget hides, another option's diagram, is not on screen).
 TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].filter((svg) => svg.getBoundingClientRect().width > 0).flatMap((svg) => {

@@ -82,9 +82,6 @@ def assert_both_states_drawn(page, widget_id: str, name: str):
 def test_each_widget_opens_on_its_picture_with_its_main_fields_stands_within_a_screen_and_a_fifth_live_and_draws_a_pinned_state(
         browser, site_url, path):
     page = browser.new_page(viewport=LAPTOP)
-    # Each widget as it opens, before Python answers: the worker's script is held, never answered, so a
-    # quick boot (a snapshot restored) cannot make a widget live, and change its height, while it is measured.
-    page.route("**/assets/widgets/worker.js", lambda route: None)
     page.goto(site_url + path)
     ids = page.eval_on_selector_all("[data-widget]", "els => els.map((el) => [el.id, el.dataset.widget])")
     assert ids

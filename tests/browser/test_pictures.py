@@ -217,8 +217,8 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
     assert [label for label in marks(page, "finetune_fit", "rule mark") if label.startswith("red line: the ")]
     # Another layer: q is square in Llama 3 8B, and W follows.
     unfold(page, "finetune_fit", "modules")  # under "More inputs"
-    page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="q"]', True)
-    page.set_checked('[data-widget="finetune_fit"] [name="modules"][value="k"]', False)
+    page.set_checked('[data-widget="finetune_fit"] [data-field="modules"][value="q"]', True)
+    page.set_checked('[data-widget="finetune_fit"] [data-field="modules"][value="k"]', False)
     page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
                            ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 4,096 × 4,096')")
     _, w_width, w_height = adapter(page)["W"]

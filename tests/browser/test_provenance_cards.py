@@ -15,9 +15,11 @@ import pytest
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets import contract, provenance
+from harness.site import widget_pages
 from harness.widgets import form_state, run_axe, scrolled_into_view, wait_for_cpython_outputs, wait_live
 
-PAGES = ("/training/", "/ten-steps/", "/model-sizing/", "/mfu/")
+# Every page that holds a widget, found from the nav and the pages' Markdown.
+PAGES = tuple(widget_pages())
 _WIDGET = re.compile(r'<div class="widget" id="([^"]+)" data-widget="([^"]+)"')
 
 

@@ -189,7 +189,8 @@ def assert_every_widgets_inputs_are_in_the_page_and_found(page):
     page.wait_for_function("() => !document.querySelector('noscript[data-controls]')", timeout=10_000)
     for element_id, name in widgets:
         for field in pyodide_widgets.module(name).FIELDS:
-            assert page.locator(f"#{element_id} .widget__inputs [name='{field.name}']").count(), (element_id, field.name)
+            assert page.locator(f"#{element_id} .widget__inputs :is([name='{field.name}'], [data-field='{field.name}'])").count(), \
+                (element_id, field.name)
             assert page.evaluate(FOUND_IN_WIDGET, [f"#{element_id}", field.label]), (element_id, field.label)
 
 
