@@ -60,9 +60,9 @@ QUANTIZATION_LAYOUTS = {
 }
 # Each storage in words, for a reader choosing one.
 QUANTIZATION_LABELS = {
-    "nf4-codes-only": "NF4 codes alone",
-    "nf4": "NF4 with a constant per block",
-    "nf4-double-quant": "NF4 with double quantization",
+    "nf4-codes-only": "NF4 codes only",
+    "nf4": "NF4 + block constants",
+    "nf4-double-quant": "NF4, double-quantized",
 }
 # Bits per frozen base weight under each 4-bit storage.
 QUANTIZATION_BITS = {name: layout.bits_per_weight for name, layout in QUANTIZATION_LAYOUTS.items()}

@@ -10,7 +10,7 @@ label preformatted by estimators.units. Drawn at a phone's width; widgets.css sc
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("bits", "caption", "near", "error", "formats")
 WIDTH = 205  # px: with the formats' names beside it, fits a 390 px phone's column at 11 px text or larger
@@ -57,7 +57,7 @@ def _near() -> alt.LayerChart:
         text="text:N")
     error = alt.Chart(alt.NamedData(name="error")).mark_rule(color=VALUE_COLOUR, strokeWidth=3).encode(
         x=alt.X("from:Q", axis=None), x2="to:Q", tooltip=[alt.Tooltip("label:N", title="rounding error")])
-    return alt.layer(error, held, held_text, value, value_text).properties(
+    return alt.layer(error, held, held_text, value, value_text, *_pinned.drawn(held, "near")).properties(
         width=WIDTH, height=50,
         title=alt.Title("Around your value", subtitle=["▼ your value; ticks: the values it holds;", "orange: the rounding error"],
                         subtitleFontSize=10))

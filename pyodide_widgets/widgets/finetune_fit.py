@@ -22,8 +22,7 @@ _PRESETS = estimators.load_presets()
 _MODELS = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.DecoderConfig)}
 METHODS = {"full": "Full fine-tune", "lora": "LoRA", "qlora": "QLoRA"}
 # The number formats each method keeps its weights in (Numbers in fewer bits explains them).
-PRECISIONS = {"full": "BF16 weights, FP32 master copy and moments", "lora": "BF16 base and adapters",
-              "qlora": "NF4 base, BF16 adapters"}
+PRECISIONS = {"full": "BF16; FP32 master, moments", "lora": "BF16 throughout", "qlora": "NF4 base; BF16 rest"}
 
 
 def _capacity(gpu) -> str:
@@ -35,8 +34,8 @@ FIELDS = (
     model_choice("model", "Base model", _MODELS),
     whole("rank", "LoRA rank r", max=1e5),  # the estimator refuses a rank wider than the layer
     multi("modules", "Adapted linear layers, in every block", finetune.LLAMA_MODULE_LABELS),
-    choice("quantization", "QLoRA's frozen base", {
-        key: f"{finetune.QUANTIZATION_LABELS[key]} · {units.number(layout.bits_per_weight)} bits a weight"
+    choice("quantization", "QLoRA's frozen base, bits a weight", {
+        key: f"{finetune.QUANTIZATION_LABELS[key]} · {units.number(layout.bits_per_weight)}"
         for key, layout in finetune.QUANTIZATION_LAYOUTS.items()
     }),
     whole("seq_len", "Sequence length", unit="tokens", max=1e7),

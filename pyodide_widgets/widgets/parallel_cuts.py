@@ -182,7 +182,7 @@ def update(state: dict) -> dict:
         "compute": units.duration(t.compute_seconds),
         "compute_detail": (
             f"matrix multiplies, attention and memory-bound kernels of {units.count(s['global_batch'] * s['seq_len'])} "
-            f"tokens on {units.integer(layout.gpus)} × {gpu.name}, each timed from the shapes the cut leaves it"
+            f"tokens on {units.integer(layout.gpus)} × {gpu.name}, at the shapes the cut leaves"
         ),
     }
     if ratio > 1:
