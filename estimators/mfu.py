@@ -112,10 +112,14 @@ def step_waterfall(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_ba
                          tokens_per_second_per_gpu=step.tokens_per_second / setup.gpus, bars=bars)
 
 
+def _published_run(key: str):
+    return measured_runs()[one_of("key", key, tuple(measured_runs()))]
+
+
 def published_run_waterfall(key: str) -> StepWaterfall:
     """A published run's step, peak first and one bar a loss, on its own model, GPUs, links, layout and framework: the
     step model's prediction for it, bar by bar."""
-    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    run = _published_run(key)
     gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
     return step_waterfall(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
 
@@ -135,7 +139,7 @@ class RelaidRun:
 def relaid_run(key: str, setup: Setup, gpu: str) -> RelaidRun:
     """predicted / measured tokens per second per GPU: the step model on the run's model, sequence,
     batch, links and precision on a layout and GPU of the reader's, over the source's measurement of the run."""
-    run = measured_runs()[one_of("key", key, tuple(measured_runs()))]
+    run = _published_run(key)
     if not isinstance(setup, Setup):
         raise EstimatorError("setup", setup, "a layout (Setup)")
     chip = gpu_preset(gpu, run.scale_up, run.scale_out, run.precision)

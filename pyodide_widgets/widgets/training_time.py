@@ -82,6 +82,10 @@ def _price_of(gpu_key: str):
     return next((from_entry(p) for p in _PRESETS.prices.values() if p.gpu == gpu_key), UNPRICED)
 
 
+def _dollars(value: float) -> str:
+    return f"${units.count(value)}"
+
+
 def _largest_of_each_report() -> list[str]:
     """Each report's largest run by GPU-hours (a report's entries share its date): GPT-3, BLOOM, Llama 2 70B, Llama 3.1 405B."""
     largest = {}
@@ -98,7 +102,7 @@ def _chain_rows(f: estimators.Footprint, run: str, order: int, yours: bool) -> l
         "gpu_hours": (f.gpu_hours, f"{units.count(f.gpu_hours)} GPU-hours"),
         "energy": (f.facility_energy_wh, units.si(f.facility_energy_wh, "Wh")),
         "emissions": (f.emissions_tonnes, f"{units.number(f.emissions_tonnes)} t CO₂e"),
-        "cost": (f.cost_dollars, f"${units.count(f.cost_dollars)}" if f.cost_dollars is not None else ""),
+        "cost": (f.cost_dollars, _dollars(f.cost_dollars) if f.cost_dollars is not None else ""),
     }
     return [{"stage": stage, "run": run, "order": order, "value": value, "label": f"{run}: {text}", "yours": yours}
             for stage, (value, text) in figures.items() if value is not None]
@@ -180,7 +184,7 @@ def update(state: dict) -> dict:
         "facility_energy": f"{units.si(f.facility_energy_wh, 'Wh')} with the facility's",
         "emissions": f"{units.number(f.emissions_tonnes)} t CO₂e",
         "grid_note": f"at {units.number(grid.grams_per_kwh)} g per kWh",
-        "cost": f"${units.count(f.cost_dollars)}" if price else "not priced",
+        "cost": _dollars(f.cost_dollars) if price else "not priced",
         "price_note": _price_note(price, s["gpu"]),
         "tokens": f"{units.count(e.tokens)} tokens",
         "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
