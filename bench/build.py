@@ -100,15 +100,18 @@ def save_to_reload(config: Path, page: Path, url: str, repeats: int, log: Path, 
     return runs
 
 
-def measure(repeats: int) -> Timings:
-    """Every build figure, each `repeats` times, on one copy of the project."""
+def measure(repeats: int, empty_cache: bool = True) -> Timings:
+    """Every build figure, each `repeats` times, on one copy of the project: its first build of each
+    repeat from an empty cache, or (`empty_cache` False, a smoke run that only proves each path runs)
+    from a copy of the checkout's cache, so that it re-renders nothing the checkout's builds have."""
     with tempfile.TemporaryDirectory(prefix="bench-build-") as folder:
-        project = copy_project(Path(folder) / "project")
+        project = copy_project(Path(folder) / "project", with_cache=not empty_cache)
         anchor = anchor_config(project)
         site = Path(folder) / "site"
         cold, warm, plain = [], [], []
         for _ in range(repeats):
-            shutil.rmtree(project / "build", ignore_errors=True)
+            if empty_cache:
+                shutil.rmtree(project / "build", ignore_errors=True)
             cold.append(timed_build(project / "mkdocs.yml", site))
             warm.append(timed_build(project / "mkdocs.yml", site))
             plain.append(timed_build(anchor, site))

@@ -34,8 +34,9 @@ printed and recorded. Exit code 0 whether or not a target is met (a benchmark,
 not a test); 1 if a measurement itself failed. Every wait has a timeout.
 
 `make bench` runs it in full; `--smoke` runs every measuring path once, small
-(one page cut down to one widget, a few changes, no Lighthouse), which `make test` does so that
-this code cannot rot unseen; it asserts nothing about time.
+(one page cut down to one widget, a few changes, no Lighthouse, the build's figures in one pass from
+the checkout's cache), which `make test` does so that this code cannot rot unseen; it asserts
+nothing about time.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ import pyodide_widgets
 from pyodide_widgets.contract import parse_number
 from bench import build as build_bench
 from harness.browser import CHROMIUM, LIVE_TIMEOUT_MS, chromium
-from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, pages, serving
+from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, nav_paths, pages, serving
 from harness.widgets import NO_SNAPSHOT_STORAGE, look_at, snapshot_saved
 
 RESULTS = ROOT / "bench" / "results"
@@ -79,6 +80,10 @@ TYPE_AFTER_LOAD_MS = 1_000
 LIGHTHOUSE_CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 
 
+# Lighthouse's mobile profile slows the CPU 4×: the phone's figure is measured so.
+PHONE_CPU_SLOWDOWN = 4
+
+
 @dataclass(frozen=True)
 class Plan:
     """How much to measure."""
@@ -91,6 +96,7 @@ class Plan:
     lighthouse_runs: int  # per page; 0 for none
     build_repeats: int
     phone_loads: int  # first visits per page on the throttled phone
+    phone_cpu_slowdown: int  # how much slower the phone's CPU runs: PHONE_CPU_SLOWDOWN, or 1 where the figure means nothing
     play_steps: int  # Play steps watched per widget that plays
     max_widget_pages: int | None  # None: every page
     max_alone: int | None  # widgets also timed on a page of their own; None: every widget measured
@@ -98,10 +104,13 @@ class Plan:
     # Each measured page cut down to one widget, its first with Play (else its first): every measuring path
     # still runs, on a short page, for a run that proves the paths work rather than what they measure.
     short_pages: bool = False
+    # The cold build from an empty cache; False: from the checkout's cache, the build's paths run in one
+    # pass that re-renders nothing (bench/build.py, measure).
+    empty_cache: bool = True
 
 
-FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, phone_loads=2, play_steps=4, max_widget_pages=None, max_alone=None)
-SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, phone_loads=1, play_steps=1, max_widget_pages=1, max_alone=1, short_pages=True)
+FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, phone_loads=2, phone_cpu_slowdown=PHONE_CPU_SLOWDOWN, play_steps=4, max_widget_pages=None, max_alone=None)
+SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, phone_loads=1, phone_cpu_slowdown=1, play_steps=1, max_widget_pages=1, max_alone=1, short_pages=True, empty_cache=False)
 
 # What a CDN compresses, by extension: text formats and WebAssembly (binary, but
 # pyodide.asm.wasm gzips to about a third, and CDNs compress application/wasm).
@@ -246,11 +255,16 @@ def discover_widgets(folder: Path) -> dict[str, list[str]]:
     return {path: found.findall((folder / path.lstrip("/") / "index.html").read_text("utf-8")) for path in pages(folder)}
 
 
-def pages_measured(widgets: dict[str, list[str]], plan: Plan) -> list[str]:
-    """The pages the plan measures, of those the site has; a page it does not have fails the run."""
-    unknown = [path for path in plan.only if path not in widgets]
+def check_pages(plan: Plan):
+    """A page the plan names that the site has not (its pages are mkdocs.yml's nav) fails the run, before
+    anything is built."""
+    unknown = [path for path in plan.only if path not in nav_paths()]
     if unknown:
-        raise MeasurementError(f"no page {', '.join(unknown)}; the site's pages: {', '.join(widgets)}")
+        raise MeasurementError(f"no page {', '.join(unknown)}; the site's pages: {', '.join(nav_paths())}")
+
+
+def pages_measured(widgets: dict[str, list[str]], plan: Plan) -> list[str]:
+    """The pages the plan measures (check_pages has made sure the site has them)."""
     return [path for path in widgets if path in plan.only] if plan.only else list(widgets)
 
 
@@ -481,9 +495,8 @@ def long_task_row(path: str, loads: list[FreshLoad]) -> Row:
 # --- a phone: a first visit at 390 px with the CPU slowed 4× ----------------------------
 
 # The phone of the issue's figures: an iPhone-sized viewport, touch, and the CPU slowed as
-# Lighthouse's mobile profile slows it (4×); the network is not throttled (a local server).
+# Lighthouse's mobile profile slows it (Plan.phone_cpu_slowdown); the network is not throttled (a local server).
 PHONE_VIEWPORT = {"width": 390, "height": 844}
-PHONE_CPU_SLOWDOWN = 4
 # A main-thread task longer than this delays a tap past what reads as at once on a phone.
 PHONE_TASK_BUDGET_MS = 200
 
@@ -492,15 +505,15 @@ LONG_TASKS = """() => window.__benchLongTasks.concat(window.__benchLongTaskObser
   .map((t) => [t.startTime, t.duration])"""
 
 
-def phone_load(browser, url: str, has_widgets: bool) -> list[list[float]]:
-    """One first visit on the throttled phone, until the widgets are live (or the page has
-    settled): every main-thread long task, [start, duration] in ms."""
+def phone_load(browser, url: str, has_widgets: bool, slowdown: int) -> list[list[float]]:
+    """One first visit on the phone, its CPU `slowdown` times slower, until the widgets are live (or the
+    page has settled): every main-thread long task, [start, duration] in ms."""
     context = browser.new_context(viewport=PHONE_VIEWPORT, device_scale_factor=3, is_mobile=True, has_touch=True)
-    context.set_default_timeout(LIVE_TIMEOUT_MS * PHONE_CPU_SLOWDOWN)
+    context.set_default_timeout(LIVE_TIMEOUT_MS * slowdown)
     try:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU_SLOWDOWN})
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
         page.add_init_script(LONG_TASK_OBSERVER)
         page.goto(url, wait_until="load")
         if has_widgets:
@@ -511,14 +524,14 @@ def phone_load(browser, url: str, has_widgets: bool) -> list[list[float]]:
         context.close()
 
 
-def phone_row(path: str, loads: list[list[list[float]]], theme_alone: list[list[list[float]]]) -> Row:
+def phone_row(path: str, loads: list[list[list[float]]], theme_alone: list[list[list[float]]], slowdown: int) -> Row:
     """The longest main-thread task of any load on the throttled phone, against the same page built
     by the theme alone (`anchor_site`; none for a page only the project's hook writes)."""
     longest = [max((duration for _, duration in tasks), default=0) for tasks in loads]
     worst = loads[longest.index(max(longest))]
     alone = [max((duration for _, duration in tasks), default=0) for tasks in theme_alone]
     return Row(
-        figure=f"phone (390 px, CPU {PHONE_CPU_SLOWDOWN}× slower): longest task during load (worst of {len(loads)})",
+        figure=f"phone (390 px, CPU {slowdown}× slower): longest task during load (worst of {len(loads)})",
         page=path,
         measured=f"{max(longest):.0f} ms",
         anchor=f"theme alone {max(alone):.0f} ms" if alone else "",
@@ -1063,9 +1076,10 @@ def lighthouse_row(url: str, path: str, runs: int, results: Path, theme_alone_ur
 # --- the build ------------------------------------------------------------------------------
 
 
-def build_rows(repeats: int) -> list[Row]:
-    """Cold and warm build and save-to-reload, each against plain mkdocs-material in the same run."""
-    timings = build_bench.measure(repeats)
+def build_rows(repeats: int, empty_cache: bool) -> list[Row]:
+    """Cold and warm build and save-to-reload, each against plain mkdocs-material in the same run; the cold
+    build from an empty cache, or from the checkout's (a smoke run's, which says so and sets no target)."""
+    timings = build_bench.measure(repeats, empty_cache)
     median = timings.medians()
     runs = {key: [round(s, 3) for s in values] for key, values in vars(timings).items()}
 
@@ -1084,7 +1098,8 @@ def build_rows(repeats: int) -> list[Row]:
 
     cold_ratio = median["cold_build"] / median["anchor_build"]
     return [
-        row("cold build, empty cache", "cold_build", "anchor_build", "≤ 3× anchor", cold_ratio <= 3),
+        row("cold build, empty cache", "cold_build", "anchor_build", "≤ 3× anchor", cold_ratio <= 3) if empty_cache else
+        row("cold build's path, the checkout's cache (smoke)", "cold_build", "anchor_build", "—", None),
         row("warm build, nothing changed", "warm_build", "anchor_build", "—", None),
         row("make serve: one-line Markdown edit → page served", "save_to_reload", "anchor_save_to_reload", "≤ 1.5 s", median["save_to_reload"] <= 1.5),
     ]
@@ -1098,6 +1113,7 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
     The load average is recorded because other work on this 2-core machine
     (a test run, a build) stretches the boot and the tail latencies.
     """
+    check_pages(plan)
     load_before = os.getloadavg()
     rows = []
     with served_site(plan) as site, anchor_site() as (anchor_url, anchor_pages), chromium() as browser:
@@ -1110,8 +1126,10 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
             rows.append(html_row(site.folder, path))
             rows.append(transfer_row(path, loads))
             rows.append(blocking_row(path, loads))
-            theme_alone = [phone_load(browser, anchor_url + path, False) for _ in range(plan.phone_loads)] if path in anchor_pages else []
-            rows.append(phone_row(path, [phone_load(browser, site.url + path, bool(widgets)) for _ in range(plan.phone_loads)], theme_alone))
+            slowdown = plan.phone_cpu_slowdown
+            theme_alone = [phone_load(browser, anchor_url + path, False, slowdown) for _ in range(plan.phone_loads)] if path in anchor_pages else []
+            rows.append(phone_row(path, [phone_load(browser, site.url + path, bool(widgets), slowdown) for _ in range(plan.phone_loads)],
+                                  theme_alone, slowdown))
             if widgets:
                 rows.append(long_task_row(path, loads))
                 latency, probes[path], timed = latency_rows(browser, site.url + path, path, widgets, plan)
@@ -1129,7 +1147,7 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
         if len(widget_pages) >= 2:
             rows.append(navigation_boots_row(browser, site.url, widget_pages))
         about = {"pages": site.widgets, "chromium": browser.version}
-    rows += build_rows(plan.build_repeats)
+    rows += build_rows(plan.build_repeats, plan.empty_cache)
     return rows, {**about, "load_average_before": load_before, "load_average_after": os.getloadavg()}
 
 
