@@ -45,10 +45,10 @@ def open_page(browser, url: str, width: int = 1280, javascript: bool = True, sch
 
 
 def at_each_width(page, widths=WIDTHS):
-    """Yields each of `widths` with `page` laid out that wide. For a page without JavaScript this is what
-    loading it at that width shows (only CSS reads the width, and it reads it again on a resize), so one
-    visit serves every width; a live chart is drawn at its column's width when it mounts, so a page with
-    JavaScript is loaded at each width instead."""
+    """Yields each of `widths` with `page` laid out that wide: what loading it at that width shows, so one
+    visit serves every width. Only CSS reads the width, and it reads it again on a resize: a live chart
+    is drawn at its spec's size, in SVG units, as the build's is, and the style sheet scales either to
+    its column (widgets.css); no script of the runtime reads a width."""
     for width in widths:
         page.set_viewport_size({"width": width, "height": 900})
         yield width

@@ -12,8 +12,10 @@ import pytest
 import estimators
 from estimators import units
 import pyodide_widgets
-from harness.widgets import look_at, mark_labels, open_page, root, type_into, wait_for_cpython_outputs, wait_live
+from harness.widgets import at_each_width, look_at, mark_labels, open_page, root, type_into, wait_for_cpython_outputs, wait_live
 
+# The widths both pictures must fit: a desktop's text column and a phone's.
+WIDTHS = (1280, 390)
 WIDGETS = ("stages", "training_stack", "ten_steps", "training_time", "finetune_fit", "checkpoint_modes")
 PRESETS = estimators.load_presets()
 
@@ -138,21 +140,21 @@ def test_a_block_click_or_key_shows_its_own_text(browser, widget_site):
 # --- both pictures fit their column ----------------------------------------------------
 
 @pytest.mark.parametrize("javascript", [False, True], ids=["static", "live"])
-@pytest.mark.parametrize("width", (1280, 390))
 @pytest.mark.parametrize("name", ("stages", "training_stack"))
-def test_the_picture_fits_its_column_in_either_palette(browser, widget_site, name, width, javascript):
-    page = open_page(browser, f"{widget_site}/{name}/", width, javascript)
+def test_the_picture_fits_its_column_at_every_width_in_either_palette(browser, widget_site, name, javascript):
+    page = open_page(browser, f"{widget_site}/{name}/", javascript=javascript)
     look_at(page, name)
     if javascript:
         wait_live(page, name)
-    for scheme in ("light", "dark"):
-        # The palette the reader's system asks for: without JavaScript the style sheet follows it; live, the
-        # theme reads it once at load, so the test switches the palette as the theme's toggle does.
-        page.emulate_media(color_scheme=scheme)
-        if javascript:
-            page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)",
-                          "slate" if scheme == "dark" else "default")
-        assert_fits_in_its_column(page, name)
+    for _ in at_each_width(page, WIDTHS):
+        for scheme in ("light", "dark"):
+            # The palette the reader's system asks for: without JavaScript the style sheet follows it; live, the
+            # theme reads it once at load, so the test switches the palette as the theme's toggle does.
+            page.emulate_media(color_scheme=scheme)
+            if javascript:
+                page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)",
+                              "slate" if scheme == "dark" else "default")
+            assert_fits_in_its_column(page, name)
 
 
 def assert_fits_in_its_column(page, name: str):
