@@ -1,13 +1,15 @@
 """The widget contract in a real browser, for every widget found in pyodide_widgets.widgets.
 
 A throwaway site holds one page per widget with two copies of it. On each, with
-no test written for the widget: the build-time numbers read with JavaScript
-off; the copies go live, answer as CPython does, keep two states and two sets
-of URL keys, and come back from a shared link, a changed chart redrawn live;
+no test written for the widget: the copies go live, answer as CPython does, keep
+two states and two sets of URL keys, and come back from a shared link, a changed
+chart redrawn live; a pinned state is drawn in the chart beside the live one;
 every preset answers; a bad value from a link is named beside its field (the
-shared link carries one for the second copy); no status line complains (a
-widget without a chart included); and axe finds nothing in either palette.
-Each page state is visited once for every check that reads it.
+shared link carries one for the second copy); no status line complains (a widget
+without a chart included); and axe finds nothing in either palette. Each page
+state is visited once for every check that reads it. What the copies read
+without JavaScript is their HTML, which needs no browser
+(tests/contract/test_widget_contract.py).
 """
 
 import json
@@ -22,12 +24,10 @@ from pyodide_widgets.contract import form_text
 
 from harness.widgets import (
     address,
-    cpython_outputs,
     form_state,
     root,
     run_axe,
     set_field,
-    shown_outputs,
     wait_for_cpython_outputs,
     wait_live,
 )
@@ -76,24 +76,12 @@ def a_change(name: str):
     pytest.fail(f"{name}: no single-field change alters its outputs")
 
 
-@pytest.mark.parametrize("name", WIDGETS)
-def test_both_copies_read_fully_without_javascript(browser, widget_site, name):
-    expected = cpython_outputs(name, default_text_state(name))
-    page = browser.new_page(java_script_enabled=False)
-    page.goto(f"{widget_site}/{name}-twice/")
-    for copy in (f"#{name}", f"#{name}-2"):
-        seen = shown_outputs(page, copy)
-        assert seen == {key: text for key, text in expected.items() if key in seen}
-        assert set(seen) == set(expected) - {"summary"}
-        assert page.get_attribute(copy, "data-state") == "static"
-
-
 # A value no field takes, markup in it: a link that carries it must show it named beside its field, never as HTML.
 NOT_VALID = "%3Cb%3Enot-valid"
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_a_bad_value_from_a_link_is_named_and_every_preset_answers(
+def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_a_pinned_state_is_drawn_beside_it_a_bad_value_from_a_link_is_named_and_every_preset_answers(
         browser, page, widget_site, name):
     page.emulate_media(reduced_motion="reduce")  # Play is "Next": one step a press
     page.goto(f"{widget_site}/{name}-twice/")
@@ -126,6 +114,8 @@ def test_two_copies_keep_their_own_state_and_url_a_changed_chart_redraws_live_a_
     # The link's state lights the presets that hold every value of it, and no other.
     assert_highlight_matches(shared, first, "address")
     shared.close()
+    if page.locator(f"{first} [data-chart-spec]").count():  # a chart Vega draws: the pinned state drawn beside the live one
+        assert_both_states_drawn(page, name)
     # A widget of one preset shows no row of them (widget.html): nothing to press, nothing to highlight.
     if len(pyodide_widgets.module(name).presets()) > 1:
         assert_every_preset_answers_and_the_highlight_follows_every_kind_of_move(page, name)
@@ -144,6 +134,52 @@ def assert_named_beside_its_field(page, widget: str, other: str, field: str):
         page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
         violations = run_axe(page, within=widget)
         assert violations == [], "\n".join(map(str, [scheme, *violations]))
+
+
+# What a pinned state's marks' text alternatives start with (figures/_pinned.py).
+PINNED = "Pinned: "
+
+
+def a_move(name: str, state: dict):
+    """(field, text): the first change of one field from `state` that redraws the widget's chart."""
+    widget = pyodide_widgets.module(name)
+    before = widget.update(state)["data"]
+    for field in widget.FIELDS:
+        for text in candidates(field, state[field.name]):
+            try:
+                if widget.update({**state, field.name: text})["data"] != before:
+                    return field, text
+            except EstimatorError:
+                continue
+    pytest.fail(f"{name}: no single-field change redraws its chart")
+
+
+def texts(rows) -> set:
+    """Every text a widget's chart rows hold, which its marks' text alternatives are read from."""
+    return {value for marks in rows.values() if isinstance(marks, list) for row in marks for value in row.values()
+            if isinstance(value, str)}
+
+
+def assert_both_states_drawn(page, name: str):
+    """Pin the first copy's state, move a field, and find the pinned state's marks drawn beside the live ones;
+    unpinned, they go."""
+    selector = f"#{name}"
+    pinned = form_state(page, selector)
+    page.click(f"{selector} [data-tool='pin']")
+    field, text = a_move(name, pinned)
+    set_field(page, selector, field, text)
+    wait_for_cpython_outputs(page, selector)
+    widget = pyodide_widgets.module(name)
+    page.wait_for_function("""([sel, prefix]) => [...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
+                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
+    labels = page.eval_on_selector_all(f"{selector} [data-chart] svg [aria-label]", "els => els.map((el) => el.getAttribute('aria-label'))")
+    shown = {label.removeprefix(PINNED) for label in labels if label.startswith(PINNED)}
+    live = {label for label in labels if not label.startswith(PINNED)}
+    assert shown and shown <= texts(widget.update(pinned)["data"]), (name, shown)
+    assert live & texts(widget.update(form_state(page, selector))["data"]), name
+    page.click(f"{selector} [data-tool='pin']")  # unpinned: the pinned marks go
+    page.wait_for_function("""([sel, prefix]) => ![...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
+                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
 
 
 # The presets whose every value the form holds: the ones the highlight must mark, and no other.

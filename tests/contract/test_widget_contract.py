@@ -18,7 +18,7 @@ import figures
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets import contract, dispatch
-from site_build import render
+from site_build import numbers, render
 
 WIDGETS = pyodide_widgets.WIDGETS
 # Text a reader must never see in an output.
@@ -93,6 +93,20 @@ def test_every_preset_renders_with_one_slot_per_declared_output(name):
         html = render.render(name, key)
         render.check_slots(name, html)
         assert f'data-widget="{name}"' in html
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_both_copies_read_fully_without_javascript(name):
+    """What a page holding the widget twice shows before any script runs: in each copy every output but
+    the screen readers' summary (written live only), as CPython computes the default state, and the
+    widget marked static. The HTML is what a browser without JavaScript shows; no browser needed."""
+    expected = pyodide_widgets.module(name).update(default_state(name))["outputs"]
+    for element_id in (name, f"{name}-2"):
+        html = render.render(name, element_id=element_id)
+        assert re.search(rf'<div class="widget" id="{element_id}" data-widget="{name}" data-state="static"', html)
+        shown = numbers.widget_outputs(html)
+        assert shown.pop("summary") == ""
+        assert shown == {key: text for key, text in expected.items() if key != "summary"}, element_id
 
 
 @pytest.mark.parametrize(
