@@ -25,6 +25,8 @@ from pyodide_widgets import dispatch, take_away
 from site_build import render
 
 ROOT = Path(__file__).resolve().parents[2]
+# The page holding both widgets, for what they show without JavaScript; the live tools are each used on
+# the widget's own page (tests/browser/conftest.py, widget_site): a test loads no more than its widget.
 PAGE = "/training/"
 # (widget, field, the value a reader changes it to): a typed number, and a pick.
 CHANGES = {"training_time": ("gpus", "2048"), "audit_lanes": ("practice", None)}
@@ -62,6 +64,11 @@ def live_page(page, url, name):
     wait_live(page, name)
 
 
+def own_page(widget_site, name, query: str = "") -> str:
+    """The address of the widget alone on a page of the throwaway site."""
+    return f"{widget_site}/{name}/{query}"
+
+
 def test_tools_are_absent_without_javascript(browser, site_url):
     context = browser.new_context(java_script_enabled=False)
     static = context.new_page()
@@ -74,8 +81,8 @@ def test_tools_are_absent_without_javascript(browser, site_url):
 
 @pytest.mark.parametrize("name", CHANGES)
 def test_tools_shown_once_live_a_pinned_state_stays_beside_the_live_one_and_travels_in_the_address(
-        browser, page, site_url, name):
-    live_page(page, f"{site_url}{PAGE}", name)
+        browser, page, widget_site, name):
+    live_page(page, own_page(widget_site, name), name)
     assert page.locator(f"{root(name)} [data-tool='pin']").is_visible()
     pinned = form_state(page, name)
     pinned_outputs = cpython_outputs(name, pinned)
@@ -113,9 +120,9 @@ def test_tools_shown_once_live_a_pinned_state_stays_beside_the_live_one_and_trav
     assert not page.log.page_errors and not page.log.console_errors
 
 
-def test_a_bad_pinned_state_in_the_address_is_named_and_no_figure_is_compared(page, site_url):
+def test_a_bad_pinned_state_in_the_address_is_named_and_no_figure_is_compared(page, widget_site):
     name = "training_time"
-    live_page(page, f"{site_url}{PAGE}?{name}.pin.gpus=-3&{name}.gpus=2048", name)
+    live_page(page, own_page(widget_site, name, f"?{name}.pin.gpus=-3&{name}.gpus=2048"), name)
     status = page.locator(f"{root(name)} [data-tool-status]")
     status.wait_for(state="visible")
     assert "GPUs" in status.inner_text() and "whole number" in status.inner_text()
@@ -125,10 +132,10 @@ def test_a_bad_pinned_state_in_the_address_is_named_and_no_figure_is_compared(pa
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_the_copied_command_and_json_give_the_shown_outputs_and_the_chart_data_its_rows(browser, site_url, name):
+def test_the_copied_command_and_json_give_the_shown_outputs_and_the_chart_data_its_rows(browser, widget_site, name):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    live_page(page, f"{site_url}{PAGE}", name)
+    live_page(page, own_page(widget_site, name), name)
     change(page, name)
     assert_the_csv_holds_the_rows_drawn(page, name)
     state, shown = form_state(page, name), shown_outputs(page, name)
@@ -182,9 +189,9 @@ def assert_the_csv_holds_the_rows_drawn(page, name):
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_the_tools_and_a_comparison_fit_a_360_px_column(browser, site_url, name):
+def test_the_tools_and_a_comparison_fit_a_360_px_column(browser, widget_site, name):
     page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
-    live_page(page, f"{site_url}{PAGE}", name)
+    live_page(page, own_page(widget_site, name), name)
     tool(page, name, "pin")
     change(page, name)
     tool(page, name, "command")
