@@ -143,8 +143,11 @@ def headers_site(built_site):
 
 
 def test_served_with_its_headers_file_the_worker_runs_under_the_policy_too(page, headers_site):
+    """The worker's script gets the policy from its own response's headers, not from the page: its boot
+    on a page of two widgets, one of them a chart, shows it runs under it (the pages' own policies are the
+    visit of every page above)."""
     watch(page)
-    response = page.goto(f"{headers_site}/training/")
+    response = page.goto(f"{headers_site}/ten-steps/")
     assert "script-src 'self' 'wasm-unsafe-eval'" in response.headers["content-security-policy"]
     every_widget_goes_live_and_redraws(page)
     assert quiet(page) == NOTHING
