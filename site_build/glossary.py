@@ -9,21 +9,27 @@
   mark did not), and turns each kept mark into a card as the numbers have
   one: the definition as `data-card`, shown on hover and on focus by the
   delegated site_build/browser/cards.js (by site.css with JavaScript off), and
-  a place in the tab order, which Python-Markdown does not give it.
+  a place in the tab order, which Python-Markdown does not give it. A term that names a page of the
+  site saying more (`link`) carries that page's address and title too, and cards.js writes the
+  link under the definition (`card_links`).
 - The Glossary page, alphabetised, one linkable heading per term
   (`page_markdown`, through the `glossary()` macro).
 """
 
 import dataclasses
+import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from mkdocs.utils import meta
 
 from estimators import EstimatorError, data_file
 from site_build.lint import MESSAGE, find_quantities
 
 DATA = Path(__file__).resolve().parent / "glossary.toml"
 ROOT = DATA.parent.parent
+DOCS = ROOT / "docs"
 # What Python-Markdown's abbr extension writes for a use of a term; `marked_once` reads exactly this.
 ABBR = re.compile(r'<abbr title="([^"]*)">(.*?)</abbr>', re.S)
 
@@ -34,6 +40,7 @@ class Term:
     short: str  # the hover card: one sentence
     long: str = ""  # more, on the Glossary page only
     related: tuple = ()  # other terms of the glossary
+    link: str = ""  # a page of the site that says more, as docs/ names it ("precision.md")
 
     @property
     def anchor(self) -> str:
@@ -69,6 +76,8 @@ def findings(terms: tuple) -> list[str]:
     problems = [f"{shown}: the term {name!r} is defined twice" for name in sorted(set(names)) if names.count(name) > 1]
     for t in terms:
         problems += [f"{shown}: {t.term!r} relates to {r!r}, which has no entry" for r in t.related if r not in names]
+        if t.link and not (DOCS / t.link).is_file():
+            problems.append(f"{shown}: {t.term!r} links to {t.link!r}, which is not a page of docs/")
         for text in (t.short, t.long):
             problems += [f"{shown}: {t.term!r}: {MESSAGE.format(text=f.text)}" for f in find_quantities(text)]
     return problems
@@ -80,7 +89,8 @@ def abbreviations(terms: tuple) -> dict:
 
 
 def page_markdown(terms: tuple) -> str:
-    """The Glossary page's body: per term a heading with a stable id, its definition, and links to related terms."""
+    """The Glossary page's body: per term a heading with a stable id, its definition, links to related terms,
+    and to the page that says more."""
     by_name = {t.term: t for t in terms}
     blocks = []
     for t in terms:
@@ -89,13 +99,33 @@ def page_markdown(terms: tuple) -> str:
             lines += ["", t.long]
         if t.related:
             lines += ["", "Related: " + ", ".join(f"[{r}](#{by_name[r].anchor})" for r in t.related) + "."]
+        if t.link:
+            lines += ["", f"More: [{title(t.link)}]({t.link})."]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 
 
-def marked_once(parts: list[str]) -> list[str]:
+def title(link: str) -> str:
+    """The title of a page of docs/, as its front matter gives it."""
+    return meta.get_data((DOCS / link).read_text("utf-8"))[1]["title"]
+
+
+def card_links(terms: tuple, page, files) -> dict:
+    """{term: its card's link attributes} on `page` (an mkdocs File among `files`): the address of the
+    page the term links to, relative to this one, and that page's title; none to the page itself."""
+    links = {}
+    for t in terms:
+        target = files.get_file_from_path(t.link) if t.link else None
+        if target is not None and target.src_uri != page.src_uri:
+            links[t.term] = (f' data-card-link="{html.escape(target.url_relative_to(page))}"'
+                             f' data-card-link-text="{html.escape(title(t.link))}"')
+    return links
+
+
+def marked_once(parts: list[str], links: dict | None = None) -> list[str]:
     """Each section's (site_build.sections) first use of a term as a card that takes keyboard
-    focus; the term's later uses in the section as plain text."""
+    focus, with its `links` attributes (`card_links`); the term's later uses in the section as plain text."""
+    links = links or {}
 
     def marked(part: str) -> str:
         seen = set()
@@ -105,7 +135,7 @@ def marked_once(parts: list[str]) -> list[str]:
             if term in seen:
                 return term
             seen.add(term)
-            return f'<abbr tabindex="0" data-card="{definition}">{term}</abbr>'
+            return f'<abbr tabindex="0" data-card="{definition}"{links.get(term, "")}>{term}</abbr>'
 
         return ABBR.sub(mark, part)
 

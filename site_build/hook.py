@@ -53,6 +53,7 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         self.shared_key: str | None = None
         self.kept_pages: set = set()  # this build's pages whose HTML is the last build's
         self.stamp: frozenset | None = None  # the project's files as the modules this process holds were imported from
+        self.terms: tuple = ()  # the glossary's, as this build loaded them
 
     def on_startup(self, command, dirty):
         self.command = command
@@ -85,7 +86,7 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
 
         if problem := checks.presets_problem():
             raise PluginError(problem)
-        terms = glossary.load()
+        terms = self.terms = glossary.load()
         if problems := glossary.findings(terms):
             raise PluginError("\n".join(problems))
         # The abbr extension marks every use of a term on every page, from the one data file
@@ -178,7 +179,8 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         section of its own; in each, a term's first use carded."""
         from site_build import glossary, held, sections
 
-        return sections.wrapped(glossary.marked_once(sections.parts(held.put_back(html))))
+        links = glossary.card_links(self.terms, page.file, files)
+        return sections.wrapped(glossary.marked_once(sections.parts(held.put_back(html)), links))
 
     def on_post_template(self, output_content, template_name, config):
         from site_build import csp

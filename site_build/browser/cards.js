@@ -10,7 +10,8 @@
 // once, on its root, and the runtime keeps them current, at most one write per answer.
 // As built, a slot names the sources it cites in data-sources (each written
 // once, under its widget); live, the runtime writes each card's sources in the
-// widget's data-card-sources. A glossary term carries its definition.
+// widget's data-card-sources. A glossary term carries its definition, and the
+// page that says more about it if it names one (data-card-link).
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
 // drawn with the theme's tooltip classes. The theme's own tooltips
@@ -119,9 +120,16 @@
   // print.js writes each card as a note under its widget.
   window.widgetCardText = slotText;
 
-  // Text, never markup: a card is the build's or the worker's words about numbers.
+  // Text, never markup: a card is the build's or the worker's words about numbers. A glossary term
+  // whose page says more (site_build/glossary.py, card_links) gets a link to it under its definition.
   function fill() {
     tip.firstChild.textContent = slotText(host);
+    if (host.dataset.cardLink) {
+      const more = document.createElement("a");
+      more.href = host.dataset.cardLink;
+      more.textContent = host.dataset.cardLinkText;
+      tip.firstChild.append("\nMore: ", more);
+    }
     place();
   }
 
@@ -175,8 +183,9 @@
     const el = hostOf(event.target);
     if (el) show(el);
   });
+  // Focus moving from a term into its card (a press on the card's link) keeps the card open.
   document.addEventListener("focusout", (event) => {
-    if (event.target === host) hide();
+    if (event.target === host && !tip?.contains(event.relatedTarget)) hide();
   });
   document.addEventListener("mouseover", (event) => {
     const el = hostOf(event.target);

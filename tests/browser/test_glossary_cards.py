@@ -1,5 +1,6 @@
 """The glossary's hover cards in a real browser: reached by keyboard, read by screen readers,
-shown by the theme's tooltips without moving the text, and axe-clean in both palettes."""
+shown by the theme's tooltips without moving the text, linking to the page that says more, and
+axe-clean in both palettes."""
 
 import pytest
 
@@ -29,6 +30,17 @@ def test_a_card_opens_on_focus_without_layout_shift_and_axe_is_clean_in_both_pal
     described = term.get_attribute("aria-describedby")
     assert described and page.locator(f"#{described}").inner_text() == CARDS[text]
     assert paragraph.bounding_box() == before
+    # A term whose page says more links to it from its card; moving to that link keeps the card open.
+    linked = page.locator("article abbr[data-card-link]").first
+    if path == "/glossary/" or linked.count():
+        linked.focus()
+        link = tooltip.locator("a")
+        assert link.get_attribute("href") == linked.get_attribute("data-card-link")
+        assert link.inner_text() == linked.get_attribute("data-card-link-text")
+        link.focus()
+        assert tooltip.is_visible()
+        page.keyboard.press("Escape")
+        term.focus()
     # Closed again before axe: the theme appends an open card to <body>, outside every landmark,
     # which axe's best-practice "region" rule reports although a role="tooltip" is no page content.
     term.blur()

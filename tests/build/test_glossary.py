@@ -104,6 +104,19 @@ def test_every_card_takes_keyboard_focus_and_says_its_definition(built_site, pag
         assert attrs.get("data-card") in cards.values(), attrs
 
 
+@pytest.mark.parametrize("page", [*ARTICLES, "glossary.md"])
+def test_a_terms_card_links_to_the_page_that_says_more_from_every_other_page(built_site, page):
+    folder = built_site if page == "index.md" else built_site / page.removesuffix(".md")
+    link_of = {t.short: t.link for t in TERMS}
+    for attrs in parsed(built_site, page).abbr_tags:
+        link = link_of[attrs["data-card"]]
+        if link in ("", page):
+            assert "data-card-link" not in attrs, attrs
+        else:
+            assert (folder / attrs["data-card-link"]).resolve() == (built_site / link.removesuffix(".md")).resolve(), attrs
+            assert attrs["data-card-link-text"] == glossary.title(link), attrs
+
+
 def test_no_entry_is_unused_and_unlinked(built_site):
     used = set().union(*(parsed(built_site, page).carded for page in ARTICLES))
     linked = {r for t in TERMS for r in t.related}
@@ -115,10 +128,13 @@ def test_the_glossary_page_lists_every_term_alphabetised_each_linkable(built_sit
     html = (built_site / "glossary" / "index.html").read_text("utf-8")
     ids = [i for i in re.findall(r'<h2 id="([^"]+)"', html) if i != citation.SECTION_ID]  # every page ends with its citation
     assert ids == [t.anchor for t in sorted(TERMS, key=lambda t: t.term.casefold())]
+    entries = dict(zip(ids, re.split(r'<h2 id="[^"]+"', html)[1:]))
     for t in TERMS:
         for related in t.related:
             anchor = next(r.anchor for r in TERMS if r.term == related)
-            assert f'href="#{anchor}"' in html
+            assert f'href="#{anchor}"' in entries[t.anchor]
+        if t.link:  # the page that says more, by its title
+            assert re.search(rf'href="\.\./{t.link.removesuffix(".md")}/">{re.escape(glossary.title(t.link))}</a>', entries[t.anchor]), t.term
 
 
 def test_the_seeds_terms_are_all_in_the_glossary():
@@ -127,10 +143,18 @@ def test_the_seeds_terms_are_all_in_the_glossary():
     assert {"BF16", "MLP", "MoE", "LoRA", "QLoRA", "ZeRO", "FSDP", "NVLink", "MFU", "token", "checkpoint"} <= names
 
 
+def test_a_runs_footprint_terms_are_defined_and_the_number_format_terms_link_to_the_precision_page():
+    by_name = {t.term: t for t in TERMS}
+    assert {"PUE", "CO₂e"} <= set(by_name)
+    for term in ("BF16", "FP8", "mantissa", "exponent", "block scaling", "NF4"):
+        assert by_name[term].link == "precision.md", term
+
+
 @pytest.mark.parametrize("entry, problem", [
     ('term = "A"\nshort = "x"\n[[terms]]\nterm = "A"\nshort = "y"', "defined twice"),
     ('term = "A"\nshort = "x"\nrelated = ["B"]', "relates to 'B'"),
     ('term = "A"\nshort = "takes 16 bytes"', "hand-typed quantity"),
+    ('term = "A"\nshort = "x"\nlink = "no-such-page.md"', "not a page of docs/"),
 ])
 def test_a_bad_entry_stops_the_build_with_one_line(tmp_path, entry, problem):
     data = tmp_path / "glossary.toml"
@@ -145,5 +169,13 @@ def test_marked_once_keeps_a_terms_first_mark_in_each_part_as_a_focusable_card()
     assert glossary.marked_once(parts) == [
         '<p><abbr tabindex="0" data-card="x">A</abbr> and A</p>',
         '<h2>B</h2><p><abbr tabindex="0" data-card="x">A</abbr> <abbr class="keep">C</abbr></p>',
+    ]
+
+
+def test_marked_once_gives_a_linked_terms_card_its_link():
+    links = {"A": ' data-card-link="../p/" data-card-link-text="P"'}
+    assert glossary.marked_once(['<p><abbr title="x">A</abbr> <abbr title="y">B</abbr></p>'], links) == [
+        '<p><abbr tabindex="0" data-card="x" data-card-link="../p/" data-card-link-text="P">A</abbr> '
+        '<abbr tabindex="0" data-card="y">B</abbr></p>',
     ]
 

@@ -7,6 +7,7 @@ import pytest
 
 import estimators
 from estimators import units
+from estimators.number_formats import NUMBER_FORMATS
 from pyodide_widgets import dispatch
 from pyodide_widgets.widgets import number_line
 
@@ -44,3 +45,17 @@ def test_a_value_past_a_saturating_formats_largest_is_stored_as_it_and_said_so()
     outputs = _answer(format="fp8_e4m3", value="1e6")["outputs"]
     assert outputs["stored"] == units.apart(estimators.number_format_figures("fp8_e4m3").largest, 1e6)
     assert units.number(448) in outputs["error"]  # its largest, OCP OFP8 table 1
+
+
+@pytest.mark.parametrize("fmt, gpu", [("int8", "h100-sxm"), ("nvfp4", "b200"), ("mxfp6", "gb200"), ("nvfp4", "h100-sxm")])
+def test_the_gpus_peak_for_a_format_is_the_one_its_vendor_lists_or_the_list_is_named(fmt, gpu):
+    """INT8 on the H100 and FP4 and FP6 on Blackwell are the datasheets' dense peaks; Hopper has no FP4, and
+    the answer then names the precisions the GPU does list rather than print a number."""
+    entry = estimators.load_presets().gpu(gpu)
+    outputs = _answer(format=fmt, gpu=gpu)["outputs"]
+    precision = NUMBER_FORMATS[fmt].multiplies_in
+    if precision in entry.peak_flops:
+        assert outputs["peak"] == units.si(entry.peak_flops[precision], "FLOP/s")
+    else:
+        assert (fmt, gpu) == ("nvfp4", "h100-sxm")
+        assert all(p.upper() in outputs["peak_note"] for p in entry.peak_flops), outputs["peak_note"]
