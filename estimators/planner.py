@@ -246,6 +246,7 @@ class LayoutPlan:
     dp_exposed_seconds: float = quantity("the part of the data-parallel traffic that no compute hides", "duration")
     optimizer_seconds: float = quantity("the optimizer step: the training state read and written once", "duration")
     bubble: float = quantity("x/(1 + x), x = (p − 1)/(v·m): the pipeline's idle share of the step", "percent")
+    bubble_seconds: float = quantity("busy × x, the pipeline's fill and drain", "duration")
     step_seconds: float = quantity("busy × (1 + x) + exposed DP + optimizer, the step model's", "duration",
                                    of=step_seconds)
     mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
@@ -447,7 +448,8 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
                       memory_bytes=used, activation_bytes=act, fits=fits, compute_seconds=compute,
                       tp_seconds=step.tp_seconds, cp_seconds=step.cp_seconds, pp_seconds=step.pp_seconds,
                       ep_seconds=step.ep_seconds, dp_seconds=step.dp_seconds, dp_exposed_seconds=step.dp_exposed_seconds,
-                      optimizer_seconds=step.optimizer_seconds, bubble=step.bubble_share, step_seconds=step.step_seconds,
+                      optimizer_seconds=step.optimizer_seconds, bubble=step.bubble_share,
+                      bubble_seconds=step.bubble_seconds, step_seconds=step.step_seconds,
                       mfu=step.mfu, bottleneck=max(shares, key=shares.get))
 
 
@@ -764,6 +766,28 @@ def layout_preset_plan(key: str, best: int = BEST) -> Plan:
                         lay.global_batch * lay.seq_len, best=best)
 
 
+def model_sequence_length(config, seq_len: int) -> int:
+    """min(s, P): a sequence of s tokens, cut to the P rows of a model's learned position table where it has one
+    (GPT-2's 1,024); a model with rotary positions (P = 0) takes any length."""
+    s = positive_int("seq_len", seq_len)
+    positions = getattr(config, "max_positions", 0)
+    return min(s, positions) if positions else s
+
+
+def fleet_plan(model: str, gpu: str, gpus: int, precision: str = "bf16", layout: str = "llama3-405b-8k") -> Plan:
+    """The planner's fastest layout of a preset model on a count of preset GPUs, ranked on a published layout's links,
+    its batch of B·s tokens and its sequence length s, cut to the model's learned positions where it has them, the
+    matrix multiplies at the chosen precision's peak: what a run of that model on those GPUs would reach, laid out as
+    the planner would lay it out, rather than another model's run.
+
+    plan_layouts with model_sequence_length; best=1."""
+    lay = load_presets().layout(layout)
+    config = load_presets().model(model).config
+    cluster = cluster_preset(gpu, positive_int("gpus", gpus), lay.scale_up, lay.scale_out, precision)
+    s = model_sequence_length(config, lay.seq_len)
+    return plan_layouts(config, cluster, s, step_tokens(lay.global_batch, lay.seq_len) // s * s, best=1)
+
+
 @dataclass(frozen=True)
 class Standing:
     """A published layout as the planner sees it: its own fastest plan, and how many layouts the planner ranks ahead."""
@@ -791,6 +815,23 @@ def layout_preset_standing(key: str) -> Standing:
     return Standing(own, len(faster) + 1, len(fitting))
 
 
+# A step's parts, each a LayoutPlan field in seconds, as the step model adds them: busy (compute and the exposed
+# traffic of each cut) + bubble + exposed data-parallel time + optimizer.
+STEP_PARTS = {"compute_seconds": "arithmetic", "tp_seconds": "TP traffic", "cp_seconds": "CP traffic",
+              "pp_seconds": "pipeline sends", "ep_seconds": "expert all-to-alls", "bubble_seconds": "the pipeline's bubble",
+              "dp_exposed_seconds": "data-parallel traffic", "optimizer_seconds": "the optimizer step"}
+
+
+@dataclass(frozen=True)
+class StepPart:
+    """One part of a step on two layouts: what it is, and its seconds on each."""
+
+    name: str  # the LayoutPlan field it reads (STEP_PARTS)
+    label: str  # what a reader reads
+    own_seconds: float = quantity("on the published layout", "duration")
+    best_seconds: float = quantity("on the planner's best", "duration")
+
+
 @dataclass(frozen=True)
 class RunStanding:
     """A published run's own layout beside the planner's best on the same cluster and batch."""
@@ -798,6 +839,12 @@ class RunStanding:
     own: LayoutPlan  # the run's degrees at their fastest fitting choice
     best: LayoutPlan
     ratio: float = quantity("the published layout's predicted step / the planner's best step", "times")
+    parts: tuple = ()  # StepPart of each part of the step, the one the published layout loses most on first
+
+    @property
+    def why(self) -> StepPart:
+        """The part of the step the published layout spends most more seconds on than the planner's best."""
+        return self.parts[0]
 
 
 def measured_run_standing(key: str) -> RunStanding:
@@ -814,7 +861,14 @@ def measured_run_standing(key: str) -> RunStanding:
     if own is None:
         raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
     best = plan_layouts(run.config, cluster, s, tokens, best=1, practice=practice).best[0]
-    return RunStanding(own, best, own.step_seconds / best.step_seconds)
+    return RunStanding(own, best, own.step_seconds / best.step_seconds, parts=step_parts(own, best))
+
+
+def step_parts(own: LayoutPlan, best: LayoutPlan) -> tuple:
+    """Each part of two layouts' steps (STEP_PARTS, which add up to each step), the one the first spends most seconds
+    more on first: where a published layout's step is longer than the planner's best, and by how much."""
+    parts = (StepPart(name, label, getattr(own, name), getattr(best, name)) for name, label in STEP_PARTS.items())
+    return tuple(sorted(parts, key=lambda part: part.best_seconds - part.own_seconds))
 
 
 def step_tokens(sequences: int, seq_len: int) -> int:
