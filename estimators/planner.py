@@ -286,8 +286,13 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
     """1F1B's fuller of the first two stages: the first keeps p micro-batches of its end share of blocks, the second
     p − 1 of ⌈L/p⌉ (stage_blocks), each block what memory.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
-    shape = _shape(config)
     per_block = _block_activations(config, tp, cp, seq_len, recompute=recompute, b=b)
+    return _stage_activations(_shape(config), tp, cp, pp, seq_len, per_block, b)
+
+
+def _stage_activations(shape, tp: int, cp: int, pp: int, seq_len: int, per_block: float, b: int) -> float:
+    """_activations from one block's (_block_activations): a plan's search keeps the block's per (tp, cp) and
+    recomputation, and asks this for every pipeline depth."""
     if pp == 1:
         return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp=tp)
     full, end = stage_blocks(shape.layers, pp)
@@ -318,12 +323,25 @@ def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -
 def _state(config, m: _Model, layout: Layout, optimizer: str, schedule: str = "1f1b") -> float:
     """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage, × DualPipe's copies."""
     shards = layout.dp * layout.cp
-    bill = _shared_state(config, m, layout.tp, layout.pp, shards, layout.zero_stage, optimizer)
-    if m.routed:
-        # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
-        experts = m.routed / (layout.pp * layout.tp * layout.ep)
-        bill += zero_breakdown(experts, shards // layout.ep, layout.zero_stage, optimizer).total
-    return bill * _weight_copies(layout.pp, schedule)
+    shared = _shared_state(config, m, layout.tp, layout.pp, shards, layout.zero_stage, optimizer)
+    experts = (_expert_state(m, layout.pp * layout.tp * layout.ep, shards // layout.ep, layout.zero_stage, optimizer)
+               if m.routed else None)
+    return _state_total(shared, experts, layout.pp, schedule)
+
+
+def _state_total(shared: float, experts: "float | None", pp: int, schedule: str) -> float:
+    """The first stage's shared and routed-expert state (None for a dense model) × DualPipe's copies."""
+    bill = shared
+    if experts is not None:
+        bill += experts
+    return bill * _weight_copies(pp, schedule)
+
+
+def _expert_state(m: _Model, split: int, shards: int, zero_stage: int, optimizer: str) -> float:
+    """Model-state bytes per GPU of the routed experts: each expert lives on one of ep GPUs, so a GPU holds the
+    routed parameters over pp·tp·ep (`split`), and the dp·cp/ep GPUs holding the same experts (`shards`) shard their
+    state; both depend on the layout only through pp·tp·ep."""
+    return zero_breakdown(m.routed / split, shards, zero_stage, optimizer).total
 
 
 @cache  # the same for every EP degree of a (tp, pp) and ZeRO stage: an MoE plan asks it once per expert split
@@ -559,13 +577,19 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer, practic
                     continue
                 after = ("dp_batch" if sequences % (dp * MICRO_BATCH) else
                          "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
+                lightest = None  # search.lightest(tp, cp, pp), once a layout of them is tried
                 for ep in eps:
                     reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
-                    layout = None if reason else Layout(tp, cp, pp, dp, ep=ep)
-                    if reason or not search.fits(layout):
-                        reject(reason or "memory", 1)
-                    else:
+                    if reason:
+                        reject(reason, 1)
+                        continue
+                    layout = Layout(tp, cp, pp, dp, ep=ep)
+                    if lightest is None:
+                        lightest = search.lightest(tp, cp, pp)
+                    if search.state(layout, ZERO_STAGES[-1]) + lightest <= search.limit:  # search.fits
                         fitting.append(layout)
+                    else:
+                        reject("memory", 1)
     return search, fitting, rejected, count
 
 
@@ -591,8 +615,12 @@ class _Search:
     def fits(self, layout) -> bool:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
-        lightest = self.pieces(layout.tp, layout.cp, layout.pp)[2] * _interleaving(layout.pp, 1, self.practice.schedule)
-        return self.state(layout, ZERO_STAGES[-1]) + lightest <= self.limit
+        return self.state(layout, ZERO_STAGES[-1]) + self.lightest(layout.tp, layout.cp, layout.pp) <= self.limit
+
+    def lightest(self, tp: int, cp: int, pp: int) -> float:
+        """The least activations any choice of these tp, cp and pp keeps: one chunk of the recomputation that keeps
+        the least, on the practice's schedule (the same for every DP and EP degree)."""
+        return self.pieces(tp, cp, pp)[2] * _interleaving(pp, 1, self.practice.schedule)
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
@@ -607,11 +635,25 @@ class _Search:
         key = (layout.tp, layout.pp, layout.ep, stage)
         bill = self.states.get(key)  # asked thousands of times a plan: one look-up each
         if bill is None:
-            bill = self.states[key] = _state(self.config, self.m,
-                                             Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
-                                                    zero_stage=stage),
-                                             self.optimizer, self.practice.schedule)
+            bill = self.states[key] = self._state(layout.tp, layout.pp, layout.ep, stage)
         return bill
+
+    def _state(self, tp: int, pp: int, ep: int, stage: int) -> float:
+        """_state from its two parts, each kept once a plan by what it depends on: the shared state by (tp, pp), the
+        routed experts' by pp·tp·ep, the GPUs over tp·pp holding each part of them (many (tp, pp, ep) share it)."""
+        shards = self.cluster.gpus // (tp * pp)
+        shared = self.states.get(("shared", tp, pp, stage))
+        if shared is None:
+            shared = self.states[("shared", tp, pp, stage)] = _shared_state(self.config, self.m, tp, pp, shards, stage,
+                                                                             self.optimizer)
+        experts = None
+        if self.m.routed:
+            split = pp * tp * ep
+            experts = self.states.get(("experts", split, stage))
+            if experts is None:
+                experts = self.states[("experts", split, stage)] = _expert_state(self.m, split, shards // ep, stage,
+                                                                                 self.optimizer)
+        return _state_total(shared, experts, pp, self.practice.schedule)
 
     def choices(self, layout) -> list:
         """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice
@@ -670,9 +712,14 @@ class _Search:
             self.shared[key] = block_floor_seconds(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, 1),
                                                                              practice=self.practice, gpu=self.gpu),
                                                    self.gpu, self.s)
-        micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
-        full = stage_blocks(self.m.layers, layout.pp)[0]
-        return micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 3
+        # The same for every EP degree of a (tp, cp, pp, dp): one product per such layout.
+        floor = self.shared.get(("cheap", layout.tp, layout.cp, layout.pp, layout.dp))
+        if floor is None:
+            micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
+            full = stage_blocks(self.m.layers, layout.pp)[0]
+            floor = self.shared[("cheap", layout.tp, layout.cp, layout.pp, layout.dp)] = (
+                micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 3)
+        return floor
 
     def quick(self, layout) -> float:
         """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
@@ -697,13 +744,23 @@ class _Search:
         lowest = self.stage(layout, lightest * _interleaving(layout.pp, 1, schedule))  # DualPipe's extra micro-batch
         return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN
 
+    def block_activations(self, tp: int, cp: int, recompute: str) -> float:
+        """_block_activations of one (tp, cp) and recomputation: the same for every pipeline depth of a plan."""
+        key = ("block activations", tp, cp, recompute)
+        per_block = self.shared.get(key)
+        if per_block is None:
+            per_block = self.shared[key] = _block_activations(self.config, tp, cp, self.s, recompute=recompute,
+                                                              b=MICRO_BATCH)
+        return per_block
+
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
         """(chunk counts, (recompute, activations) pairs of each searched recomputation, the least activations of
         them) of every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunks_of(self.m.layers, pp, self.practice)
-            bases = tuple((r, _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in SEARCHED)
+            bases = tuple((r, _stage_activations(self.shape, tp, cp, pp, self.s, self.block_activations(tp, cp, r),
+                                                 MICRO_BATCH)) for r in SEARCHED)
             self.shared[key] = options, bases, min(base for _, base in bases)
         return self.shared[key]
 
