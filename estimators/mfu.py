@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .checkpoint import effective_training_time
 from .errors import EstimatorError
+from .presets import load_presets
 from .provenance import quantity, quantity_of
 from .step_runs import measured_runs, measured_tokens_per_second_per_gpu
 from .step_time import (Gpu, LayoutTerms, Setup, Shape, block_terms, flash_attention_seconds, framework_compute_share,
@@ -126,24 +127,28 @@ def published_run_waterfall(key: str) -> StepWaterfall:
 
 @dataclass(frozen=True)
 class RelaidRun:
-    """A published run's model and batch on a layout, framework and GPU of the reader's, beside what the run measured
-    on its own."""
+    """A published run's sequences and batch, with its model or another, on a layout, framework and GPU of the
+    reader's, beside what the run measured on its own; nothing to set beside a model the run did not train."""
 
     waterfall: StepWaterfall
-    measured: float = quantity("tokens per second per GPU, as the source measured it on the run's own layout", "si",
-                               unit="tokens/s")
-    ratio: float = quantity("predicted on this layout / measured on the run's own", "times")
-    own_layout: bool = False  # the run's own layout, framework and GPU: the ratio is the validation's
+    measured: "float | None" = quantity("tokens per second per GPU, as the source measured it on the run's own layout",
+                                        "si", unit="tokens/s")
+    ratio: "float | None" = quantity("predicted on this layout / measured on the run's own", "times")
+    own_layout: bool = False  # the run's own model, layout, framework and GPU: the ratio is the validation's
 
 
-def relaid_run(key: str, setup: Setup, gpu: str) -> RelaidRun:
-    """predicted / measured tokens per second per GPU: the step model on the run's model, sequence,
-    batch, links and precision on a layout and GPU of the reader's, over the source's measurement of the run."""
+def relaid_run(key: str, setup: Setup, gpu: str, model: str = "") -> RelaidRun:
+    """predicted / measured tokens per second per GPU: the step model on the run's sequence, batch, links and
+    precision, with its model or a preset model (`model`, a models key), on a layout and GPU of the reader's, over the
+    source's measurement of the run; no measurement (None) for a model other than the run's."""
     run = _published_run(key)
     if not isinstance(setup, Setup):
         raise EstimatorError("setup", setup, "a layout (Setup)")
+    config = load_presets().model(model).config if model else run.config
     chip = gpu_preset(gpu, run.scale_up, run.scale_out, run.precision)
-    waterfall = step_waterfall(shape_of(run.config), setup, chip, run.seq_len, run.global_batch)
+    waterfall = step_waterfall(shape_of(config), setup, chip, run.seq_len, run.global_batch)
+    if config != run.config:
+        return RelaidRun(waterfall, None, None)
     measured = measured_tokens_per_second_per_gpu(run)
     return RelaidRun(waterfall, measured, waterfall.tokens_per_second_per_gpu / measured,
                      own_layout=setup == run.setup and gpu == run.gpu)

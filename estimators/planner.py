@@ -246,6 +246,7 @@ class LayoutPlan:
     dp_exposed_seconds: float = quantity("the part of the data-parallel traffic that no compute hides", "duration")
     optimizer_seconds: float = quantity("the optimizer step: the training state read and written once", "duration")
     bubble: float = quantity("x/(1 + x), x = (p − 1)/(v·m): the pipeline's idle share of the step", "percent")
+    bubble_seconds: float = quantity("busy × x, the pipeline's fill and drain", "duration")
     step_seconds: float = quantity("busy × (1 + x) + exposed DP + optimizer, the step model's", "duration",
                                    of=step_seconds)
     mfu: float = quantity("model FLOPs / (step × GPUs × peak)", "percent")
@@ -285,8 +286,13 @@ def _activations(config, tp: int, cp: int, pp: int, seq_len: int, recompute: str
     """1F1B's fuller of the first two stages: the first keeps p micro-batches of its end share of blocks, the second
     p − 1 of ⌈L/p⌉ (stage_blocks), each block what memory.block_activation_bytes counts (FlashAttention and fused
     kernels, with sequence parallelism); the output layer's only at p = 1."""
-    shape = _shape(config)
     per_block = _block_activations(config, tp, cp, seq_len, recompute=recompute, b=b)
+    return _stage_activations(_shape(config), tp, cp, pp, seq_len, per_block, b)
+
+
+def _stage_activations(shape, tp: int, cp: int, pp: int, seq_len: int, per_block: float, b: int) -> float:
+    """_activations from one block's (_block_activations): a plan's search keeps the block's per (tp, cp) and
+    recomputation, and asks this for every pipeline depth."""
     if pp == 1:
         return shape.layers * per_block + _output_activations(shape.d, shape.vocab, seq_len // cp, b, tp=tp)
     full, end = stage_blocks(shape.layers, pp)
@@ -317,12 +323,25 @@ def _output_activations(hidden: int, vocab: int, tokens: int, b: int, tp: int) -
 def _state(config, m: _Model, layout: Layout, optimizer: str, schedule: str = "1f1b") -> float:
     """Model-state bytes per GPU on the first stage, under the layout's ZeRO stage, × DualPipe's copies."""
     shards = layout.dp * layout.cp
-    bill = _shared_state(config, m, layout.tp, layout.pp, shards, layout.zero_stage, optimizer)
-    if m.routed:
-        # Each expert lives on one of ep GPUs; the dp·cp/ep GPUs holding the same experts shard their state.
-        experts = m.routed / (layout.pp * layout.tp * layout.ep)
-        bill += zero_breakdown(experts, shards // layout.ep, layout.zero_stage, optimizer).total
-    return bill * _weight_copies(layout.pp, schedule)
+    shared = _shared_state(config, m, layout.tp, layout.pp, shards, layout.zero_stage, optimizer)
+    experts = (_expert_state(m, layout.pp * layout.tp * layout.ep, shards // layout.ep, layout.zero_stage, optimizer)
+               if m.routed else None)
+    return _state_total(shared, experts, layout.pp, schedule)
+
+
+def _state_total(shared: float, experts: "float | None", pp: int, schedule: str) -> float:
+    """The first stage's shared and routed-expert state (None for a dense model) × DualPipe's copies."""
+    bill = shared
+    if experts is not None:
+        bill += experts
+    return bill * _weight_copies(pp, schedule)
+
+
+def _expert_state(m: _Model, split: int, shards: int, zero_stage: int, optimizer: str) -> float:
+    """Model-state bytes per GPU of the routed experts: each expert lives on one of ep GPUs, so a GPU holds the
+    routed parameters over pp·tp·ep (`split`), and the dp·cp/ep GPUs holding the same experts (`shards`) shard their
+    state; both depend on the layout only through pp·tp·ep."""
+    return zero_breakdown(m.routed / split, shards, zero_stage, optimizer).total
 
 
 @cache  # the same for every EP degree of a (tp, pp) and ZeRO stage: an MoE plan asks it once per expert split
@@ -447,7 +466,8 @@ def _plan(config, m, layout, cluster, s, sequences, recompute, chunks, optimizer
                       memory_bytes=used, activation_bytes=act, fits=fits, compute_seconds=compute,
                       tp_seconds=step.tp_seconds, cp_seconds=step.cp_seconds, pp_seconds=step.pp_seconds,
                       ep_seconds=step.ep_seconds, dp_seconds=step.dp_seconds, dp_exposed_seconds=step.dp_exposed_seconds,
-                      optimizer_seconds=step.optimizer_seconds, bubble=step.bubble_share, step_seconds=step.step_seconds,
+                      optimizer_seconds=step.optimizer_seconds, bubble=step.bubble_share,
+                      bubble_seconds=step.bubble_seconds, step_seconds=step.step_seconds,
                       mfu=step.mfu, bottleneck=max(shares, key=shares.get))
 
 
@@ -557,13 +577,19 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer, practic
                     continue
                 after = ("dp_batch" if sequences % (dp * MICRO_BATCH) else
                          "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
+                lightest = None  # search.lightest(tp, cp, pp), once a layout of them is tried
                 for ep in eps:
                     reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
-                    layout = None if reason else Layout(tp, cp, pp, dp, ep=ep)
-                    if reason or not search.fits(layout):
-                        reject(reason or "memory", 1)
-                    else:
+                    if reason:
+                        reject(reason, 1)
+                        continue
+                    layout = Layout(tp, cp, pp, dp, ep=ep)
+                    if lightest is None:
+                        lightest = search.lightest(tp, cp, pp)
+                    if search.state(layout, ZERO_STAGES[-1]) + lightest <= search.limit:  # search.fits
                         fitting.append(layout)
+                    else:
+                        reject("memory", 1)
     return search, fitting, rejected, count
 
 
@@ -589,8 +615,12 @@ class _Search:
     def fits(self, layout) -> bool:
         """Whether any choice fits: whether the lightest does, one chunk (interleaving only adds activations) of
         the recomputation that keeps the least, beside ZeRO-3's state (it shards the most, so holds the least)."""
-        lightest = self.pieces(layout.tp, layout.cp, layout.pp)[2] * _interleaving(layout.pp, 1, self.practice.schedule)
-        return self.state(layout, ZERO_STAGES[-1]) + lightest <= self.limit
+        return self.state(layout, ZERO_STAGES[-1]) + self.lightest(layout.tp, layout.cp, layout.pp) <= self.limit
+
+    def lightest(self, tp: int, cp: int, pp: int) -> float:
+        """The least activations any choice of these tp, cp and pp keeps: one chunk of the recomputation that keeps
+        the least, on the practice's schedule (the same for every DP and EP degree)."""
+        return self.pieces(tp, cp, pp)[2] * _interleaving(pp, 1, self.practice.schedule)
 
     def stage(self, layout, activation_bytes: float) -> "int | None":
         """The lowest ZeRO stage whose model state fits beside these activations, or None."""
@@ -605,11 +635,25 @@ class _Search:
         key = (layout.tp, layout.pp, layout.ep, stage)
         bill = self.states.get(key)  # asked thousands of times a plan: one look-up each
         if bill is None:
-            bill = self.states[key] = _state(self.config, self.m,
-                                             Layout(layout.tp, layout.cp, layout.pp, layout.dp, ep=layout.ep,
-                                                    zero_stage=stage),
-                                             self.optimizer, self.practice.schedule)
+            bill = self.states[key] = self._state(layout.tp, layout.pp, layout.ep, stage)
         return bill
+
+    def _state(self, tp: int, pp: int, ep: int, stage: int) -> float:
+        """_state from its two parts, each kept once a plan by what it depends on: the shared state by (tp, pp), the
+        routed experts' by pp·tp·ep, the GPUs over tp·pp holding each part of them (many (tp, pp, ep) share it)."""
+        shards = self.cluster.gpus // (tp * pp)
+        shared = self.states.get(("shared", tp, pp, stage))
+        if shared is None:
+            shared = self.states[("shared", tp, pp, stage)] = _shared_state(self.config, self.m, tp, pp, shards, stage,
+                                                                             self.optimizer)
+        experts = None
+        if self.m.routed:
+            split = pp * tp * ep
+            experts = self.states.get(("experts", split, stage))
+            if experts is None:
+                experts = self.states[("experts", split, stage)] = _expert_state(self.m, split, shards // ep, stage,
+                                                                                 self.optimizer)
+        return _state_total(shared, experts, pp, self.practice.schedule)
 
     def choices(self, layout) -> list:
         """(a floor on the step time, degrees and ZeRO stage, recomputation, v, state, activations) of every choice
@@ -668,9 +712,14 @@ class _Search:
             self.shared[key] = block_floor_seconds(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, 1),
                                                                              practice=self.practice, gpu=self.gpu),
                                                    self.gpu, self.s)
-        micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
-        full = stage_blocks(self.m.layers, layout.pp)[0]
-        return micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 3
+        # The same for every EP degree of a (tp, cp, pp, dp): one product per such layout.
+        floor = self.shared.get(("cheap", layout.tp, layout.cp, layout.pp, layout.dp))
+        if floor is None:
+            micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
+            full = stage_blocks(self.m.layers, layout.pp)[0]
+            floor = self.shared[("cheap", layout.tp, layout.cp, layout.pp, layout.dp)] = (
+                micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 3)
+        return floor
 
     def quick(self, layout) -> float:
         """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
@@ -695,13 +744,23 @@ class _Search:
         lowest = self.stage(layout, lightest * _interleaving(layout.pp, 1, schedule))  # DualPipe's extra micro-batch
         return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN
 
+    def block_activations(self, tp: int, cp: int, recompute: str) -> float:
+        """_block_activations of one (tp, cp) and recomputation: the same for every pipeline depth of a plan."""
+        key = ("block activations", tp, cp, recompute)
+        per_block = self.shared.get(key)
+        if per_block is None:
+            per_block = self.shared[key] = _block_activations(self.config, tp, cp, self.s, recompute=recompute,
+                                                              b=MICRO_BATCH)
+        return per_block
+
     def pieces(self, tp: int, cp: int, pp: int) -> tuple:
         """(chunk counts, (recompute, activations) pairs of each searched recomputation, the least activations of
         them) of every layout with these tp, cp and pp: what its memory needs, tried before any time is counted."""
         key = ("pieces", tp, cp, pp)
         if key not in self.shared:
             options = _chunks_of(self.m.layers, pp, self.practice)
-            bases = tuple((r, _activations(self.config, tp, cp, pp, seq_len=self.s, recompute=r)) for r in SEARCHED)
+            bases = tuple((r, _stage_activations(self.shape, tp, cp, pp, self.s, self.block_activations(tp, cp, r),
+                                                 MICRO_BATCH)) for r in SEARCHED)
             self.shared[key] = options, bases, min(base for _, base in bases)
         return self.shared[key]
 
@@ -764,6 +823,28 @@ def layout_preset_plan(key: str, best: int = BEST) -> Plan:
                         lay.global_batch * lay.seq_len, best=best)
 
 
+def model_sequence_length(config, seq_len: int) -> int:
+    """min(s, P): a sequence of s tokens, cut to the P rows of a model's learned position table where it has one
+    (GPT-2's 1,024); a model with rotary positions (P = 0) takes any length."""
+    s = positive_int("seq_len", seq_len)
+    positions = getattr(config, "max_positions", 0)
+    return min(s, positions) if positions else s
+
+
+def fleet_plan(model: str, gpu: str, gpus: int, precision: str = "bf16", layout: str = "llama3-405b-8k") -> Plan:
+    """The planner's fastest layout of a preset model on a count of preset GPUs, ranked on a published layout's links,
+    its batch of B·s tokens and its sequence length s, cut to the model's learned positions where it has them, the
+    matrix multiplies at the chosen precision's peak: what a run of that model on those GPUs would reach, laid out as
+    the planner would lay it out, rather than another model's run.
+
+    plan_layouts with model_sequence_length; best=1."""
+    lay = load_presets().layout(layout)
+    config = load_presets().model(model).config
+    cluster = cluster_preset(gpu, positive_int("gpus", gpus), lay.scale_up, lay.scale_out, precision)
+    s = model_sequence_length(config, lay.seq_len)
+    return plan_layouts(config, cluster, s, step_tokens(lay.global_batch, lay.seq_len) // s * s, best=1)
+
+
 @dataclass(frozen=True)
 class Standing:
     """A published layout as the planner sees it: its own fastest plan, and how many layouts the planner ranks ahead."""
@@ -791,6 +872,23 @@ def layout_preset_standing(key: str) -> Standing:
     return Standing(own, len(faster) + 1, len(fitting))
 
 
+# A step's parts, each a LayoutPlan field in seconds, as the step model adds them: busy (compute and the exposed
+# traffic of each cut) + bubble + exposed data-parallel time + optimizer.
+STEP_PARTS = {"compute_seconds": "arithmetic", "tp_seconds": "TP traffic", "cp_seconds": "CP traffic",
+              "pp_seconds": "pipeline sends", "ep_seconds": "expert all-to-alls", "bubble_seconds": "the pipeline's bubble",
+              "dp_exposed_seconds": "data-parallel traffic", "optimizer_seconds": "the optimizer step"}
+
+
+@dataclass(frozen=True)
+class StepPart:
+    """One part of a step on two layouts: what it is, and its seconds on each."""
+
+    name: str  # the LayoutPlan field it reads (STEP_PARTS)
+    label: str  # what a reader reads
+    own_seconds: float = quantity("on the published layout", "duration")
+    best_seconds: float = quantity("on the planner's best", "duration")
+
+
 @dataclass(frozen=True)
 class RunStanding:
     """A published run's own layout beside the planner's best on the same cluster and batch."""
@@ -798,6 +896,12 @@ class RunStanding:
     own: LayoutPlan  # the run's degrees at their fastest fitting choice
     best: LayoutPlan
     ratio: float = quantity("the published layout's predicted step / the planner's best step", "times")
+    parts: tuple = ()  # StepPart of each part of the step, the one the published layout loses most on first
+
+    @property
+    def why(self) -> StepPart:
+        """The part of the step the published layout spends most more seconds on than the planner's best."""
+        return self.parts[0]
 
 
 def measured_run_standing(key: str) -> RunStanding:
@@ -814,7 +918,14 @@ def measured_run_standing(key: str) -> RunStanding:
     if own is None:
         raise EstimatorError("key", key, "a run whose own layout fits under the planner's memory count")
     best = plan_layouts(run.config, cluster, s, tokens, best=1, practice=practice).best[0]
-    return RunStanding(own, best, own.step_seconds / best.step_seconds)
+    return RunStanding(own, best, own.step_seconds / best.step_seconds, parts=step_parts(own, best))
+
+
+def step_parts(own: LayoutPlan, best: LayoutPlan) -> tuple:
+    """Each part of two layouts' steps (STEP_PARTS, which add up to each step), the one the first spends most seconds
+    more on first: where a published layout's step is longer than the planner's best, and by how much."""
+    parts = (StepPart(name, label, getattr(own, name), getattr(best, name)) for name, label in STEP_PARTS.items())
+    return tuple(sorted(parts, key=lambda part: part.best_seconds - part.own_seconds))
 
 
 def step_tokens(sequences: int, seq_len: int) -> int:

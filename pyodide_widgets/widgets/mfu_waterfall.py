@@ -1,10 +1,11 @@
-"""Where one step's time goes: a published run, or the same model on a reader's layout, framework and GPU.
+"""Where one step's time goes: a published run, or a model of the site's on a reader's GPUs, framework and layout.
 
-The step model (estimators.relaid_run, its waterfall estimators.step_waterfall) times one step of the run's model,
-sequence and batch on the layout in the form, and breaks it into the time the model's arithmetic would take at the
-GPUs' BF16 peak and one bar for each loss on the way to the step: matrix multiplies below peak, attention,
-memory-bound kernels, the FSDP trainer's own costs, recomputation, each cut's exposed traffic, the pipeline's
-bubble and the optimizer. Beside the prediction, the run's measured throughput on its own layout.
+The step model (estimators.relaid_run, its waterfall estimators.step_waterfall) times one step of a published run's
+sequences and batch, with the run's own model or one of the site's models, on the GPU count, framework and layout in
+the form, and breaks it into the time the model's arithmetic would take at the GPUs' BF16 peak and one bar for each
+loss on the way to the step: matrix multiplies below peak, attention, memory-bound kernels, the FSDP trainer's own
+costs, recomputation, each cut's exposed traffic, the pipeline's bubble and the optimizer. Beside the prediction, the
+run's measured throughput on its own layout, for the run's own model only: no one measured another model there.
 """
 
 from dataclasses import replace
@@ -24,29 +25,38 @@ _FRAMEWORK_NAMES = {"megatron": "Megatron-LM (fused kernels)", "fsdp_eager": "Py
                     "fsdp_compiled": "PyTorch FSDP, compiled"}
 _RECOMPUTE_NAMES = {"none": "none", "selective": "the attention core", "ops": "most operators",
                     "full": "the whole forward pass"}
-_DEGREES = ("tp", "cp", "pp", "dp")
+_DEGREES = ("tp", "cp", "pp", "ep")
+# The model field's option for the published run's own model, whose configuration may be none of the site's models.
+RUNS_OWN = "run"
 
 
-def _degrees(name: str, most: int) -> dict:
-    """A degree's options: every power of two up to `most`, and every degree a published run used."""
+def _options(name: str, most: int) -> dict:
+    """A count's options: every power of two up to `most`, and every count a published run used."""
     values = {2 ** i for i in range(most.bit_length())} | {getattr(run.setup, name) for run in _RUNS.values()}
     return {str(v): units.integer(v) for v in sorted(values)}
 
 
-# Degrees offered up to a fleet of 16,384 GPUs, Llama 3's: TP inside an 8-GPU server, as many stages as blocks.
+def _model_label(m) -> str:
+    return f"{m.name} · {units.count(m.params)} parameters"
+
+
+# Degrees offered up to a fleet of 16,384 GPUs, Llama 3's: TP inside an 8-GPU server, as many stages as blocks, EP over
+# as many GPUs as DeepSeek-V3's 64.
 FIELDS = (
     choice("run", "Published run", {key: run.name for key, run in _RUNS.items()},
-           note="its model, sequences, batch, links and measurement"),
+           note="its sequences, batch, links, precision and measurement"),
+    choice("model", "Model", {RUNS_OWN: "the run's own", **{key: _model_label(m) for key, m in _PRESETS.models.items()}}),
+    choice("gpus", "GPUs", _options("gpus", 16384), note="data-parallel replicas: the GPUs over TP × CP × PP"),
     choice("framework", "Framework", {f: _FRAMEWORK_NAMES[f] for f in step_time.FRAMEWORKS}),
-    choice("tp", "Tensor parallelism (GPUs)", _degrees("tp", 8)),
-    choice("pp", "Pipeline stages", _degrees("pp", 128)),
-    choice("cp", "Context parallelism (GPUs)", _degrees("cp", 32)),
-    choice("dp", "Data-parallel replicas", _degrees("dp", 2048)),
+    choice("tp", "Tensor parallelism (GPUs)", _options("tp", 8)),
+    choice("pp", "Pipeline stages", _options("pp", 128)),
+    choice("cp", "Context parallelism (GPUs)", _options("cp", 32)),
+    choice("ep", "Expert parallelism (GPUs)", _options("ep", 64), note="for a mixture of experts"),
     choice("recompute", "Recomputation", {r: _RECOMPUTE_NAMES[r] for r in step_time.RECOMPUTE_MODES}),
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
 )
-# Beside the picture: the run, its framework and its two deepest cuts; the rest under "More inputs".
-MAIN = ("run", "framework", "tp", "pp")
+# Beside the picture: the run, the model, how many GPUs and the framework; the layout under "More inputs".
+MAIN = ("run", "model", "gpus", "framework")
 
 _ALL = tuple(f.name for f in FIELDS)
 _W = estimators.StepWaterfall
@@ -54,44 +64,64 @@ _R = estimators.RelaidRun
 
 OUTPUTS = (
     Output("predicted", "Predicted throughput", detail="ratio", of=(_W, "tokens_per_second_per_gpu"), uses=_ALL),
-    Output("measured", "Measured, as published", detail="measured_layout", of=(_R, "measured"), uses=("run",)),
+    Output("measured", "Measured, as published", detail="measured_layout", of=(_R, "measured"),
+           uses=("run", "model")),
     Output("mfu", "MFU of the step", detail="step", of=(_W, "mfu"), uses=_ALL),
     Output("largest", "Largest loss", of=estimators.step_waterfall, uses=_ALL),
 )
 
 
 def _layout(setup: step_time.Setup, framework: str, gpu_name: str) -> str:
-    """"TP 8 · CP 1 · PP 16 · DP 128, Megatron-LM (fused kernels), H100 SXM"."""
-    degrees = " · ".join(f"{d.upper()} {units.integer(getattr(setup, d))}" for d in _DEGREES)
-    return f"{degrees}, {_FRAMEWORK_NAMES[framework]}, {gpu_name}"
+    """"16,384 GPUs: TP 8 · CP 1 · PP 16 · DP 128, Megatron-LM (fused kernels), H100 SXM"."""
+    degrees = " · ".join(f"{d.upper()} {units.integer(getattr(setup, d))}" for d in ("tp", "cp", "pp", "dp"))
+    experts = f" · EP {units.integer(setup.ep)}" if setup.ep > 1 else ""
+    return f"{units.integer(setup.gpus)} GPUs: {degrees}{experts}, {_FRAMEWORK_NAMES[framework]}, {gpu_name}"
 
 
 def presets() -> dict:
-    """One starting state per published run, on its own layout (the first is the default)."""
+    """One starting state per published run, on its own model and layout (the first is the default)."""
     def values(key, run):
         degrees = {d: str(getattr(run.setup, d)) for d in _DEGREES}
-        return {"run": key, "framework": run.setup.framework, **degrees, "recompute": run.setup.recompute,
-                "gpu": from_entry(_PRESETS.gpu(run.gpu))}
+        return {"run": key, "model": RUNS_OWN, "gpus": str(run.setup.gpus), "framework": run.setup.framework,
+                **degrees, "recompute": run.setup.recompute, "gpu": from_entry(_PRESETS.gpu(run.gpu))}
     return {key: preset(FIELDS, run.name, values(key, run)) for key, run in _RUNS.items()}
 
 
+def _setup(s: dict, run) -> step_time.Setup:
+    """The run's setup on the form's GPUs and degrees: DP = GPUs / (TP × CP × PP), refused by the GPU count when it
+    does not divide; EP only over a mixture of experts' experts."""
+    tp, cp, pp, ep, gpus = (int(s[d]) for d in (*_DEGREES, "gpus"))
+    if gpus % (tp * cp * pp):
+        raise estimators.EstimatorError("gpus", s["gpus"], f"a GPU count that TP × CP × PP = "
+                                        f"{units.integer(tp * cp * pp)} GPUs divides")
+    config = run.config if s["model"] == RUNS_OWN else _PRESETS.model(s["model"]).config
+    experts = estimators.model_experts(config).experts
+    if experts % ep:
+        raise estimators.EstimatorError("ep", s["ep"], f"a number of GPUs that divides the model's "
+                                        f"{units.noun(experts, 'experts')}" if experts > 1 else
+                                        "1: a dense model has no experts to split")
+    return replace(run.setup, tp=tp, cp=cp, pp=pp, dp=gpus // (tp * cp * pp), ep=ep, framework=s["framework"],
+                   recompute=s["recompute"])
+
+
 def _relaid(s: dict) -> estimators.RelaidRun:
-    """The run on the form's layout; a layout the run's batch, sequence or model cannot take is refused by the field
-    that sets it, the batch's data-parallel split by the data-parallel degree and a precision by the GPU."""
+    """The run's sequences and batch with the form's model on its layout; a layout the batch, sequence or model cannot
+    take is refused by the field that sets it, the batch's data-parallel split by the GPU count and a precision by the
+    GPU."""
     run = _RUNS[s["run"]]
+    setup = _setup(s, run)
     try:
-        setup = replace(run.setup, **{d: int(s[d]) for d in _DEGREES}, framework=s["framework"],
-                        recompute=s["recompute"])
-        return estimators.relaid_run(s["run"], setup, s["gpu"])
+        return estimators.relaid_run(s["run"], setup, s["gpu"], model="" if s["model"] == RUNS_OWN else s["model"])
     except estimators.EstimatorError as error:
-        if error.argument == "global_batch":
-            raise estimators.EstimatorError("dp", s["dp"], f"a number of replicas that splits the run's batch of "
+        if error.argument in ("global_batch", "dp"):
+            raise estimators.EstimatorError("gpus", s["gpus"], f"a GPU count whose {units.integer(setup.dp)} "
+                                            f"data-parallel replicas split the run's batch of "
                                             f"{units.integer(run.global_batch)} sequences evenly") from None
-        if error.argument == "ep":
-            raise estimators.EstimatorError("dp", s["dp"], f"a number of replicas that its "
-                                            f"{units.integer(run.setup.ep)} expert-parallel GPUs divide") from None
         named = "gpu" if error.argument == "precision" else error.argument
         raise estimators.EstimatorError(named if named in _ALL else "pp", error.value, error.allowed) from None
+
+
+NONE = "—"  # what a slot shows with no published measurement to show
 
 
 def update(state: dict) -> dict:
@@ -101,11 +131,16 @@ def update(state: dict) -> dict:
     w, run = relaid.waterfall, _RUNS[s["run"]]
     losses = sorted(w.losses, key=lambda bar: -bar.seconds)
     said = "the run's own layout" if relaid.own_layout else "this layout"
+    predicted = f"{units.si(w.tokens_per_second_per_gpu, 'tokens/s')} per GPU"
+    if relaid.measured is None:
+        measured = {"ratio": "no measurement to compare: the run trained another model", "measured": NONE,
+                    "measured_layout": "published for the run's own model only"}
+    else:
+        measured = {"ratio": f"{units.times(relaid.ratio)} the measured, on {said}",
+                    "measured": f"{units.si(relaid.measured, 'tokens/s')} per GPU",
+                    "measured_layout": f"on {_layout(run.setup, run.setup.framework, _PRESETS.gpu(run.gpu).name)}"}
     outputs = {
-        "predicted": f"{units.si(w.tokens_per_second_per_gpu, 'tokens/s')} per GPU",
-        "ratio": f"{units.times(relaid.ratio)} the measured, on {said}",
-        "measured": f"{units.si(relaid.measured, 'tokens/s')} per GPU",
-        "measured_layout": f"on {_layout(run.setup, run.setup.framework, _PRESETS.gpu(run.gpu).name)}",
+        "predicted": predicted, **measured,
         "mfu": units.percent(w.mfu),
         "step": f"one step: {units.duration(w.step_seconds)}",
         "largest": f"{losses[0].label}: {units.percent(losses[0].share)} of the step",

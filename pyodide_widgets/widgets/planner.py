@@ -253,7 +253,8 @@ def _ties(plan) -> str:
     return f"{named}: their predicted steps differ by less than {error}"
 
 
-def _degrees(layout) -> str:
+def layout_text(layout) -> str:
+    """"TP 8 × CP 1 × PP 16 × DP 128", with EP where the experts are split."""
     cuts = [f"TP {units.integer(layout.tp)}", f"CP {units.integer(layout.cp)}", f"PP {units.integer(layout.pp)}",
             f"DP {units.integer(layout.dp)}"]
     if layout.ep > 1:
@@ -282,7 +283,7 @@ def update(state: dict) -> dict:
         p = plan.best[i - 1] if i <= len(plan.best) else None
         outputs.update({
             f"rank{i}_place": places[i - 1] if p else ORDINALS[i - 1],
-            f"rank{i}": _degrees(p.layout) if p else NONE, f"rank{i}_choices": _choices(p) if p else NONE,
+            f"rank{i}": layout_text(p.layout) if p else NONE, f"rank{i}_choices": _choices(p) if p else NONE,
             f"rank{i}_memory": units.bytes_(p.memory_bytes) if p else NONE,
             f"rank{i}_step": units.duration(p.step_seconds) if p else NONE,
             f"rank{i}_mfu": units.percent(p.mfu) if p else NONE,
@@ -295,7 +296,7 @@ def update(state: dict) -> dict:
         return {"outputs": outputs, "data": {"gpus": [], "servers": [], "labels": _labels(None, s)}}
     top = plan.best[0]
     outputs.update(
-        best=_degrees(top.layout), best_choices=_choices(top),
+        best=layout_text(top.layout), best_choices=_choices(top),
         memory=units.bytes_(top.memory_bytes),
         memory_share=f"of {units.bytes_(g.memory_bytes, binary=True)}, {units.bytes_(top.activation_bytes)} of it activations",
         step=units.duration(top.step_seconds), bottleneck=f"its largest cost: {BOTTLENECKS[top.bottleneck]}",

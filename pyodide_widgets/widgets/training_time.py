@@ -8,10 +8,13 @@ give what the run costs in energy, emissions and money (estimators.run_footprint
 outputs beside each published report's largest run (estimators.published_footprint, figures.cost_chain).
 """
 
+from functools import lru_cache
+
 import estimators
 from estimators import units
 
-from ..contract import Output, choice, from_entry, from_estimate, from_preset, number, preset, read, whole
+from .planner import layout_text
+from ..contract import Output, choice, from_entry, from_estimate, from_preset, model_choice, number, preset, read, whole
 
 TITLE = "How long does a training run take?"
 CHART = "compute_plane"
@@ -24,8 +27,9 @@ BILLION, TRILLION, PER_CENT = 1e9, 1e12, 1e-2
 _PRECISIONS = {p: p.upper() for gpu in _PRESETS.gpus.values() for p in gpu.peak_flops}
 # The price a GPU no offer lists gets: none, and no cost, rather than another GPU's rate.
 UNPRICED = "none"
-
-_STEP_RUNS = estimators.measured_runs()
+# The published layout whose links, sequences and batch the step model's MFU is planned on (estimators.fleet_plan).
+_PLANNED_ON_KEY = "llama3-405b-8k"
+_PLANNED_ON = _PRESETS.layout(_PLANNED_ON_KEY)
 
 FIELDS = (
     # From a million parameters, the smallest language models trained for study, to 10¹⁵, a typo.
@@ -46,7 +50,8 @@ FIELDS = (
     choice("grid", "Grid", {key: f"{grid.region} ({grid.as_of})" for key, grid in _PRESETS.grids.items()}),
     choice("price", "Price of a GPU-hour", {**{key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()},
                                              UNPRICED: "No price: the cost left out"}),
-    choice("layout", "A published layout, for the step model's MFU", {key: r.name for key, r in _STEP_RUNS.items()}),
+    model_choice("model", "Model's architecture, for the step model's MFU", _PRESETS.models,
+                 note="laid out on the GPUs as the planner would lay it out"),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
 MAIN = ("params", "tokens", "gpu", "gpus")
@@ -71,8 +76,8 @@ OUTPUTS = (
     Output("tokens", "Dataset", detail="dataset", of=(_E, "dataset_bytes"), uses=("tokens", "token_bytes")),
     Output("state_bytes", "Training state (mixed-precision Adam)", note="weights, gradients, master copy, two moments",
            of=(_E, "state_bytes"), uses=("params",)),
-    Output("model_mfu", "MFU the step model predicts", note="beside the typed MFU, for the layout chosen",
-           of=(estimators.StepTime, "mfu"), uses=("layout",)),
+    Output("model_mfu", "MFU the step model predicts", detail="model_layout",
+           of=(estimators.LayoutPlan, "mfu"), uses=("model", "gpu", "precision", "gpus")),
     Output("checkpoint", "Checkpoint as Megatron-LM and DeepSpeed write it", detail="checkpoint_note", of=(_E, "checkpoint_bytes"), uses=("params",)),
 )
 
@@ -113,13 +118,6 @@ _REPORTED = _largest_of_each_report()
 _PUBLISHED = {key: estimators.published_footprint(key) for key in _REPORTED}
 
 
-def _layout_of(run) -> str:
-    """The published layout closest to a run preset: of its model if one is (the nearest GPU count), else of any."""
-    config = _PRESETS.model(run.model).config
-    same = [key for key, r in _STEP_RUNS.items() if r.config == config] or list(_STEP_RUNS)
-    return min(same, key=lambda key: abs(_STEP_RUNS[key].setup.gpus - run.gpus))
-
-
 def presets() -> dict:
     """Named starting states, one per training-run preset (the first is the default)."""
     return {
@@ -136,7 +134,7 @@ def presets() -> dict:
             "pue": from_preset(_FACILITY, "pue"),
             "grid": from_entry(_GRID),
             "price": _price_of(run.gpu),
-            "layout": _layout_of(run),
+            "model": from_entry(_PRESETS.model(run.model)),
         })
         for key, run in _PRESETS.runs.items()
     }
@@ -189,7 +187,7 @@ def update(state: dict) -> dict:
         "tokens": f"{units.count(e.tokens)} tokens",
         "dataset": f"≈ {units.bytes_(e.dataset_bytes)} on disk",
         "state_bytes": units.bytes_(e.state_bytes),
-        "model_mfu": units.percent(estimators.predict_run(s["layout"]).step.mfu),
+        **_model_mfu(s["model"], s["gpu"], s["gpus"], s["precision"]),
         "checkpoint": units.bytes_(e.checkpoint_bytes),
         "checkpoint_note": (
             f"{units.bytes_(e.checkpoint_bytes_with_gradients)} with gradients · "
@@ -210,3 +208,15 @@ def update(state: dict) -> dict:
                                         _PRESETS.footprint(key).name, order, yours=False)]
     chain = published + _chain_rows(f, "this run", len(_PUBLISHED), yours=True)
     return {"outputs": outputs, "data": {"run": [run_row], "footprint": chain}}
+
+
+@lru_cache(maxsize=32)  # a search over every layout: typing the model size, tokens or prices does not move it
+def _model_mfu(model: str, gpu: str, gpus: int, precision: str) -> dict:
+    """The step model's MFU for the model on the reader's GPUs at the planner's fastest layout, and which layout."""
+    plan = estimators.fleet_plan(model, gpu, gpus, precision, layout=_PLANNED_ON_KEY)
+    s = estimators.model_sequence_length(_PRESETS.model(model).config, _PLANNED_ON.seq_len)
+    on = f"{units.integer(s)}-token sequences, Llama 3's batch and links"
+    if not plan.best:
+        return {"model_mfu": "no layout fits", "model_layout": f"on these GPUs, with {on}"}
+    return {"model_mfu": units.percent(plan.best[0].mfu),
+            "model_layout": f"at the planner's fastest layout, {layout_text(plan.best[0].layout)}, with {on}"}

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from estimators import EstimatorError
+from estimators import EstimatorError, units
 from estimators.checkpoint import effective_training_time
 from estimators.mfu import BAR_FIELDS, published_run_waterfall, relaid_run, run_time_losses, step_waterfall
 from estimators.presets import load_presets
@@ -108,3 +108,31 @@ def test_a_run_on_its_own_layout_reads_the_validations_ratio(key):
     assert relaid.ratio == pytest.approx(predict_run(key).ratio, rel=1e-12)
     other = relaid_run(key, dataclasses.replace(run.setup, recompute="ops" if run.setup.recompute != "ops" else "full"), run.gpu)
     assert not other.own_layout and other.measured == relaid.measured and other.ratio != relaid.ratio
+
+
+def test_another_model_on_a_runs_sequences_and_batch_is_timed_but_never_set_beside_the_runs_measurement():
+    # The Llama 3 405B run (Llama 3 §3.3.2) with the 70B model on the same layout: a prediction, and no measurement to
+    # compare it with; the run's own model named as a preset reads the run's measurement as before.
+    key = "llama3-405b-8k-16384"
+    run = RUNS[key]
+    other = relaid_run(key, run.setup, run.gpu, model="llama3-70b")
+    assert other.measured is None and other.ratio is None and not other.own_layout
+    own = relaid_run(key, run.setup, run.gpu)
+    assert other.waterfall.tokens_per_second_per_gpu > own.waterfall.tokens_per_second_per_gpu  # a fifth the arithmetic
+    named = relaid_run(key, run.setup, run.gpu, model="llama3-405b")
+    assert named == own
+    with pytest.raises(EstimatorError):
+        relaid_run(key, run.setup, run.gpu, model="no-such-model")
+
+
+def test_the_waterfall_widget_shows_a_measurement_only_for_the_runs_own_model():
+    from pyodide_widgets.widgets import mfu_waterfall as widget
+    state = widget.presets()["llama3-405b-8k-16384"]["state"]
+    own = widget.update(state)["outputs"]
+    assert own["measured"] == units.si(predict_run("llama3-405b-8k-16384").measured, "tokens/s") + " per GPU"
+    other = widget.update({**state, "model": "llama3-70b", "gpus": "8192"})["outputs"]
+    assert other["measured"] == widget.NONE and other["predicted"] != own["predicted"]
+    # Half the GPUs on the same TP × CP × PP: half the data-parallel replicas.
+    relaid = relaid_run("llama3-405b-8k-16384", dataclasses.replace(RUNS["llama3-405b-8k-16384"].setup, dp=64),
+                        "h100-sxm", model="llama3-70b")
+    assert other["mfu"] == units.percent(relaid.waterfall.mfu)

@@ -478,3 +478,48 @@ def test_the_planner_widgets_rows_say_which_layouts_tie_and_its_choices_reach_th
         assert (outputs["ties"].startswith("none")) == (len(set(plan.places)) == len(plan.places))
     dual = widget._plan({**state, "schedule": "dualpipe"}, contract.read(widget.FIELDS, {**state, "schedule": "dualpipe"}))
     assert all(p.layout.pp == 1 or p.layout.pp % 2 == 0 for p in dual.best)
+
+
+@pytest.mark.parametrize("key", list(measured_runs()))
+def test_each_published_runs_layout_is_within_ten_percent_of_the_planners_best_or_where_it_loses_is_named(key):
+    # Each published run (step_runs.toml, its source named there) on its own cluster and batch: its step's parts add up
+    # to its step on both layouts, and a layout more than a tenth slower than the planner's best has a part it spends
+    # more seconds on, the one the page names (docs/model-sizing.md), the largest such difference.
+    st = planner.measured_run_standing(key)
+    assert sum(p.own_seconds for p in st.parts) == pytest.approx(st.own.step_seconds, rel=1e-9)
+    assert sum(p.best_seconds for p in st.parts) == pytest.approx(st.best.step_seconds, rel=1e-9)
+    differences = [p.own_seconds - p.best_seconds for p in st.parts]
+    assert differences == sorted(differences, reverse=True)
+    if st.ratio > 1 + RANKING_SLACK:
+        assert st.why.own_seconds > st.why.best_seconds
+
+
+def test_a_models_plan_on_a_fleet_keeps_to_its_learned_positions_and_its_gpus():
+    # GPT-2's configuration (openai-community/gpt2) has 1,024 learned positions; Llama 3's rotary positions take
+    # the 8,192-token sequences of its published layout (layouts.llama3-405b-8k).
+    lay = PRESETS.layout("llama3-405b-8k")
+    assert planner.model_sequence_length(PRESETS.model("gpt2-124m").config, lay.seq_len) == 1024
+    assert planner.model_sequence_length(PRESETS.model("llama3-8b").config, lay.seq_len) == lay.seq_len
+    small = planner.fleet_plan("gpt2-124m", "h100-sxm", 8)
+    assert small.best and all(p.layout.gpus == 8 for p in small.best)
+    big = planner.fleet_plan("llama3-405b", "h100-sxm", 16384)
+    assert big.best[0].step_seconds == estimators.layout_preset_plan("llama3-405b-8k", best=1).best[0].step_seconds
+    with pytest.raises(EstimatorError, match="gpus"):
+        planner.fleet_plan("gpt2-124m", "h100-sxm", 0)
+
+
+def test_the_run_time_widgets_model_mfu_is_its_own_models_at_the_planners_fastest_layout():
+    # "How long does a training run take?": each example's model on its own GPU count, laid out as the planner lays it
+    # out, never another model's published run.
+    from pyodide_widgets.widgets import training_time
+    from pyodide_widgets.contract import form_text
+    for key, p in training_time.presets().items():
+        run = PRESETS.run(key)
+        state = {f.name: form_text(f, p["state"][f.name]) for f in training_time.FIELDS}
+        outputs = training_time.update(state)["outputs"]
+        best = planner.fleet_plan(run.model, run.gpu, run.gpus, run.precision).best
+        assert outputs["model_mfu"] == (estimators.units.percent(best[0].mfu) if best else "no layout fits"), key
+        if best:
+            assert planner_widget.layout_text(best[0].layout) in outputs["model_layout"]
+        moved = training_time.update({**state, "gpus": str(run.gpus * 2)})["outputs"]
+        assert moved["model_mfu"] != outputs["model_mfu"] or moved["model_layout"] != outputs["model_layout"], key
