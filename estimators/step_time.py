@@ -18,9 +18,12 @@ its formula and source in its docstring:
 - the optimizer step, which reads and writes the training state once;
 - collectives with an α–β model per algorithm (collective_seconds), across servers on as many of a server's
   network cards as the group has GPUs there, NVLink joining them (group_link);
-- overlap as frameworks do it (the data-parallel cut, FSDP included,
-  expert_all_to_all_seconds), recomputation (recompute_factors) and pipeline
-  schedules (pipeline_bubble_share).
+- overlap as frameworks do it (the data-parallel cut, FSDP included; expert
+  all-to-alls as DualPipe or Megatron-Core's combined 1F1B pair a forward with
+  another micro-batch's backward, dualpipe_exposed_seconds and
+  combined_1f1b_exposed_seconds), recomputation (ops_recomputed_share for
+  torchtitan's per-operator policy) and pipeline schedules
+  (pipeline_bubble_share).
 
 Fitted constants (FITTED) were fitted on the runs the validation table marks
 `fit = true`; the tests report the error on the others.
@@ -61,9 +64,11 @@ EAGER_SWIGLU_ELEMENTS_PER_F = 5
 # Eager attention rearranges q, k, v into FlashAttention's layout and the output back (LLM Foundry's rearrange, torchtitan's
 # transposes before scaled_dot_product_attention): each read and written once, 2 × (q, k, v, output) elements.
 EAGER_LAYOUT_COPIES = 2
-# Eager kernels a block's forward launches beyond the fused ones (eager_kernel_seconds): two RMSNorms of 8 (ATen's
-# composite rms_norm), rotary's 3 on each of q and k, SwiGLU's SiLU and multiply; and the 4 layout copies of q, k, v, output.
-EAGER_LLAMA_KERNELS = 2 * 8 + 2 * 3 + 2
+# Eager kernels a block's forward launches beyond the fused ones (eager_kernel_seconds): two RMSNorms of 8 each (ATen's
+# composite rms_norm) or of 1 (a fused norm kernel), rotary's 3 on each of q and k, SwiGLU's SiLU and multiply; and the 4
+# layout copies of q, k, v, output.
+EAGER_RMSNORM_KERNELS = 8
+EAGER_LLAMA_KERNELS = 2 * 3 + 2
 EAGER_LAYOUT_KERNELS = 4
 # Cross-entropy eager over FP32 logits (torchtitan, LLM Foundry: logits.float()): cast up (2 + 4), log-softmax (4 + 4),
 # its gradient (4 + 4), cast down (4 + 2) = 28 B per logit, where the fused loss moves LOSS_PASSES × 2 = 8.
@@ -79,8 +84,8 @@ SCHEDULES = ("1f1b", "interleaved", "dualpipe")
 # elementwise operator its own kernel; or compiled (torch.compile), whose generated kernels fuse a block's elementwise chains.
 FRAMEWORKS = ("megatron", "fsdp_eager", "fsdp_compiled")
 ATTENTION_KERNELS = ("flash", "unfused")
-# none; selective: the attention core (Korthikanti et al. 2022 §5); ops: every other matmul and every elementwise op
-# (torchtitan's per-operator policy, torchtitan/distributed/activation_checkpoint.py); full: the whole forward.
+# none; selective: the attention core (Korthikanti et al. 2022 §5); ops: every second matmul and every elementwise op
+# (torchtitan's per-operator policy, ops_recomputed_share); full: the whole forward.
 RECOMPUTE_MODES = ("none", "selective", "ops", "full")
 
 # A GEMM costs at least a kernel launch and its tail however little it does: a few µs on CUDA (assumed, not fitted).
@@ -101,8 +106,10 @@ FITTED = {
     # above held fixed, by the same grid search over three FSDP runs marked fit = true (torchtitan's Llama 3.1 8B on 8
     # H100s, compiled; LLM Foundry's MPT-7B on 8 and MPT-30B on 32 H100s, eager); error on the 10 other FSDP runs reported
     # by validation_summary(fsdp=True, fit=False). Refitted (0.81 → 0.80) when eager's own kernels were timed at the
-    # memory's bandwidth with their launches (eager_kernel_seconds), rather than at memory_efficiency.
-    "fsdp_compute_share": 0.80,
+    # memory's bandwidth with their launches (eager_kernel_seconds), rather than at memory_efficiency; again (0.80 →
+    # 0.79) when torchtitan's per-operator checkpointing recomputed its every second matmul (ops_recomputed_share), not
+    # half the matmul time, and its gradients were reduced in FP32.
+    "fsdp_compute_share": 0.79,
 }
 
 
@@ -212,8 +219,11 @@ class Setup:
     nodes_per_token: int = 0  # node-limited routing: a token reaches at most this many nodes (0: no limit)
     dispatch_bytes: float = BYTES_BF16  # bytes per value of the expert dispatch (1 in FP8)
     grad_bytes: float = BYTES_BF16  # bytes per gradient value reduced over data-parallel GPUs
+    gather_bytes: float = BYTES_BF16  # bytes per weight value gathered over data-parallel GPUs (1: FSDP's float8 gather)
     comm_sms: int = 0  # streaming multiprocessors kept for communication kernels, lost to compute
     framework: str = "megatron"  # one of FRAMEWORKS: which elementwise kernels run fused, and FSDP's own copies
+    fused_norm: bool = False  # an eager framework's norms run as one fused kernel each (torchtitan's fused_rmsnorm)
+    unfused_activation: bool = False  # the MLP's activation runs as two PyTorch operators (squared ReLU, unfused)
 
     def __post_init__(self):
         degrees = (self.tp, self.cp, self.pp, self.dp, self.ep, self.micro_batch, self.chunks)
@@ -222,7 +232,7 @@ class Setup:
                 self.recompute in RECOMPUTE_MODES and self.attention in ATTENTION_KERNELS and \
                 type(self.zero_stage) is int and 0 <= self.zero_stage <= 3 and 0 <= self.tp_overlap <= 1 and \
                 type(self.nodes_per_token) is int and self.nodes_per_token >= 0 and type(self.comm_sms) is int and \
-                self.comm_sms >= 0 and self.dispatch_bytes > 0 and self.grad_bytes > 0 and not self.dp % self.ep and \
+                self.comm_sms >= 0 and self.dispatch_bytes > 0 and self.grad_bytes > 0 and self.gather_bytes > 0 and not self.dp % self.ep and \
                 (self.chunks == 1 or self.schedule == "interleaved") and self.framework in FRAMEWORKS:
             return  # the common case, checked at once: a planner builds one for every layout it times
         for name in ("tp", "cp", "pp", "dp", "ep", "micro_batch", "chunks"):
@@ -240,6 +250,7 @@ class Setup:
         non_negative_int("comm_sms", self.comm_sms)
         positive("dispatch_bytes", self.dispatch_bytes)
         positive("grad_bytes", self.grad_bytes)
+        positive("gather_bytes", self.gather_bytes)
         if self.dp % self.ep:
             raise EstimatorError("ep", self.ep, f"a divisor of the data-parallel degree ({self.dp})")
 
@@ -280,22 +291,32 @@ def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: in
     (⌈tiles / SMs⌉ · SMs · tile area), the share of the waves of tiles that does
     work (NVIDIA's "Matrix Multiplication Background" guide: tile and wave
     quantisation), r the tile's rate from its operand reuse; K/(K + K_fill) the
-    main loop's fill and drain. Memory: the roofline's bytes over bandwidth.
+    main loop's fill and drain (gemm_fill_elements). Memory: the roofline's bytes over bandwidth.
     `batch` GEMMs of one shape run as one batched or grouped kernel.
     """
     if min(m, n, k) <= 0:
         return GemmTime(0.0, 0.0, 0.0)
-    return GemmTime(*_gemm(m, n, k, sms or gpu.sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s))
+    return GemmTime(*_gemm(m, n, k, sms or gpu.sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s,
+                           gemm_fill_elements(gpu)))
+
+
+def gemm_fill_elements(gpu: Gpu) -> float:
+    """K_fill, the inner-dimension length at which a GEMM reaches half its large-K rate, in elements: the fitted length
+    for 2-byte operands, twice it for FP8's 1-byte ones. The main loop fills and drains a pipeline of stages of the same
+    bytes, each holding twice the elements of K in FP8 (CUTLASS's Hopper kernels step K by 128 bytes: 64 BF16 or 128 FP8
+    elements a stage), so the fill spans twice the elements."""
+    fp8 = gpu.peak_flops > gpu.attention_peak_flops  # the GEMMs run above the BF16 peak: at FP8's
+    return FITTED["gemm_fill_k"] * (BYTES_BF16 if fp8 else 1)
 
 
 @lru_cache(maxsize=4096)  # a plan times the same few shapes for every layout that shares a tensor-parallel degree
-def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s) -> tuple:
+def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s, fill_k) -> tuple:
     best = 0.0
     for tm, tn, rate in _TILE_RATES:
         tiles = -(-m // tm) * -(-n // tn) * batch
         wave = (m * n * batch) / (-(-tiles // units) * units * tm * tn)
         best = max(best, rate * (wave if wave < 1 else 1.0))
-    efficiency = matmul_share * best * k / (k + FITTED["gemm_fill_k"]) * units / sms
+    efficiency = matmul_share * best * k / (k + fill_k) * units / sms
     flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
     memory = BYTES_BF16 * (m * k + k * n + m * n) * batch / hbm_bytes_per_s
     seconds = max(flops / (peak_flops * efficiency), memory, KERNEL_FLOOR_SECONDS)
@@ -309,7 +330,7 @@ def _training_gemm(m: float, n: float, k: float, gpu: Gpu, sms: int, batch: int 
     flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
     if min(m, n, k) <= 0:
         return 0.0, 0.0, 0.0
-    rates = (sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s)
+    rates = (sms, batch, gpu.sms, gpu.matmul_share, gpu.peak_flops, gpu.hbm_bytes_per_s, gemm_fill_elements(gpu))
     backward = _gemm(m, k, n, *rates)[2] + _gemm(k, n, m, *rates)[2]
     quantise = fp8_quantise_seconds(m, n, k, gpu, batch)
     return _gemm(m, n, k, *rates)[2] + quantise / 2, backward + quantise / 2, (1 + BACKWARD_GEMMS) * flops
@@ -335,7 +356,12 @@ class KernelTime:
 
 
 def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
-    """(M, N, K, count) of one block's GEMMs on one GPU, tokens = b·s/cp rows."""
+    """(M, N, K, count) of one block's GEMMs on one GPU, tokens = b·s/cp rows: the attention's, then the MLP's."""
+    return _attention_gemm_list(shape, setup, tokens) + _mlp_gemm_list(shape, setup, tokens, moe)
+
+
+def _attention_gemm_list(shape: Shape, setup: Setup, tokens: float) -> list:
+    """(M, N, K, count) of a block's attention projections on one GPU."""
     t, s = setup.tp, shape
     if s.kv_rank:  # MLA (DeepSeek-V2 §2.1): down-projections, then up-projections per head; queries from d without r_q
         attention = [(tokens, s.q_rank + s.kv_rank + s.rope_head, s.d, 1),
@@ -345,9 +371,15 @@ def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
     else:
         attention = [(tokens, (s.heads * s.qk_head + s.kv_heads * (s.qk_head + s.v_head)) / t, s.d, 1),
                      (tokens, s.d, s.heads * s.v_head / t, 1)]
+    return attention
+
+
+def _mlp_gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
+    """(M, N, K, count) of a block's MLP on one GPU: dense, or the router, the routed experts and the shared ones."""
+    t, s = setup.tp, shape
     up = 2 if s.gated else 1
     if not moe:
-        return attention + [(tokens, up * s.ffn / t, s.d, 1), (tokens, s.d, s.ffn / t, 1)]
+        return [(tokens, up * s.ffn / t, s.d, 1), (tokens, s.d, s.ffn / t, 1)]
     # Routed tokens arrive evenly at the ep GPUs; each holds E/ep experts (GShard §2.2).
     local_experts = max(1, s.experts // setup.ep)
     per_expert = tokens * s.top_k / t * setup.ep / s.experts
@@ -356,15 +388,19 @@ def _gemm_list(shape: Shape, setup: Setup, tokens: float, moe: bool) -> list:
     if s.shared_experts:
         width = s.shared_experts * s.expert_ffn / t
         ffn += [(tokens, up * width, s.d, 1), (tokens, s.d, width, 1)]
-    return attention + ffn
+    return ffn
 
 
 def layer_gemms(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, moe: bool = False) -> KernelTime:
     """Σ over a block's GEMMs (QKV or MLA's projections, output, MLP or router and experts) of each GEMM's time, forward
     and backward, with M = b·s/cp tokens and the TP-split width (Megatron-LM's column and row splits, Shoeybi et al. 2019)."""
-    sms = gpu.sms - setup.comm_sms
+    return _kernel_time(_gemm_list(shape, setup, tokens, moe), gpu, gpu.sms - setup.comm_sms)
+
+
+def _kernel_time(gemms: list, gpu: Gpu, sms: int) -> KernelTime:
+    """Σ of each (M, N, K, count) GEMM's time with its two gradient GEMMs (_training_gemm)."""
     forward = backward = flops = 0.0
-    for m, n, k, count in _gemm_list(shape, setup, tokens, moe):
+    for m, n, k, count in gemms:
         f, b, c = _training_gemm(m, n, k, gpu, sms, count)
         forward, backward, flops = forward + f, backward + b, flops + c
     return KernelTime(forward, backward, flops)
@@ -422,9 +458,10 @@ def memory_bound_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, mo
     s, t = shape, setup.tp
     sp = t if setup.sequence_parallel else 1
     width = ((s.top_k + s.shared_experts) * s.expert_ffn if moe else s.ffn) / (1 if moe else t)
-    forward = tokens * elementwise_bytes(s, width, sp, t) / (gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
+    forward = tokens * (elementwise_bytes(s, width, sp, t) + unfused_activation_bytes(s, width, setup)) / (
+        gpu.hbm_bytes_per_s * FITTED["memory_efficiency"])
     if setup.framework == "fsdp_eager":
-        forward += eager_kernel_seconds(s, width, sp, t, tokens, gpu)
+        forward += eager_kernel_seconds(s, width, sp, t, tokens, gpu, fused_norm=setup.fused_norm)
     return MemoryBoundTime(forward, BACKWARD_BYTES_RATIO * forward)
 
 
@@ -436,27 +473,40 @@ def elementwise_bytes(shape: Shape, mlp_width: float, sp: int, tp: int) -> float
     return BYTES_BF16 * (SEQUENCE_KERNEL_ELEMENTS * s.d / sp + activation + _rotary_elements(s, tp))
 
 
+def unfused_activation_bytes(shape: Shape, mlp_width: float, setup: Setup) -> float:
+    """Bytes one token's forward adds when the MLP's activation runs as two operators rather than one fused kernel:
+    squared ReLU as a ReLU then a square, each reading and writing the F-wide tensor, 4F elements where one kernel moves
+    2F: 2F elements of 2 B more. A gated MLP's SwiGLU is fused.
+
+    Megatron-Core runs squared ReLU as torch.pow(F.relu(x), 2) (its squared_relu); its bias-activation fusion covers
+    GeLU and SwiGLU only, and Nemotron's configurations set it off."""
+    return 2 * mlp_width * BYTES_BF16 if setup.unfused_activation and not shape.gated else 0.0
+
+
 def _rotary_elements(shape: Shape, tp: int) -> float:
     """2·(H + G)·d_h/t: the query and key elements rotary rotates (MLA's rotary part of each head), read and written."""
     kv_heads = shape.heads if shape.kv_rank else shape.kv_heads
     return 2 * (shape.heads + kv_heads) * (shape.rope_head or shape.qk_head) / tp
 
 
-def eager_bytes(shape: Shape, mlp_width: float, sp: int, tp: int) -> float:
+def eager_bytes(shape: Shape, mlp_width: float, sp: int, tp: int, fused_norm: bool = False) -> float:
     """Bytes one token's forward moves in eager PyTorch's operators beyond what fused kernels move: RMSNorm at 36 B an
-    element in FP32 where fused moves 4 (LayerNorm is one native kernel, as fused), SwiGLU 5F elements where fused moves
-    3F, rotary at 20 B an element in FP32 where fused moves 4, and q, k, v and the output copied into FlashAttention's
+    element in FP32 where fused moves 4 (LayerNorm is one native kernel, as fused; so is a fused RMSNorm kernel such as
+    torchtitan's Triton RMSNorm, which reads x and w and writes y once), SwiGLU 5F elements where fused moves 3F,
+    rotary at 20 B an element in FP32 where fused moves 4, and q, k, v and the output copied into FlashAttention's
     layout and back."""
     s = shape
     kv_heads = s.heads if s.kv_rank else s.kv_heads
-    rmsnorm = 2 * s.d / sp * (EAGER_RMSNORM_BYTES - 2 * BYTES_BF16) if s.gated else 0.0  # Llama's RMSNorm; GPT's LayerNorm
+    # Llama's RMSNorm as ATen's operators; GPT's LayerNorm, and a fused RMSNorm, move what fused kernels move.
+    rmsnorm = 2 * s.d / sp * (EAGER_RMSNORM_BYTES - 2 * BYTES_BF16) if s.gated and not fused_norm else 0.0
     swiglu = (EAGER_SWIGLU_ELEMENTS_PER_F - 3) * mlp_width * BYTES_BF16 if s.gated else 0.0
     rotary = _rotary_elements(s, tp) / 2 * (EAGER_ROTARY_BYTES - 2 * BYTES_BF16) if s.gated else 0.0
     layout = EAGER_LAYOUT_COPIES * BYTES_BF16 * (s.heads + kv_heads) * (s.qk_head + s.v_head) / tp
     return rmsnorm + swiglu + rotary + layout
 
 
-def eager_kernel_seconds(shape: Shape, mlp_width: float, sp: int, tp: int, tokens: float, gpu: Gpu) -> float:
+def eager_kernel_seconds(shape: Shape, mlp_width: float, sp: int, tp: int, tokens: float, gpu: Gpu,
+                         fused_norm: bool = False) -> float:
     """What eager PyTorch's operators add to a block's forward: max(T × the bytes they add / memory bandwidth, kernels ×
     a launch's time).
 
@@ -464,10 +514,12 @@ def eager_kernel_seconds(shape: Shape, mlp_width: float, sp: int, tp: int, token
     elementwise pass that runs at the memory's bandwidth (the roofline's floor, Williams et al. 2009), not at the share
     fused kernels with their reductions and masks reach (FITTED's memory_efficiency). Each costs at least a launch
     (KERNEL_FLOOR_SECONDS): 8 kernels a RMSNorm as ATen's composite rms_norm runs it (cast up, square, mean, add ε,
-    rsqrt, scale, cast down, weight), 3 for each of q and k under rotary (cast up, complex multiply, cast down), 2 for
+    rsqrt, scale, cast down, weight), or 1 fused, 3 for each of q and k under rotary (cast up, complex multiply, cast down), 2 for
     SwiGLU (SiLU, multiply) and 4 layout copies (q, k, v, output); a GeLU model has the copies alone."""
-    kernels = EAGER_LAYOUT_KERNELS + (EAGER_LLAMA_KERNELS if shape.gated else 0)
-    return max(tokens * eager_bytes(shape, mlp_width, sp, tp) / gpu.hbm_bytes_per_s, kernels * KERNEL_FLOOR_SECONDS)
+    norm_kernels = 2 * (1 if fused_norm else EAGER_RMSNORM_KERNELS)
+    kernels = EAGER_LAYOUT_KERNELS + (EAGER_LLAMA_KERNELS + norm_kernels if shape.gated else 0)
+    return max(tokens * eager_bytes(shape, mlp_width, sp, tp, fused_norm) / gpu.hbm_bytes_per_s,
+               kernels * KERNEL_FLOOR_SECONDS)
 
 
 def loss_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
@@ -596,23 +648,119 @@ def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bo
 
 
 def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
-    """Per MoE block and micro-batch: dispatch and combine forward and backward (GShard §2.2). Each GPU sends T/tp tokens'
-    d-vectors: to k experts spread over ep GPUs, (ep − 1)/ep of them leaving it; with node-limited routing (DeepSeek-V3
-    §3.2.2) one copy per target node over the network, at most M nodes, then NVLink forwarding; dispatch at its precision."""
+    """Per MoE block and micro-batch: dispatch and combine forward and backward (GShard §2.2), the forward dispatch at
+    its own precision, the other three in BF16, each timed as one all-to-all."""
+    return sum(all_to_all_seconds(shape, setup, tokens, gpu, value_bytes) for value_bytes in _all_to_all_bytes(setup))
+
+
+def _all_to_all_bytes(setup: Setup) -> tuple:
+    """Bytes per value of a MoE block's four all-to-alls: (forward dispatch, forward combine, backward dispatch, backward
+    combine); only the forward dispatch runs at the dispatch's precision (DeepSeek-V3 §3.3.2 keeps the others in BF16)."""
+    return setup.dispatch_bytes, BYTES_BF16, BYTES_BF16, BYTES_BF16
+
+
+def all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu, value_bytes: float) -> float:
+    """One all-to-all of a MoE block for one micro-batch. Each GPU sends T/tp tokens' d-vectors to k experts spread over
+    ep GPUs, (ep − 1)/ep of them leaving it; with node-limited routing (DeepSeek-V3 §3.2.2) one copy per target node
+    over the network, at most M nodes, then NVLink forwarding to each copy's expert GPU: network bytes over one card
+    (an all-to-all cannot gather a server's cards, nccl-tests issue 267), the copies inside the node over NVLink."""
     if setup.ep == 1 or not shape.moe_layers:
         return 0.0
     local = tokens / setup.tp
-    per_value = setup.dispatch_bytes + 3 * BYTES_BF16  # forward dispatch, forward combine, backward both in BF16
     span = setup.tp * setup.cp * setup.ep  # EP draws neighbouring data-parallel replicas
     if span <= gpu.scale_up_gpus:
-        v = local * shape.top_k * shape.d * per_value
+        v = local * shape.top_k * shape.d * value_bytes
         return _collective("all_to_all", v, setup.ep, gpu.scale_up_bytes_per_s, gpu.scale_up_latency_seconds)[1]
     nodes = max(1, span // gpu.scale_up_gpus)
     copies = min(shape.top_k, setup.nodes_per_token or shape.top_k, nodes)
-    network = local * copies * (nodes - 1) / nodes * shape.d * per_value
-    forward = local * shape.top_k * shape.d * per_value  # inside the node, every copy to its expert's GPU
+    network = local * copies * (nodes - 1) / nodes * shape.d * value_bytes
+    forward = local * shape.top_k * shape.d * value_bytes  # inside the node, every copy to its expert's GPU
     return (network / (gpu.scale_out_bytes_per_s * FITTED["bus_efficiency"]) + nodes * gpu.scale_out_latency_seconds
             + forward / (gpu.scale_up_bytes_per_s * FITTED["bus_efficiency"]))
+
+
+class PairedLayer(NamedTuple):
+    """One MoE block's parts when its forward runs beside another micro-batch's backward, in seconds."""
+
+    attention_forward: float
+    mlp_backward: float  # the input gradients
+    mlp_weights: float  # the weight gradients, delayed to fill the schedule
+    mlp_forward: float
+    attention_backward: float  # the input gradients
+    attention_weights: float
+    combine_backward: float  # the four all-to-alls
+    dispatch_forward: float
+    dispatch_backward: float
+    combine_forward: float
+
+
+def paired_layer(shape: Shape, setup: Setup, seq_len: int, gpu: Gpu) -> PairedLayer:
+    """A MoE block's computation, split as a paired schedule runs it, and its four all-to-alls.
+    Attention: its projections, its core, and the norms, residual adds and rotary; MLP: the router, the routed and the
+    shared experts, and the activation function; each at the rate the SMs left to computation reach. A GEMM's backward is its input-gradient and its weight-gradient GEMM, of the same
+    FLOPs each (half the backward each); the attention core's backward has no weights."""
+    tokens = setup.micro_batch * seq_len / setup.cp
+    sms = gpu.sms - setup.comm_sms
+    projections = _kernel_time(_attention_gemm_list(shape, setup, tokens), gpu, sms)
+    core = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
+    mlp = _kernel_time(_mlp_gemm_list(shape, setup, tokens, True), gpu, sms)
+    memory = memory_bound_seconds(shape, setup, tokens, gpu, True)
+    # The activation function's kernel runs with the MLP; the norms, residual adds and rotary with the attention.
+    width = (shape.top_k + shape.shared_experts) * shape.expert_ffn
+    mlp_memory = (3 if shape.gated else 2) * width * BYTES_BF16 / elementwise_bytes(
+        shape, width, setup.tp if setup.sequence_parallel else 1, setup.tp)
+    slow = 1 / framework_compute_share(setup.framework)
+    dispatch, combine, dispatch_grad, combine_grad = (all_to_all_seconds(shape, setup, tokens, gpu, b)
+                                                      for b in _all_to_all_bytes(setup))
+    half = 1 / BACKWARD_GEMMS
+    return PairedLayer(
+        attention_forward=slow * (projections.forward_seconds + core.forward_seconds
+                                  + (1 - mlp_memory) * memory.forward_seconds),
+        mlp_backward=slow * (half * mlp.backward_seconds + mlp_memory * memory.backward_seconds),
+        mlp_weights=slow * half * mlp.backward_seconds,
+        mlp_forward=slow * (mlp.forward_seconds + mlp_memory * memory.forward_seconds),
+        attention_backward=slow * (half * projections.backward_seconds + core.backward_seconds
+                                   + (1 - mlp_memory) * memory.backward_seconds),
+        attention_weights=slow * half * projections.backward_seconds,
+        combine_backward=combine_grad, dispatch_forward=dispatch, dispatch_backward=dispatch_grad, combine_forward=combine)
+
+
+def combined_1f1b_exposed_seconds(pair: PairedLayer, layers: int) -> float:
+    """Per MoE block, the time no computation hides when Megatron-Core runs a forward and another micro-batch's backward
+    as one (its combined 1F1B schedule, with the weight gradients delayed). Two streams, each in
+    order: computation attention forward, MLP backward, MLP weight gradients, MLP forward, attention backward, attention
+    weight gradients; communication combine backward, dispatch forward, dispatch backward, combine forward. Each step
+    waits for its own stream and for what it reads: the MLP's backward for combine's gradient, dispatch for the
+    attention forward, dispatch's gradient for the MLP's backward, the MLP forward for dispatch, combine for the MLP
+    forward, the attention backward for dispatch's gradient; a block's combine backward for the previous block's
+    attention backward, its attention forward for the previous block's combine. Exposed = the span of `layers`
+    blocks run in a row, less their computation, over `layers`.
+
+    Megatron-Core's --overlap-moe-expert-parallel-comm with --delay-wgrad-compute:
+    megatron/core/models/common/model_chunk_schedule_plan.py, TransformerLayerSchedulePlan.run."""
+    p = pair
+    compute = (p.attention_forward + p.mlp_backward + p.mlp_weights + p.mlp_forward + p.attention_backward
+               + p.attention_weights)
+    computing = communicating = backward_ready = 0.0  # when each stream is free; when the next combine backward may start
+    for _ in range(positive_int("layers", layers)):
+        combine_grad = max(communicating, backward_ready) + p.combine_backward
+        attention = max(computing, communicating) + p.attention_forward  # the previous block's combine ended last
+        mlp_backward = max(attention, combine_grad) + p.mlp_backward
+        dispatch = max(attention, combine_grad) + p.dispatch_forward
+        dispatch_grad = max(dispatch, mlp_backward) + p.dispatch_backward
+        mlp_forward = max(mlp_backward + p.mlp_weights, dispatch) + p.mlp_forward
+        communicating = max(dispatch_grad, mlp_forward) + p.combine_forward
+        backward_ready = max(mlp_forward, dispatch_grad) + p.attention_backward
+        computing = backward_ready + p.attention_weights
+    return max(computing, communicating) / layers - compute
+
+
+def dualpipe_exposed_seconds(all_to_all_seconds: float, compute_seconds: float) -> float:
+    """What DualPipe leaves exposed of a stage's expert all-to-alls for one micro-batch: it pairs a forward chunk with
+    another micro-batch's backward chunk, rearranges their parts and sets the SMs each all-to-all gets so that all of
+    them hide behind the pair's computation (DeepSeek-V3 §3.2.1, figure 4), as long as there is that much of it:
+    max(0, all-to-alls − computation), the share hidden min(1, computation / all-to-alls)."""
+    return max(0.0, non_negative("all_to_all_seconds", all_to_all_seconds) - non_negative("compute_seconds", compute_seconds))
 
 
 def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, window: float, compute: float,
@@ -633,7 +781,8 @@ def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, windo
 
 
 @cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
-def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu) -> tuple:
+def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu,
+                       gather_bytes=BYTES_BF16) -> tuple:
     """(gradient reduction, weight gathering) seconds of the data-parallel cut over dp·cp GPUs, experts over dp·cp/ep."""
     n, span, per_server = dp * cp, tp * cp * pp * dp, members_per_server(tp, cp, pp, gpu)
 
@@ -645,7 +794,7 @@ def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_sta
         if zero_stage == 0:
             return _collective("all_reduce", grad_bytes * params, gpus, bw, lat)[1], 0.0
         return (_collective("reduce_scatter", grad_bytes * params, gpus, bw, lat)[1],
-                _collective("all_gather", BYTES_BF16 * params, gpus, bw, lat)[1])
+                _collective("all_gather", gather_bytes * params, gpus, bw, lat)[1])
 
     g1, w1 = one(dense_params, n)
     g2, w2 = one(expert_params, max(1, n // ep))
@@ -704,6 +853,8 @@ class BlockTerms:
     tp_seconds: float
     cp_seconds: float
     ep_seconds: float  # per block: the MoE blocks' all-to-alls spread over every block
+    ep_paired_seconds: float  # per block: what of them Megatron-Core's combined 1F1B leaves exposed
+    ops_recompute_seconds: float  # the forward matmuls a per-operator policy recomputes (ops_recomputed_share)
     flops: float
     head_seconds: float  # the output layer and its loss
     head_flops: float
@@ -730,15 +881,17 @@ def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerm
     micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
     return _block_of(shape, gpu, seq_len, setup.tp, setup.cp, setup.ep, setup.micro_batch, setup.sequence_parallel,
                      setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms,
-                     setup.framework)
+                     setup.framework, setup.fused_norm, setup.unfused_activation)
 
 
 @cache  # one per (model, GPU, tp, cp, ep, micro-batch, sequence): shared by every other choice of a plan
 def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, sequence_parallel, attention, tp_overlap,
-              nodes_per_token, dispatch_bytes, comm_sms, framework="megatron") -> BlockTerms:
+              nodes_per_token, dispatch_bytes, comm_sms, framework="megatron", fused_norm=False,
+              unfused_activation=False) -> BlockTerms:
     setup = Setup(tp=tp, cp=cp, dp=ep, ep=ep, micro_batch=micro_batch, sequence_parallel=sequence_parallel,
                   attention=attention, tp_overlap=tp_overlap, nodes_per_token=nodes_per_token,
-                  dispatch_bytes=dispatch_bytes, comm_sms=comm_sms, framework=framework)
+                  dispatch_bytes=dispatch_bytes, comm_sms=comm_sms, framework=framework, fused_norm=fused_norm,
+                  unfused_activation=unfused_activation)
     tokens = setup.micro_batch * seq_len / setup.cp
     moe_share = shape.moe_layers / shape.layers
     # A kind no block is (a model whose every block is MoE) adds 0 to every sum below: left out, not timed.
@@ -747,6 +900,7 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
     memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
     head = head_gemms(shape, setup, tokens, gpu)
+    pair = paired_layer(shape, setup, seq_len, gpu) if setup.ep > 1 and shape.moe_layers else None
     slow = 1 / framework_compute_share(setup.framework)
     compute = slow * (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
                       + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
@@ -759,6 +913,8 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
         tp_seconds=tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
         cp_seconds=context_parallel_seconds(shape, setup, seq_len, gpu),
         ep_seconds=moe_share * expert_all_to_all_seconds(shape, setup, tokens, gpu),
+        ep_paired_seconds=moe_share * combined_1f1b_exposed_seconds(pair, shape.moe_layers) if pair else 0.0,
+        ops_recompute_seconds=slow * ops_recomputed_share(shape) * sum(w * g.forward_seconds for w, g in gemms),
         flops=sum(w * g.flops for w, g in gemms) + attention.flops,
         head_seconds=slow * (head.forward_seconds + head.backward_seconds + loss_seconds(shape, setup, tokens, gpu)),
         head_flops=head.flops)
@@ -770,6 +926,22 @@ def framework_compute_share(framework: str) -> float:
     trainers lose beside the sourced mechanisms (their eager kernels, FSDP's copies): collectives sharing the
     SMs and memory of the compute they overlap, the CPU's hooks between layers; fitted, not modelled."""
     return 1.0 if one_of("framework", framework, FRAMEWORKS) == "megatron" else FITTED["fsdp_compute_share"]
+
+
+def ops_recomputed_share(shape: Shape) -> float:
+    """The share of a block's forward matmul FLOPs that torchtitan's per-operator checkpointing recomputes: it saves
+    every matmul's output but every second one's, counting a block's matmuls in the order its forward calls them: the
+    query, key, value and output projections, then the MLP's gate, up and down (SwiGLU) or up and down, so the key,
+    output and up (or down) projections are recomputed. Σ d·n of those over Σ d·n of all, n each projection's width;
+    attention's core is saved.
+
+    torchtitan's selective op policy (parallelisms/parallelize_llama.py: "saves output of all compute ops, except every
+    second mm")."""
+    s = shape
+    kv_heads = s.heads if s.kv_rank else s.kv_heads
+    projections = [s.heads * s.qk_head, kv_heads * s.qk_head, kv_heads * s.v_head, s.heads * s.v_head]
+    projections += [s.ffn, s.ffn, s.ffn] if s.gated else [s.ffn, s.ffn]
+    return sum(projections[1::2]) / sum(projections)
 
 
 def stage_blocks(layers: int, pp: int) -> tuple:
@@ -810,15 +982,31 @@ def _fullest_stage(shape: Shape, pp: int, block: BlockTerms) -> tuple:
     return (full, 0.0) if full * per_block >= end * per_block + block.head_seconds else (end, block.head_seconds)
 
 
+def _all_to_all_exposed(block: BlockTerms, setup: Setup, pp: int, blocks: float, compute: float, micro_batches: int,
+                        chunks: int) -> float:
+    """A stage's expert all-to-all seconds not hidden for one micro-batch: all of them, or what DualPipe
+    (dualpipe_exposed_seconds, against the stage's computation) or Megatron-Core's combined 1F1B leaves when the run
+    overlaps them with another micro-batch. The combined 1F1B pairs a forward with a backward only
+    in the schedule's steady state: the last stage's (v − 1)·p warm-up forwards of the interleaved schedule, and as many
+    cool-down backwards, have no partner (Megatron-LM's num_warmup_microbatches, (p − r − 1)·2 + (v − 1)·p at rank r;
+    none at 1F1B's last stage), a share u = (v − 1)·p/(m·v) of its chunks whose all-to-alls are all exposed."""
+    if not setup.ep_overlap:
+        return blocks * block.ep_seconds
+    if setup.schedule == "dualpipe":
+        return dualpipe_exposed_seconds(blocks * block.ep_seconds, compute)
+    unpaired = min(1.0, (chunks - 1) * pp / (micro_batches * chunks))
+    return blocks * (unpaired * block.ep_seconds + (1 - unpaired) * block.ep_paired_seconds)
+
+
 def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
-    """What the backward pass recomputes per micro-batch: the attention core (selective), every other GEMM and every
+    """What the backward pass recomputes per micro-batch: the attention core (selective), every second matmul and every
     memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
     if recompute == "none":
         return 0.0
     if recompute == "selective":
         return blocks * block.forward_attention_seconds
     if recompute == "ops":
-        return blocks * (block.forward_gemm_seconds / 2 + block.forward_memory_seconds)
+        return blocks * (block.ops_recompute_seconds + block.forward_memory_seconds)
     return blocks * (block.forward_attention_seconds + block.forward_gemm_seconds + block.forward_memory_seconds + block.tp_seconds / 4)
 
 
@@ -892,9 +1080,7 @@ class LayoutTerms:
         tp, cp, pp, dp, ep = self.degrees
         recompute = _recompute_seconds(block, recompute_mode, blocks)
         compute = blocks * block.compute_seconds + self.head + recompute + self.copies(zero_stage)
-        ep_seconds = blocks * block.ep_seconds
-        if su.ep_overlap:
-            ep_seconds = max(0.0, ep_seconds - compute)
+        ep_seconds = _all_to_all_exposed(block, su, pp, blocks, compute, m, chunks)
         pp_seconds = self.send * chunks
         micro = compute + self.tp_seconds + self.cp_seconds + ep_seconds + pp_seconds
         busy = m * micro
@@ -903,7 +1089,7 @@ class LayoutTerms:
         shards = dp * cp if zero_stage >= 1 else 1
         optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // ep), self.gpu)
         grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, zero_stage,
-                                            su.grad_bytes, self.gpu)
+                                            su.grad_bytes, self.gpu, su.gather_bytes)
         dp_seconds, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward_seconds, micro, blocks)
         per_step = m if zero_stage == 3 else 1
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
@@ -928,7 +1114,8 @@ class LayoutTerms:
         tp, cp, pp, dp, expert_parallel = self.degrees
         compute = (blocks * block.compute_seconds + head + _recompute_seconds(block, recompute_mode, blocks)
                    + self.copies(zero_stage))
-        ep = max(0.0, blocks * block.ep_seconds - compute) if su.ep_overlap else blocks * block.ep_seconds
+        # One chunk leaves no warm-up unpaired: the least any choice exposes.
+        ep = _all_to_all_exposed(block, su, pp, blocks, compute, m, 1)
         micro = compute + blocks * (block.tp_seconds + block.cp_seconds) + ep + send
         share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
         shards = dp * cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
@@ -939,7 +1126,7 @@ class LayoutTerms:
         longest = (micro - compute + blocks * block.compute_seconds + head + _recompute_seconds(block, "full", blocks)
                    + send * (most_chunks - 1) + (blocks * block.ep_seconds if su.ep_overlap else 0.0))
         grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, expert_parallel, 3, su.grad_bytes,
-                                            self.gpu)
+                                            self.gpu, su.gather_bytes)
         return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward_seconds, longest, blocks)[1]
 
 

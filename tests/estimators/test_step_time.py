@@ -7,15 +7,18 @@ at least 85% of runs within ±15%, none outside ±25%; and the runs the fitted
 constants were not fitted on are held to the same mean.
 """
 
+import dataclasses
 import math
 
 import pytest
 
 from estimators import EstimatorError
-from estimators.step_runs import fsdp_only, measured_runs, predict_run, validation_summary
-from estimators.step_time import (KERNEL_FLOOR_SECONDS, Setup, collective_seconds, eager_bytes, eager_kernel_seconds,
-                                  framework_compute_share, gemm_seconds, gpu_preset, head_gemms, pipeline_bubble_share,
-                                  shape_of, step_seconds)
+from estimators.step_runs import fsdp_only, measured_runs, predict_run, unseen_runs, validation_summary
+from estimators.step_time import (EAGER_RMSNORM_BYTES, KERNEL_FLOOR_SECONDS, PairedLayer, Setup, collective_seconds,
+                                  combined_1f1b_exposed_seconds, dualpipe_exposed_seconds, eager_bytes,
+                                  eager_kernel_seconds, framework_compute_share, gemm_fill_elements, gemm_seconds,
+                                  gpu_preset, head_gemms, ops_recomputed_share, paired_layer, pipeline_bubble_share,
+                                  shape_of, step_seconds, unfused_activation_bytes)
 from estimators.presets import load_presets
 
 RUNS = measured_runs()
@@ -192,7 +195,6 @@ def test_mfu_counts_the_model_flops_over_the_bf16_peak():
 def test_mla_without_a_query_bottleneck_times_its_query_projection_from_the_model_width():
     # DeepSeek-V2-Lite (q_lora_rank null): the step model times it, its query GEMM d × H·h_qk where a bottleneck's
     # two GEMMs would be d × r_q and r_q × H·h_qk; the model FLOPs count it once, 2·d·H·h_qk per token forward.
-    import dataclasses
     config = load_presets().model("deepseek-v2-lite").config
     gpu = gpu_preset("h100-sxm", "nvlink-h100", "infiniband-ndr")
     direct = step_seconds(shape_of(config), Setup(dp=8, ep=8), gpu, 4096, 32)
@@ -204,3 +206,79 @@ def test_mla_without_a_query_bottleneck_times_its_query_projection_from_the_mode
     per_token = 2 * 3 * (d * rank + rank * config.heads * qk - d * config.heads * qk)  # forward and two gradients
     tokens = 4096 * 32
     assert with_rank.model_flops - direct.model_flops == pytest.approx(per_token * config.layers * tokens)
+
+
+def _pair(compute: float, all_to_all: float) -> PairedLayer:
+    """A MoE block whose six computations last `compute` each and whose four all-to-alls last `all_to_all` each."""
+    return PairedLayer(*([compute] * 6 + [all_to_all] * 4))
+
+
+def test_combined_1f1b_hides_all_to_alls_behind_the_other_micro_batchs_parts_one_at_a_time():
+    # Megatron-Core's combined 1F1B: no all-to-all, nothing exposed; all-to-alls far longer than the computation, the
+    # communication stream sets the pace, its four all-to-alls less the six computations exposed per block.
+    assert combined_1f1b_exposed_seconds(_pair(1.0, 0.0), 8) == 0.0
+    assert combined_1f1b_exposed_seconds(_pair(1.0, 100.0), 64) == pytest.approx(4 * 100 - 6 * 1, rel=0.01)
+    # Its fixed order hides no more than DualPipe's free arrangement of the same parts, never more than is there.
+    for pair in (_pair(1.0, 1.5), PairedLayer(0.2, 1, 1, 0.2, 1, 1, 1, 1, 1, 1), PairedLayer(3, 1, 1, 1, 2, 1, 2, 1, 2, 1)):
+        computation, all_to_all = sum(pair[:6]), sum(pair[6:])
+        exposed = combined_1f1b_exposed_seconds(pair, 16)
+        assert dualpipe_exposed_seconds(all_to_all, computation) <= exposed + 1e-12 and exposed <= all_to_all
+    with pytest.raises(EstimatorError) as error:
+        combined_1f1b_exposed_seconds(_pair(1.0, 1.0), 0)
+    assert error.value.argument == "layers"
+
+
+def test_dualpipe_hides_all_to_alls_as_long_as_the_pairs_computation_lasts():
+    # DeepSeek-V3 §3.2.1: all of it hidden while the pair computes longer; beyond, only the excess shows.
+    assert dualpipe_exposed_seconds(3.0, 5.0) == 0.0
+    assert dualpipe_exposed_seconds(5.0, 3.0) == pytest.approx(2.0)
+    with pytest.raises(EstimatorError):
+        dualpipe_exposed_seconds(-1.0, 3.0)
+
+
+def test_deepseek_v3s_overlapped_all_to_alls_on_h100_are_partly_hidden_not_all_or_nothing():
+    # Megatron-Bridge's DeepSeek-V3 on 1,024 H100s, all-to-alls overlapped with another micro-batch: some of each
+    # block's all-to-alls hidden, some not, and the step between the one with none hidden and the one with all hidden.
+    run = unseen_runs("Megatron-Bridge")["bridge-deepseek-v3"]
+    gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
+    shape = shape_of(run.config)
+    pair = paired_layer(shape, run.setup, run.seq_len, gpu)
+    exposed = combined_1f1b_exposed_seconds(pair, shape.moe_layers)
+    every = pair.combine_backward + pair.dispatch_forward + pair.dispatch_backward + pair.combine_forward
+    assert 0.1 * every < exposed < 0.9 * every
+    steps = [step_seconds(shape, dataclasses.replace(run.setup, ep_overlap=o), gpu, run.seq_len, run.global_batch)
+             for o in (False, True)]
+    assert steps[1].step_seconds < steps[0].step_seconds
+    assert steps[1].ep_seconds > 0
+
+
+def test_torchtitans_operator_policy_recomputes_every_second_matmul():
+    # Llama 3 8B: wq, wk, wv, wo, w1, w3, w2 in call order; the second, fourth and sixth (wk, wo, w3) recomputed.
+    shape = shape_of(load_presets().model("llama3-8b").config)
+    h, g, d_h, f = shape.heads, shape.kv_heads, shape.qk_head, shape.ffn
+    assert ops_recomputed_share(shape) == pytest.approx((g * d_h + h * d_h + f) / (2 * h * d_h + 2 * g * d_h + 3 * f))
+    assert 1 / 3 < ops_recomputed_share(shape) < 1 / 2
+
+
+def test_a_fused_norm_kernel_leaves_eager_the_rest_of_its_bytes():
+    # torchtitan's Triton RMSNorm moves what a fused kernel moves: eager's FP32 RMSNorm bytes, two norms, come off.
+    shape = shape_of(load_presets().model("llama3-8b").config)
+    eager, fused = eager_bytes(shape, shape.ffn, 1, 1), eager_bytes(shape, shape.ffn, 1, 1, fused_norm=True)
+    assert eager - fused == pytest.approx(2 * shape.d * (EAGER_RMSNORM_BYTES - 4))
+
+
+def test_an_unfused_squared_relu_moves_twice_the_activations_bytes():
+    shape = shape_of(load_presets().model("llama3-8b").config)  # gated: SwiGLU is fused whatever the setup
+    assert unfused_activation_bytes(shape, shape.ffn, Setup(unfused_activation=True)) == 0.0
+    run = unseen_runs("NeMo 24.07")["nemo-nemotron-8b"]
+    nemotron = shape_of(run.config)
+    assert unfused_activation_bytes(nemotron, nemotron.ffn, run.setup) == pytest.approx(2 * nemotron.ffn * 2)
+
+
+def test_fp8_gemms_fill_twice_the_inner_elements_and_gather_in_fp8_halves_the_gathers():
+    bf16, fp8 = (gpu_preset("h100-sxm", "nvlink-h100", "roce-400g", p) for p in ("bf16", "fp8"))
+    assert gemm_fill_elements(fp8) == 2 * gemm_fill_elements(bf16)
+    shape = shape_of(load_presets().model("llama3-70b").config)
+    steps = [step_seconds(shape, Setup(dp=64, zero_stage=3, framework="fsdp_compiled", gather_bytes=b), fp8, 8192, 64)
+             for b in (2, 1)]
+    assert steps[1].dp_seconds < steps[0].dp_seconds
