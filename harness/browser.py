@@ -62,8 +62,8 @@ class SharedContexts:
     first page of a site Pyodide restores the worker's memory snapshot and the browser reuses its
     compiled WebAssembly instead of booting cold in every test. Nothing else carries over: a page
     is lent with its viewport and media set, starts with its origin's local storage empty
-    (FORGET_EARLIER_TESTS), and is closed, with the context's cookies cleared, when its test ends
-    (`give_back`). A test that needs a browser that has never seen the site (the boot, the
+    (FORGET_EARLIER_TESTS), and is closed, with the context's cookies and permissions cleared, when
+    its test ends (`give_back`). A test that needs a browser that has never seen the site (the boot, the
     snapshot, a route on the whole context) opens a context of its own.
     """
 
@@ -89,8 +89,12 @@ class SharedContexts:
 
     def new_context(self, **options) -> "BorrowedContext":
         """The pages of one context's options, lent from the shared context for them; `viewport`,
-        `color_scheme` and `reduced_motion` are set on each page instead."""
+        `color_scheme` and `reduced_motion` are set on each page instead, `permissions` granted until
+        the test gives its pages back."""
         page_options = {name: options.pop(name) for name in PAGE_OPTIONS if name in options}
+        # Permissions (the clipboard's, say) are granted on the shared context for the test that asks for them
+        # and taken back when it gives its pages back: a context of their own would boot Pyodide cold once more.
+        permissions = options.pop("permissions", [])
         options = {name: value for name, value in options.items() if name not in CONTEXT_DEFAULTS or CONTEXT_DEFAULTS[name] != value}
         key = json.dumps(options, sort_keys=True)
         if key not in self._contexts:
@@ -98,6 +102,8 @@ class SharedContexts:
             # A test that closes its page's context (page.context.close()) closes it for every test
             # after it: forgotten, the next test that asks for one like it gets a new one.
             self._contexts[key].on("close", lambda _, key=key: self._contexts.pop(key, None))
+        if permissions:
+            self._contexts[key].grant_permissions(permissions)
         return BorrowedContext(self, self._contexts[key], page_options)
 
     def new_page(self, **options):
@@ -124,6 +130,7 @@ class SharedContexts:
         close_open(self._lent)
         for context in self._contexts.values():
             context.clear_cookies()
+            context.clear_permissions()
         self._lent.clear()
 
     def close(self):

@@ -191,11 +191,11 @@ def model_size(page) -> float:
 
 def plot_box(page) -> dict:
     """The storage widget's plot's rectangle on screen, the chart scrolled into view (the box around both
-    axes' grids, whose lines span the plot; the static chart keeps no background of its own):
-    {x, y, width, height}."""
+    axes' grids, whose lines span the plot: paths in the build's picture, lines in Vega's live one; the
+    static chart keeps no background of its own): {x, y, width, height}."""
     page.locator('[data-widget="storage_scale"] [data-chart]').scroll_into_view_if_needed()  # the plot itself on screen, not only the widget's top
     return page.eval_on_selector('[data-widget="storage_scale"] [data-chart] svg',
-                                 "(svg) => { const boxes = [...svg.querySelectorAll('.role-axis-grid path')].map((p) => p.getBoundingClientRect());"
+                                 "(svg) => { const boxes = [...svg.querySelectorAll('.role-axis-grid :is(path, line)')].map((p) => p.getBoundingClientRect());"
                                  # Vega draws grid lines half a unit inside the plot, for crisp one-unit lines.
                                  " const half = 0.5 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;"
                                  " const x = Math.min(...boxes.map((b) => b.left)) - half, y = Math.min(...boxes.map((b) => b.top)) - half;"
