@@ -201,8 +201,23 @@
     const el = hostOf(event.target);
     if (el && !el.hasAttribute("data-card") && !unreachable.has(el.href.split("#")[0])) event.preventDefault();
   });
+  // By keyboard, a term's card link is the next stop after the term: Tab from the term reaches it,
+  // Shift+Tab returns to the term, and Tab from it goes on from the term (focus moved back to the term,
+  // the browser's own Tab then leaves it).
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") hide();
+    const link = host?.dataset.cardLink ? tip.querySelector("a") : null;
+    if (event.key === "Escape") {
+      if (link && document.activeElement === link) host.focus();
+      hide();
+    } else if (event.key === "Tab" && link) {
+      if (document.activeElement === host && !event.shiftKey) {
+        event.preventDefault();
+        link.focus();
+      } else if (document.activeElement === link) {
+        if (event.shiftKey) event.preventDefault();
+        host.focus();
+      }
+    }
   });
   window.addEventListener("resize", () => host && place());
   // Instant navigation replaces the page under an open card.

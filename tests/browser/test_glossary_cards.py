@@ -30,16 +30,23 @@ def test_a_card_opens_on_focus_without_layout_shift_and_axe_is_clean_in_both_pal
     described = term.get_attribute("aria-describedby")
     assert described and page.locator(f"#{described}").inner_text() == CARDS[text]
     assert paragraph.bounding_box() == before
-    # A term whose page says more links to it from its card; moving to that link keeps the card open.
+    # A term whose page says more links to it from its card, the stop after the term by keyboard: Tab
+    # reaches the link with the card open, Shift+Tab returns to the term, Tab from the link goes on.
     linked = page.locator("article abbr[data-card-link]").first
     if path == "/glossary/" or linked.count():
         linked.focus()
         link = tooltip.locator("a")
         assert link.get_attribute("href") == linked.get_attribute("data-card-link")
         assert link.inner_text() == linked.get_attribute("data-card-link-text")
-        link.focus()
-        assert tooltip.is_visible()
-        page.keyboard.press("Escape")
+        focused = "el => el === document.activeElement"
+        page.keyboard.press("Tab")
+        assert link.evaluate(focused) and tooltip.is_visible()
+        page.keyboard.press("Shift+Tab")
+        assert linked.evaluate(focused) and tooltip.is_visible()
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        tooltip.wait_for(state="detached")
+        assert not linked.evaluate(focused)
         term.focus()
     # Closed again before axe: the theme appends an open card to <body>, outside every landmark,
     # which axe's best-practice "region" rule reports although a role="tooltip" is no page content.
