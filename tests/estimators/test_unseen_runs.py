@@ -19,8 +19,8 @@ from estimators.step_runs import fsdp_only, measured_runs, predict_run, unseen_r
 
 MISSED = {
     ("torchtitan 2024", True): "FSDP-only: geometric mean 0.934, all 6 within ±15%, worst 11.3% (Llama 2 70B with full "
-                               "recomputation 0.887, Llama 3 70B 0.893): eager FSDP on A100 still over-charged, most "
-                               "where the whole forward is recomputed; the share of the compute rate a PyTorch FSDP "
+                               "recomputation 0.887, Llama 3 70B 0.893): eager FSDP on A100 still over-charged, "
+                               "furthest where the whole forward is recomputed; the share of the compute rate a PyTorch FSDP "
                                "trainer reaches is fitted on H100 runs, and no sourced mechanism yet tells A100 apart",
 }
 
