@@ -1,14 +1,15 @@
 """A widget opens on its picture: the picture first, its main controls beside or under it, the rest
 folded under "More inputs" (opened when the address sets one of them), the whole widget, once live,
-within about 1.2 screens of a laptop; and numbers in its fields read as a person types them. A
-pinned state is drawn in the chart beside the live one."""
+within about 1.2 screens of a laptop, and on a phone its picture and main controls within the first
+screen, nothing of it scrolling sideways; and numbers in its fields read as a person types them. A
+pinned state is drawn in every chart beside the live one."""
 
 import pytest
 
 import pyodide_widgets
 from estimators import EstimatorError
 from harness.site import widget_pages
-from harness.widgets import form_state, look_at, root, set_field, wait_for_cpython_outputs, wait_live
+from harness.widgets import controls, form_state, look_at, root, set_field, wait_for_cpython_outputs, wait_live
 from pyodide_widgets import contract
 
 from .test_widget_contract import candidates
@@ -16,6 +17,8 @@ from .test_widget_contract import candidates
 LAPTOP = {"width": 1280, "height": 900}
 # "About 1.2 screens": the tallest a widget may stand at 1280 × 900.
 TALLEST_PX = 1.2 * LAPTOP["height"]
+# A phone's screen: the widget's picture and main controls end within its first screen, under the sticky header.
+PHONE = {"width": 390, "height": 844}
 # Every page that holds a widget, found from the nav and the pages' Markdown.
 PAGES = widget_pages()
 
@@ -29,6 +32,22 @@ LAYOUT = """id => { const r = document.getElementById(id);
   return {height: r.getBoundingClientRect().height, form: top('.widget__inputs'),
           picture: top('.widget__chart, .widget__matrix, .widget__stack'), shown: [...new Set(shown)]}; }"""
 PINNED = "Pinned: "
+# Of one widget on a phone, scrolled to stand under the sticky header: where its picture and its main fields
+# (each field's block: label, control, picks) end below its top, how tall the screen under the header is, and
+# each of its elements that scrolls sideways or stands past its sides.
+PHONE_LAYOUT = """([id, fields]) => { const r = document.getElementById(id);
+  const box = r.getBoundingClientRect();
+  const picture = r.querySelector('.widget__chart, .widget__matrix, .widget__stack');
+  const main = fields.flatMap((sel) => [...document.querySelectorAll(sel)]).map((c) => c.closest('.widget__field') || c);
+  const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  const named = (el) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  // A chart's marks and a select's options are drawn by the chart and the select, which are checked themselves.
+  const sideways = [...r.querySelectorAll('*')].filter((el) => !el.parentElement.closest('svg, select') && el.checkVisibility()).filter((el) => {
+    const b = el.getBoundingClientRect();
+    return (['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+      || b.right > box.right + 1 || b.left < box.left - 1; }).map(named);
+  return {height: box.height, first_screen: innerHeight - header, sideways: [...new Set(sideways)],
+          ends: Math.max(...[picture, ...main].filter(Boolean).map((el) => el.getBoundingClientRect().bottom)) - box.top}; }"""
 
 
 def see(page, widget_id: str) -> dict:
@@ -57,8 +76,13 @@ def texts(rows) -> set:
             if isinstance(value, str)}
 
 
+# Every chart of a widget that Python's answers redraw: its picture and each folded chart, each its own view.
+LIVE_CHARTS = "[data-chart-spec]"
+
+
 def assert_both_states_drawn(page, widget_id: str, name: str):
-    """Pin the shown state, move a field, and find the pinned state's marks drawn beside the live ones."""
+    """Pin the shown state, move a field, and find the pinned state's marks drawn beside the live ones in
+    every chart of the widget."""
     selector = "#" + widget_id
     pinned = form_state(page, selector)
     page.click(f"{selector} [data-tool='pin']")
@@ -66,26 +90,30 @@ def assert_both_states_drawn(page, widget_id: str, name: str):
     set_field(page, selector, field, text)
     wait_for_cpython_outputs(page, selector)
     widget = pyodide_widgets.module(name)
-    page.wait_for_function("""([sel, prefix]) => [...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
-                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
-    labels = page.eval_on_selector_all(f"{selector} [data-chart] svg [aria-label]", "els => els.map((el) => el.getAttribute('aria-label'))")
+    each_drawn = """([sel, prefix]) => [...document.querySelectorAll(sel)].every((chart) => [...chart.querySelectorAll('[aria-label]')]
+                      .some((el) => el.getAttribute('aria-label').startsWith(prefix)))"""
+    page.wait_for_function(each_drawn, arg=[f"{selector} {LIVE_CHARTS}", PINNED])
+    labels = page.eval_on_selector_all(f"{selector} {LIVE_CHARTS} svg [aria-label]", "els => els.map((el) => el.getAttribute('aria-label'))")
     shown = {label.removeprefix(PINNED) for label in labels if label.startswith(PINNED)}
     live = {label for label in labels if not label.startswith(PINNED)}
     assert shown and shown <= texts(widget.update(pinned)["data"]), (name, shown)
     assert live & texts(widget.update(form_state(page, selector))["data"]), name
     page.click(f"{selector} [data-tool='pin']")  # unpinned: the pinned marks go
-    page.wait_for_function("""([sel, prefix]) => ![...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
-                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
+    page.wait_for_function("""([sel, prefix]) => ![...document.querySelectorAll(`${sel} [aria-label]`)]
+                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[f"{selector} {LIVE_CHARTS}", PINNED])
 
 
 @pytest.mark.parametrize("path", PAGES)
 def test_each_widget_opens_on_its_picture_with_its_main_fields_stands_within_a_screen_and_a_fifth_live_and_draws_a_pinned_state(
         browser, site_url, path):
+    """At a laptop's size, and in the same visit at a phone's (the live charts are the same views, scaled to
+    the column): on the phone each widget's picture and main fields within the first screen, nothing of it
+    scrolling sideways."""
     page = browser.new_page(viewport=LAPTOP)
     page.goto(site_url + path)
     ids = page.eval_on_selector_all("[data-widget]", "els => els.map((el) => [el.id, el.dataset.widget])")
     assert ids
-    too_tall, misplaced = {}, {}
+    too_tall, misplaced, below, sideways = {}, {}, {}, {}
     for widget_id, name in ids:
         wait_live(page, "#" + widget_id)
         seen = see(page, widget_id)
@@ -96,10 +124,20 @@ def test_each_widget_opens_on_its_picture_with_its_main_fields_stands_within_a_s
             misplaced[widget_id] = "the form stands above the picture"
         if seen["shown"] != [f.name for f in main]:
             misplaced[widget_id] = f"fields shown: {seen['shown']}"
+        page.set_viewport_size(PHONE)
+        see(page, widget_id)
+        phone = page.evaluate(PHONE_LAYOUT, [widget_id, [controls("#" + widget_id, f.name) for f in main]])
+        if phone["ends"] > phone["first_screen"]:
+            below[widget_id] = f"ends {phone['ends']:.0f} px down, of {phone['first_screen']:.0f}"
+        if phone["sideways"] or page.evaluate("document.documentElement.scrollWidth") > PHONE["width"]:
+            sideways[widget_id] = phone["sideways"]
+        page.set_viewport_size(LAPTOP)
         if page.locator(f"#{widget_id} [data-chart-spec]").count():
             assert_both_states_drawn(page, widget_id, name)
     assert not too_tall, f"taller than {TALLEST_PX:.0f} px live: {too_tall}"
     assert not misplaced, misplaced
+    assert not below, f"at {PHONE['width']} × {PHONE['height']}, picture and main fields below the first screen: {below}"
+    assert not sideways, f"scrolling sideways at {PHONE['width']} px: {sideways}"
 
 
 def test_the_pages_measured_hold_every_widget():

@@ -1,6 +1,6 @@
 """A chart's text alternatives read its numbers as the page prints them.
 
-Every widget's chart or diagram, drawn at every preset, is scanned: each
+Every widget's chart or diagram, and each chart folded under it, drawn at every preset, is scanned: each
 aria-label, <title> and <desc> holds only text the units formatters made, so
 no raw float ("8.63245779872e+13", "202358964.773") and no long unformatted
 integer reaches a screen reader.
@@ -19,18 +19,19 @@ RAW = re.compile(r"\d\.\d{4,}|e\+|(?<![\d,.])\d{7,}")
 ALTERNATIVES = re.compile(r'aria-label="([^"]*)"|<title>([^<]*)</title>|<desc>([^<]*)</desc>')
 
 CASES = [
-    (name, preset)
+    (name, chart, preset)
     for name in pyodide_widgets.WIDGETS
     if getattr(pyodide_widgets.module(name), "CHART", None)
+    for chart in (pyodide_widgets.module(name).CHART, *getattr(pyodide_widgets.module(name), "FOLDED_CHARTS", {}))
     for preset in pyodide_widgets.module(name).presets()
 ]
 
 
-@pytest.mark.parametrize("name, preset", CASES)
-def test_no_raw_number_in_a_charts_text_alternatives(name, preset):
+@pytest.mark.parametrize("name, chart, preset", CASES)
+def test_no_raw_number_in_a_charts_text_alternatives(name, chart, preset):
     widget = pyodide_widgets.module(name)
     data = widget.update(widget.presets()[preset]["state"])["data"]
-    svg = render.chart_svg(widget.CHART, data)
+    svg = render.chart_svg(chart, data)
     texts = ["".join(groups) for groups in ALTERNATIVES.findall(svg)]
     assert texts, "a chart with no text alternative"
     raw = [text for text in texts if RAW.search(text)]
