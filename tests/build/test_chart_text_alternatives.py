@@ -14,8 +14,9 @@ import pyodide_widgets
 from site_build import render
 
 # A float as Python or JavaScript prints it (more digits than the policy, "e+"),
-# or an integer of seven digits or more without separators.
-RAW = re.compile(r"\d\.\d{4,}|e\+|(?<![\d,.])\d{7,}")
+# or an integer of seven digits or more without separators. The leading zeros of a
+# small figure are not digits of it: 0.00507 t is three, as units.number writes it.
+RAW = re.compile(r"(?<![\d.])(?:0\.0*+|[1-9]\d*\.)\d{4,}|e\+|(?<![\d,.])\d{7,}")
 ALTERNATIVES = re.compile(r'aria-label="([^"]*)"|<title>([^<]*)</title>|<desc>([^<]*)</desc>')
 
 CASES = [
