@@ -69,9 +69,10 @@ def beside(layer: alt.Chart, dataset: str, keep: str | None = None) -> alt.Chart
     return pinned
 
 
-def word(layer: alt.Chart, dataset: str, keep: str | None = None) -> alt.Chart:
+def word(layer: alt.Chart, dataset: str, keep: str | None = None, bottom: bool = False) -> alt.Chart:
     """"pinned" beside the first pinned mark of a layer of points, or else in the plot's top right corner
-    ("dashed: pinned"), while the pinned state has a row of `dataset` to draw."""
+    ("dashed: pinned"; its bottom right corner if `bottom`, for a plot whose marks fill the top one), while
+    the pinned state has a row of `dataset` to draw."""
     # The live layer's own transforms first: they make the fields its encoding reads.
     said = alt.Chart(rows(dataset), transform=list(layer.transform) if layer.transform is not alt.Undefined else [])
     said = said.transform_filter(keep) if keep else said
@@ -82,6 +83,10 @@ def word(layer: alt.Chart, dataset: str, keep: str | None = None) -> alt.Chart:
         at = {"x": alt.X(**encoding["x"]), "y": alt.Y(**encoding["y"])}
         return (said.mark_text(**{**text, "align": "center", "baseline": "bottom", "dy": -9})
                 .encode(**at, text=alt.value("pinned")).properties(name=f"{NAME}_word_{dataset}"))
+    if bottom:
+        return (said.mark_text(**{**text, "baseline": "bottom"}, dy=-2, dx=-2)
+                .encode(x=alt.value({"expr": "width"}), y=alt.value({"expr": "height"}), text=alt.value("dashed: pinned"))
+                .properties(name=f"{NAME}_word_{dataset}"))
     return (said.mark_text(**text, dy=2, dx=-2).encode(x=alt.value({"expr": "width"}), y=alt.value(0), text=alt.value("dashed: pinned"))
             .properties(name=f"{NAME}_word_{dataset}"))
 
@@ -90,6 +95,6 @@ def _type(mark) -> str:
     return mark.to_dict()["type"] if hasattr(mark, "to_dict") else mark
 
 
-def drawn(layer: alt.Chart, dataset: str, keep: str | None = None) -> tuple:
+def drawn(layer: alt.Chart, dataset: str, keep: str | None = None, bottom: bool = False) -> tuple:
     """The pinned marks and their word, to add to `layer`'s chart."""
-    return beside(layer, dataset, keep), word(layer, dataset, keep)
+    return beside(layer, dataset, keep), word(layer, dataset, keep, bottom)

@@ -9,7 +9,7 @@ GPU-hours at the price the reader picked.
 
 import altair as alt
 
-from . import _axis_labels
+from . import _axis_labels, _pinned
 
 DATASETS = ("footprint",)
 # The stages, in order: each one's key in the rows, its axis title, and how its ticks read (as the
@@ -37,9 +37,10 @@ def _decade_axis(title: str, labels: str) -> alt.Axis:
                     gridOpacity=only, tickOpacity=only, titlePadding=2)
 
 
-def _stage(key: str, title: str, labels: str) -> alt.Chart:
-    """One link of the chain: each run's figure as a dot on a log axis, this run's coloured."""
-    return (
+def _stage(key: str, title: str, labels: str) -> alt.LayerChart:
+    """One link of the chain: each run's figure as a dot on a log axis, this run's coloured; a pinned run's
+    dot on this run's row too."""
+    runs = (
         alt.Chart(alt.NamedData(name="footprint"))
         .transform_filter(alt.datum.stage == key)
         .mark_point(filled=True, size=40, opacity=1)
@@ -49,8 +50,9 @@ def _stage(key: str, title: str, labels: str) -> alt.Chart:
             color=alt.Color("yours:N", scale=alt.Scale(domain=[False, True], range=[PUBLISHED_COLOUR, RUN_COLOUR]), legend=None),
             tooltip=["label:N"],
         )
-        .properties(width=WIDTH - NAMES_WIDTH, height=alt.Step(ROW_STEP))
     )
+    return alt.layer(runs, *_pinned.drawn(runs, "footprint", keep="datum.yours")).properties(
+        width=WIDTH - NAMES_WIDTH, height=alt.Step(ROW_STEP))
 
 
 def chart() -> alt.VConcatChart:

@@ -1,31 +1,26 @@
-"""What interruptions cost a run: a timeline of the whole window, each
-interruption a tick where it strikes and the work thrown away adding up
-above them, from zero; a zoom on its first day where each failure's
-thrown-away work shows; and the
-cost of every checkpoint interval (work lost plus time spent writing) with
-the Young/Daly optimum and the reader's interval marked.
+"""What interruptions cost a run, the picture the widget opens on: a timeline of the whole window, each
+interruption a tick where it strikes and the work thrown away adding up above them, from zero; and a
+zoom on its first day where each failure's thrown-away work shows. What every checkpoint interval costs
+is a further figure under it (figures/interval_cost.py).
 
-Named datasets, every row from estimators (checkpoint.interruption_timeline,
-checkpoint_overhead, optimal_checkpoint_interval)
-with its label preformatted by units: "run" {day, lost_h} (each interruption);
-"window" {days, label} (the window's length); "zoom" {start_h, end_h, label}
-(the first day's failures, hours from its start); "curve" {interval_min,
-overhead_h}; "marks" {interval_min, overhead_h, label, kind}.
+Named datasets, every row from estimators (checkpoint.interruption_timeline) with its label preformatted
+by units: "run" {day, lost_h} (each interruption); "window" {days, label} (the window's length); "zoom"
+{start_h, end_h, label} (the first day's failures, hours from its start).
 """
 
 import altair as alt
 
 from . import _pinned
 
-DATASETS = ("run", "window", "zoom", "curve", "marks")
+DATASETS = ("run", "window", "zoom")
 # Drawn at a phone's width: with its axes it fits the 286 px column of a 360 px screen (widgets.css
 # scales it up on a wider one), each title in lines of that width.
 WIDTH = 210
 TIMELINE_HEIGHT = 80
+# The first day's strip: its bars in the lower part, the top right free for the word a pinned state brings.
+ZOOM_HEIGHT, ZOOM_BAR = 40, 20
 FAILURE_COLOUR = "#e53935"
 LOST_COLOUR = "#ffa726"
-CURVE_COLOUR = "#5c6bc0"
-MARK_COLOURS = {"yours": "#e53935", "optimal": "#26a69a"}
 
 
 def chart() -> alt.VConcatChart:
@@ -45,28 +40,17 @@ def chart() -> alt.VConcatChart:
         align="left", baseline="top", fontSize=10, lineBreak=": ", dx=4, dy=2).encode(x=alt.value(0), y=alt.value(0), text="label:N")
     whole = alt.layer(thrown, strikes, said, title=["The whole window: each interruption", "(red) and the work thrown away"]).properties(
         width=WIDTH, height=TIMELINE_HEIGHT)
-    zoom = (
-        alt.Chart(alt.NamedData(name="zoom"), title=["Its first day: the work each", "interruption throws away"])
-        .mark_rect(color=LOST_COLOUR, height=20)
+    lost = (
+        alt.Chart(alt.NamedData(name="zoom"))
+        .mark_rect(color=LOST_COLOUR, height=ZOOM_BAR)
         .encode(x=alt.X("start_h:Q", title="hours into the first day", scale=alt.Scale(domain=[0, 24])),
-                x2="end_h:Q", tooltip=[alt.Tooltip("label:N", title="thrown away")])
-        .properties(width=WIDTH, height=30)
+                x2="end_h:Q", y=alt.value(ZOOM_HEIGHT - ZOOM_BAR / 2 - 2), tooltip=[alt.Tooltip("label:N", title="thrown away")])
     )
-    x = alt.X("interval_min:Q", title=["checkpoint interval,", "minutes (log scale)"], scale=alt.Scale(type="log"))
-    y = alt.Y("overhead_h:Q", title="hours lost + hours writing")
-    curve = alt.Chart(alt.NamedData(name="curve")).mark_line(color=CURVE_COLOUR).encode(x=x, y=y)
-    marks = alt.Chart(alt.NamedData(name="marks"))
-    points = marks.mark_point(filled=True, size=80, opacity=1).encode(
-        x=x, y=y,
-        color=alt.Color("kind:N", scale=alt.Scale(domain=list(MARK_COLOURS), range=list(MARK_COLOURS.values())), legend=None),
-        tooltip=[alt.Tooltip("label:N", title="interval")],
-    )
-    # Centred above its point, so a mark near either end keeps its label inside the plot's width.
-    labels = marks.mark_text(align="center", dy=-12, fontSize=10).encode(x=x, y=y, text="label:N")
-    cost = alt.layer(curve, points, labels, *_pinned.drawn(points, "marks"), title=["What each interval costs", "over the window"]).properties(
-        width=WIDTH, height=200)
+    # The pinned state's first day over this one's: its work thrown away at its own cadence, outlined.
+    zoom = alt.layer(lost, *_pinned.drawn(lost, "zoom"), title=["Its first day: the work each", "interruption throws away"]).properties(
+        width=WIDTH, height=ZOOM_HEIGHT)
     return (
-        alt.vconcat(whole, zoom, cost)
+        alt.vconcat(whole, zoom)
         .configure(background="transparent")
         .configure_view(stroke=None)
     )

@@ -1,8 +1,8 @@
-"""Every stage's range of GPUs and of wall-clock time on shared log scales: a bar
-per stage from its smallest to its largest published run, a point per run, one
-row per stage in pipeline order under its name, the picked stage in the strong colour; and each
-stage's bytes, what it reads (its dataset as token ids) and what it hands on (its artifact). The
-three panels stack, so that the chart keeps the column's width.
+"""Every stage's range of GPUs and of wall-clock time on shared log scales, the picture the stages widget
+opens on: a bar per stage from its smallest to its largest published run, a point per run, one row per
+stage in pipeline order under its name, the picked stage in the strong colour. The two panels stack, so
+that the chart keeps the column's width; each stage's bytes are a further figure under it
+(figures/stage_bytes.py).
 
 The rows are the named datasets "stages" (the ranges) and "runs" (the points),
 which the widget's update returns from estimators.stage_span; labels are
@@ -28,13 +28,9 @@ GPU_LABELS = GPU_TICKS[::2]
 _DAY = 24 * units.SECONDS_PER_HOUR
 TIME_TICKS = [600, units.SECONDS_PER_HOUR, _DAY, 7 * _DAY, 30 * _DAY, 180 * _DAY]
 TIME_LABELS = [units.SECONDS_PER_HOUR, _DAY, 30 * _DAY]
-# Bytes from a small adapter to a pretraining corpus, a tick at each factor of ten.
-BYTES_TICKS = [10.0**k for k in range(8, 15)]
-BYTES_LABELS = BYTES_TICKS[1::2]
-READ_COLOUR, HANDED_COLOUR = "#009e73", "#cc79a7"  # what a stage reads, what it hands on
 
 
-def _labels(ticks: list, text) -> str:
+def tick_labels(ticks: list, text) -> str:
     """A Vega label expression naming each tick by `text(tick)`."""
     return " : ".join(f"datum.value == {tick} ? '{text(tick)}'" for tick in ticks) + " : ''"
 
@@ -65,40 +61,15 @@ def _panel(field: str, title: str, ticks: list, labels: str, tooltip: str) -> al
     return alt.layer(ranges, points, names, *_pinned.drawn(ranges, "stages", keep="datum.picked")).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
 
 
-def _bytes_panel() -> alt.LayerChart:
-    """Each stage's dataset (its token ids) and artifact as ranges of bytes, where its runs name them."""
-    x = alt.X("read_low:Q", scale=alt.Scale(type="log", domain=[BYTES_TICKS[0], BYTES_TICKS[-1]]),
-              axis=alt.Axis(title="bytes read (green) and handed on (pink)", values=BYTES_TICKS,
-                            labelExpr=_labels(BYTES_LABELS, units.bytes_), grid=True))
-    y = alt.Y("stage:N", sort=alt.EncodingSortField("order"), title=None, axis=None,
-              scale=alt.Scale(paddingInner=0, paddingOuter=0, align=1))
-    rows = alt.Chart(alt.NamedData(name="stages"))
-    read = rows.transform_filter("datum.read_low != null").mark_bar(
-        height=BAR_HEIGHT / 2 + 1, cornerRadius=2, color=READ_COLOUR, yOffset=-BAR_HEIGHT / 4 - 1).encode(
-        x=x, x2="read_high:Q", y=y, tooltip=[alt.Tooltip("read_label:N", title="dataset")])
-    handed = rows.transform_filter("datum.handed_low != null").mark_bar(
-        height=BAR_HEIGHT / 2 + 1, cornerRadius=2, color=HANDED_COLOUR, yOffset=BAR_HEIGHT / 4 + 1).encode(
-        x=alt.X("handed_low:Q"), x2="handed_high:Q", y=y, tooltip=[alt.Tooltip("handed_label:N", title="artifact")])
-    # Each end of a range a dot: a stage whose runs agree is a dot alone, never a bar of no width.
-    ends = [rows.transform_filter(f"datum.{kind}_low != null").transform_fold([f"{kind}_low", f"{kind}_high"], as_=["end", "bytes"])
-            .mark_point(filled=True, opacity=1, size=40, color=colour, yOffset=offset)
-            .encode(x=alt.X("bytes:Q"), y=y, tooltip=[alt.Tooltip(f"{kind}_label:N", title=title)])
-            for kind, colour, offset, title in (("read", READ_COLOUR, -BAR_HEIGHT / 4 - 1, "dataset"),
-                                                ("handed", HANDED_COLOUR, BAR_HEIGHT / 4 + 1, "artifact"))]
-    names = rows.mark_text(align="left", baseline="top", fontSize=10, dy=-ROW_HEIGHT / 2 + 1).encode(
-        x=alt.value(0), y=y, text="stage:N")
-    return alt.layer(read, handed, *ends, names).properties(width=PANEL_WIDTH, height=alt.Step(ROW_HEIGHT))
-
-
 def chart() -> alt.VConcatChart:
     """Rows of "stages" (`stage` is its name): {stage, order, picked, gpus_low, gpus_high, seconds_low, seconds_high, gpus_label,
     time_label}; of "runs": {stage, order, run, picked, gpus, seconds, gpus_label, time_label}."""
-    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, _labels(GPU_LABELS, units.integer),
+    gpus = _panel("gpus", "GPUs per run (log scale)", GPU_TICKS, tick_labels(GPU_LABELS, units.integer),
                   tooltip="gpus_label")
-    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, _labels(TIME_LABELS, units.duration),
+    time = _panel("seconds", "wall-clock time (log scale)", TIME_TICKS, tick_labels(TIME_LABELS, units.duration),
                   tooltip="time_label")
     return (
-        alt.vconcat(gpus, time, _bytes_panel(), spacing=14)
+        alt.vconcat(gpus, time, spacing=14)
         .properties(title=alt.Title("Each stage's range", subtitle=["bar: smallest to largest published run;", "point: each run"],
                                     subtitleFontSize=10))
         # configure() replaces the whole config, so it comes before configure_view().

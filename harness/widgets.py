@@ -21,6 +21,8 @@ AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.m
 WIDTHS = (1280, 390, 360)
 # No chart text smaller than this, in CSS px, at any of those widths.
 SMALLEST_TEXT_PX = 10
+# Every chart of a widget: its picture, and the further charts it draws from the same answer (folded once live).
+CHARTS = ":is([data-chart], [data-chart-spec])"
 
 
 @contextlib.contextmanager
@@ -55,9 +57,9 @@ def at_each_width(page, widths=WIDTHS):
 
 
 def mark_labels(page, widget: str, role: str) -> list:
-    """The text alternatives of the widget's chart marks of one ARIA role description ("bar",
+    """The text alternatives of the widget's charts' marks of one ARIA role description ("bar",
     "point", "line mark"), in drawing order: the aria-label Vega writes from each row's label."""
-    return page.eval_on_selector_all(f'{root(widget)} [data-chart] [aria-roledescription="{role}"]',
+    return page.eval_on_selector_all(f'{root(widget)} {CHARTS} [aria-roledescription="{role}"]',
                                      "els => els.map((el) => el.getAttribute('aria-label'))")
 
 

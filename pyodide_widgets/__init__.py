@@ -7,8 +7,10 @@ They import only `estimators` and the standard library.
 Each module of `pyodide_widgets.widgets` is one widget, found by its file
 name (no list to keep in step). It declares, per `contract`:
 - `TITLE`; `FIELDS`, the form, in order; `OUTPUTS`, the result slots;
-- optionally `CHART`, the `figures` module that draws its data, and
-  `TEMPLATE`, a layout of its own under site_build/templates;
+- optionally `CHART`, the `figures` module that draws its data,
+  `FOLDED_CHARTS`, {figures module: summary} of the charts it draws besides
+  from the same data, each folded under its outputs, and `TEMPLATE`, a layout
+  of its own under site_build/templates;
 - `presets()`: {key: `contract.preset(...)`}, the states a reader can start
   from (the first is the default), each value supplied by presets.toml or an
   estimator (`contract.Supplied`), which the provenance cards cite;

@@ -305,6 +305,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         card_lines=_card_lines(lines),
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
         chart_svg=picture,
+        # {figure module: its fold's summary}: the charts a widget draws besides its picture, folded under it.
+        folded_charts=tuple(getattr(widget, "FOLDED_CHARTS", {}).items()),
         beside=_beside(picture),
         # The generic layout's figures only: a layout of its own places its outputs itself (beside a
         # portrait picture too, if it says so: `portrait`).

@@ -4,9 +4,9 @@ The adapters are counted on the real shapes of the chosen linear layers
 (estimators.lora_adapted_matrices: grouped-query k and v are narrower than q, the
 MLP's are wider, GPT-2's q, k and v are one matrix), and each method's memory is built part by part as the
 papers build it (estimators.finetune_bill), activations included. The picture
-draws the first adapted layer at its true shapes (W frozen, B d × r, A r × k,
-placed by the figure, r drawn wider than life and labelled so) above the
-three methods' bills, part by part, against the GPU's memory.
+draws the three methods' bills, part by part, against the GPU's memory; under
+the outputs, folded, the first adapted layer at its true shapes (W frozen,
+B d × r, A r × k, placed by the figure, r drawn wider than life and labelled so).
 """
 
 import estimators
@@ -16,6 +16,8 @@ from ..contract import Output, choice, model_choice, multi, presets_from, read, 
 
 TITLE = "Full fine-tune, LoRA or QLoRA: what fits on one GPU"
 CHART = "finetune_fit"
+# Under the outputs, folded: the first adapted layer at its true shapes.
+FOLDED_CHARTS = {"lora_adapter": "The adapted layer: W frozen, B and A trained, to their shapes"}
 
 _PRESETS = estimators.load_presets()
 # Dense decoders only: LoRA's shapes and the activation count are for a dense block.

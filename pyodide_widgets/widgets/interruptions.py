@@ -19,6 +19,8 @@ from ..contract import Output, from_estimate, from_preset, number, preset, read,
 
 TITLE = "What each interruption costs"
 CHART = "interruptions"
+# Under the outputs, folded: what every interval costs, the reader's and Daly's marked.
+FOLDED_CHARTS = {"interval_cost": "What each checkpoint interval costs over the window"}
 
 _PRESETS = estimators.load_presets()
 MINUTE, DAY = 60, 86400

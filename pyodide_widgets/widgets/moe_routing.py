@@ -8,7 +8,7 @@ DeepSeek-V3 from their configurations, a Mixtral-shaped model with the
 experts and top-k of the form, and a dense model of each one's active size.
 The picture draws a dense block beside an MoE block (its router and a grid of
 its experts, estimators.expert_cells) with the current token's path lit; Play
-steps the sentence.
+steps the sentence. The scale of total against active is folded under the outputs.
 """
 
 import dataclasses
@@ -19,7 +19,9 @@ from estimators import units
 from ..contract import Output, choice, from_preset, preset, read, typed, whole
 
 TITLE = "Dense against mixture-of-experts: what one token touches"
-CHART = "moe_params"
+CHART = "moe_blocks"
+# Under the outputs, folded: total against active parameters on one scale.
+FOLDED_CHARTS = {"moe_params": "What each model stores against what one token uses"}
 
 _PRESETS = estimators.load_presets()
 _MOE = {key: m for key, m in _PRESETS.models.items() if isinstance(m.config, estimators.MoeConfig)}

@@ -14,6 +14,8 @@ from ..contract import Output, choice, from_entry, preset, read
 
 TITLE = "The stages that turn raw text into a reasoning model"
 CHART = "stages"
+# Under the picked stage's card, folded: each stage's bytes read and handed on.
+FOLDED_CHARTS = {"stage_bytes": "What each stage reads and hands on, in bytes"}
 TEMPLATE = "stages.html"
 
 _PRESETS = estimators.load_presets()

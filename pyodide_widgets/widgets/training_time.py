@@ -18,8 +18,8 @@ from ..contract import Output, choice, from_entry, from_estimate, from_preset, m
 
 TITLE = "How long does a training run take?"
 CHART = "compute_plane"
-# Under the outputs, folded: the chain from GPU-hours to what they cost (figures.cost_chain).
-TEMPLATE = "training_time.html"
+# Under the outputs, folded: the chain from GPU-hours to what they cost.
+FOLDED_CHARTS = {"cost_chain": "What the run costs, beside published runs"}
 
 _PRESETS = estimators.load_presets()
 BILLION, TRILLION, PER_CENT = 1e9, 1e12, 1e-2

@@ -786,13 +786,22 @@
     return Object.entries(data).filter(([name]) => names.has(name));
   }
 
-  // A further figure of the widget (the run's cost under the training-time widget's plane), redrawn
-  // from the same answer in a view of its own.
+  // The answer's rows into a view (the chart's, or a further figure's), and the pinned state's beside
+  // them where its spec draws one; none once unpinned.
+  async function drawRows(w, holder, data) {
+    const view = await viewOf(w, holder);
+    for (const [name, rows] of drawnBy(holder.spec, data)) view.data(name, rows);
+    for (const d of holder.spec.data || []) {
+      if (d.name.startsWith(PINNED)) view.data(d.name, w.pinnedData?.[d.name.slice(PINNED.length)] || []);
+    }
+    await view.runAsync();
+  }
+
+  // A further figure of the widget (one of its folded charts: the run's cost under the training-time
+  // widget's plane), redrawn from the same answer in a view of its own.
   async function drawFigure(w, figure, data) {
     try {
-      const view = await viewOf(w, figure);
-      for (const [name, rows] of drawnBy(figure.spec, data)) view.data(name, rows);
-      await view.runAsync();
+      await drawRows(w, figure, data);
     } catch (error) {
       if (!figure.view) figure.viewReady = null; // the next answer tries again
       w.status.textContent = "The chart could not be redrawn; the numbers above are current.";
@@ -804,13 +813,7 @@
     if (!w.chart || !w.chartSpec) return; // a widget without a chart
     w.chartData = data;
     try {
-      const view = await viewOf(w);
-      for (const [name, rows] of drawnBy(w.spec, w.chartData)) view.data(name, rows);
-      // The pinned state beside the live one, where the chart draws it; none once unpinned.
-      for (const d of w.spec.data || []) {
-        if (d.name.startsWith(PINNED)) view.data(d.name, w.pinnedData?.[d.name.slice(PINNED.length)] || []);
-      }
-      await view.runAsync();
+      await drawRows(w, w, w.chartData);
       const tapped = w.pickOnDraw && Object.values(w.chartData).flat().find((row) => row.label === w.pickOnDraw && row.pick);
       w.pickOnDraw = null;
       if (tapped) pick(w, tapped.pick);

@@ -8,15 +8,16 @@ charts are checked in test_csp's visit of every page, each widget moved once.
 import pytest
 
 from harness.site import widget_pages
+from harness.widgets import CHARTS
 
 
 PHONE = {"width": 360, "height": 740}
 SMALLEST_TEXT_PX = 10
 # Every page that holds a widget (each holds a chart), found from the nav and the pages' Markdown.
 CHART_PAGES = tuple(widget_pages())
-# The rendered size of each chart text: its font size times the SVG's scale on screen (an SVG a
-# pick-one widget hides, another option's diagram, is not on screen).
-TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].filter((svg) => svg.getBoundingClientRect().width > 0).flatMap((svg) => {
+# The rendered size of each chart text, of every chart a widget draws: its font size times the SVG's scale on
+# screen (an SVG a pick-one widget hides, another option's diagram, or one folded, is not on screen).
+TEXT_SIZES = """(charts) => [...document.querySelectorAll(`${charts} svg`)].filter((svg) => svg.getBoundingClientRect().width > 0).flatMap((svg) => {
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   return [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim())
     .map((t) => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize) * scale]);
@@ -24,7 +25,7 @@ TEXT_SIZES = """() => [...document.querySelectorAll("[data-chart] svg")].filter(
 
 
 def too_small(page) -> list:
-    sizes = page.evaluate(TEXT_SIZES)
+    sizes = page.evaluate(TEXT_SIZES, CHARTS)
     assert sizes, "no chart text found"
     return [(text, round(size, 1)) for text, size in sizes if size < SMALLEST_TEXT_PX]
 

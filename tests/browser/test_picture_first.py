@@ -1,19 +1,22 @@
 """A widget opens on its picture: the picture first, its main controls beside or under it, the rest
 folded under "More inputs" (opened when the address sets one of them), the whole widget, once live,
-within about 1.2 screens of a laptop, and axe finds nothing on its page; and numbers in its fields read
-as a person types them. (A pinned state drawn beside the live one is checked in test_widget_contract's
-visit of each widget.)"""
+within about 1.2 screens of a laptop, and on a phone its picture and main controls within the first
+screen, nothing of it scrolling sideways; axe finds nothing on its page; and numbers in its fields read
+as a person types them. (A pinned state drawn in every chart beside the live one is checked in
+test_widget_contract's visit of each widget.)"""
 
 import pytest
 
 import pyodide_widgets
 from harness.site import widget_pages
-from harness.widgets import form_state, look_at, root, run_axe, wait_live
+from harness.widgets import controls, form_state, look_at, root, run_axe, wait_live
 from pyodide_widgets import contract
 
 LAPTOP = {"width": 1280, "height": 900}
 # "About 1.2 screens": the tallest a widget may stand at 1280 × 900.
 TALLEST_PX = 1.2 * LAPTOP["height"]
+# A phone's screen: the widget's picture and main controls end within its first screen, under the sticky header.
+PHONE = {"width": 390, "height": 844}
 # Every page that holds a widget, found from the nav and the pages' Markdown.
 PAGES = widget_pages()
 
@@ -26,6 +29,22 @@ LAYOUT = """id => { const r = document.getElementById(id);
     .map((c) => c.name);
   return {height: r.getBoundingClientRect().height, form: top('.widget__inputs'),
           picture: top('.widget__chart, .widget__matrix, .widget__stack'), shown: [...new Set(shown)]}; }"""
+# Of one widget on a phone, scrolled to stand under the sticky header: where its picture and its main fields
+# (each field's block: label, control, picks) end below its top, how tall the screen under the header is, and
+# each of its elements that scrolls sideways or stands past its sides.
+PHONE_LAYOUT = """([id, fields]) => { const r = document.getElementById(id);
+  const box = r.getBoundingClientRect();
+  const picture = r.querySelector('.widget__chart, .widget__matrix, .widget__stack');
+  const main = fields.flatMap((sel) => [...document.querySelectorAll(sel)]).map((c) => c.closest('.widget__field') || c);
+  const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  const named = (el) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  // A chart's marks and a select's options are drawn by the chart and the select, which are checked themselves.
+  const sideways = [...r.querySelectorAll('*')].filter((el) => !el.parentElement.closest('svg, select') && el.checkVisibility()).filter((el) => {
+    const b = el.getBoundingClientRect();
+    return (['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+      || b.right > box.right + 1 || b.left < box.left - 1; }).map(named);
+  return {height: box.height, first_screen: innerHeight - header, sideways: [...new Set(sideways)],
+          ends: Math.max(...[picture, ...main].filter(Boolean).map((el) => el.getBoundingClientRect().bottom)) - box.top}; }"""
 
 
 def see(page, widget_id: str) -> dict:
@@ -37,11 +56,14 @@ def see(page, widget_id: str) -> dict:
 @pytest.mark.parametrize("path", PAGES)
 def test_each_widget_opens_on_its_picture_with_its_main_fields_and_stands_within_a_screen_and_a_fifth_live_and_axe_finds_nothing(
         browser, site_url, path):
+    """At a laptop's size, and in the same visit at a phone's (the live charts are the same views, scaled to
+    the column): on the phone each widget's picture and main fields within the first screen, nothing of it
+    scrolling sideways."""
     page = browser.new_page(viewport=LAPTOP)
     page.goto(site_url + path)
     ids = page.eval_on_selector_all("[data-widget]", "els => els.map((el) => [el.id, el.dataset.widget])")
     assert ids
-    too_tall, misplaced = {}, {}
+    too_tall, misplaced, below, sideways = {}, {}, {}, {}
     for widget_id, name in ids:
         wait_live(page, "#" + widget_id)
         seen = see(page, widget_id)
@@ -52,8 +74,18 @@ def test_each_widget_opens_on_its_picture_with_its_main_fields_and_stands_within
             misplaced[widget_id] = "the form stands above the picture"
         if seen["shown"] != [f.name for f in main]:
             misplaced[widget_id] = f"fields shown: {seen['shown']}"
+        page.set_viewport_size(PHONE)
+        see(page, widget_id)
+        phone = page.evaluate(PHONE_LAYOUT, [widget_id, [controls("#" + widget_id, f.name) for f in main]])
+        if phone["ends"] > phone["first_screen"]:
+            below[widget_id] = f"ends {phone['ends']:.0f} px down, of {phone['first_screen']:.0f}"
+        if phone["sideways"] or page.evaluate("document.documentElement.scrollWidth") > PHONE["width"]:
+            sideways[widget_id] = phone["sideways"]
+        page.set_viewport_size(LAPTOP)
     assert not too_tall, f"taller than {TALLEST_PX:.0f} px live: {too_tall}"
     assert not misplaced, misplaced
+    assert not below, f"at {PHONE['width']} × {PHONE['height']}, picture and main fields below the first screen: {below}"
+    assert not sideways, f"scrolling sideways at {PHONE['width']} px: {sideways}"
     # The page as a reader leaves it, every widget live and looked at: axe finds nothing in it.
     violations = run_axe(page)
     assert violations == [], "\n".join(map(str, violations))

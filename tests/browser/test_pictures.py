@@ -12,7 +12,7 @@ import pytest
 
 import estimators
 import pyodide_widgets
-from harness.widgets import (assert_fits, at_each_width, choose, mark_labels, open_page, root, unfold,
+from harness.widgets import (CHARTS, assert_fits, at_each_width, choose, mark_labels, open_page, root, unfold,
                              wait_for_cpython_outputs, wait_live)
 
 PICTURES = ("memory_bill", "checkpoint_modes", "finetune_fit", "moe_routing", "planner")
@@ -182,16 +182,19 @@ def test_play_runs_the_clock_and_the_pauses_add_up_in_each_lane(browser, widget_
 # --- fine-tuning: the adapter and the fit -------------------------------------------
 
 def marks(page, widget: str, role: str) -> dict:
-    """{text alternative: (width, height)} of the chart's marks of one role ("rect mark", "bar", "rule mark")."""
+    """{text alternative: (width, height)} of the charts' marks of one role ("rect mark", "bar", "rule mark")."""
     return page.eval_on_selector_all(
-        f'{root(widget)} [data-chart] [aria-roledescription="{role}"]',
+        f'{root(widget)} {CHARTS} [aria-roledescription="{role}"]',
         "els => Object.fromEntries(els.map((el) => { const b = el.getBBox(); return [el.getAttribute('aria-label'), [b.width, b.height]]; }))",
     )
 
 
 def adapter(page) -> dict:
-    """{"W": (label, width, height), "B": …, "A": …} of the drawn adapter."""
-    return {label.split(",")[0]: (label, *size) for label, size in marks(page, "finetune_fit", "rect mark").items()}
+    """{"W": (label, width, height), "B": …, "A": …} of the drawn adapter (folded under the outputs: opened, as a
+    reader opens it to see it)."""
+    page.eval_on_selector(f'{root("finetune_fit")} [data-chart-spec]:not([data-chart])', "el => { el.closest('details').open = true; }")
+    return {label.split(",")[0]: (label, *size) for label, size in marks(page, "finetune_fit", "rect mark").items()
+            if not label.startswith("Pinned: ")}
 
 
 def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(browser, widget_site):
@@ -199,7 +202,7 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
     page = open_page(browser, f"{widget_site}/finetune_fit/?finetune_fit.model=llama3-8b&finetune_fit.modules=k")
     wait_live(page, "finetune_fit")
     wait_for_cpython_outputs(page, "finetune_fit")
-    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart-spec] [aria-label]')]"
                            ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 1,024 × 4,096')")
     drawn = adapter(page)
     assert [drawn[name][0] for name in "WBA"] == ["W, frozen: 1,024 × 4,096", "B, trained: 1,024 × 16",
@@ -209,7 +212,7 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
     assert drawn["B"][2] == pytest.approx(w_height, rel=0.02) and drawn["A"][1] == pytest.approx(w_width, rel=0.02)
     assert drawn["B"][1] == pytest.approx(drawn["A"][2], rel=0.02)  # one r, drawn wider than life and said so
     assert any("r drawn " in t and "wider than life" in t for t in page.locator(
-        '[data-widget="finetune_fit"] [data-chart] text').all_text_contents())
+        '[data-widget="finetune_fit"] [data-chart-spec] text').all_text_contents())
     # Three methods stacked by part, and the GPU's memory as a line.
     methods = {label.split(":")[0] for label in marks(page, "finetune_fit", "bar")}
     assert methods == {"Full fine-tune", "LoRA", "QLoRA"}
@@ -218,7 +221,7 @@ def test_the_adapter_is_drawn_at_the_layers_shapes_and_the_fit_against_the_gpu(b
     unfold(page, "finetune_fit", "modules")  # under "More inputs"
     page.set_checked('[data-widget="finetune_fit"] [data-field="modules"][value="q"]', True)
     page.set_checked('[data-widget="finetune_fit"] [data-field="modules"][value="k"]', False)
-    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart] [aria-label]')]"
+    page.wait_for_function("() => [...document.querySelectorAll('[data-widget=finetune_fit] [data-chart-spec] [aria-label]')]"
                            ".some((el) => el.getAttribute('aria-label') === 'W, frozen: 4,096 × 4,096')")
     _, w_width, w_height = adapter(page)["W"]
     assert w_width == pytest.approx(w_height, rel=0.02)
@@ -255,7 +258,7 @@ def test_the_total_against_active_scale_holds_deepseek_v3s_bar(browser, widget_s
     page = open_page(browser, f"{widget_site}/moe_routing/", 390, javascript=False)
     # Every bar ends inside the plot: the widest, DeepSeek-V3's 671B stored, included.
     bars = page.eval_on_selector_all(
-        '[data-widget="moe_routing"] [data-chart] [aria-roledescription="bar"]',
+        f'{root("moe_routing")} {CHARTS} [aria-roledescription="bar"]',
         "els => els.map((el) => [el.getAttribute('aria-label'), el.getBoundingClientRect().right,"
         " el.ownerSVGElement.getBoundingClientRect().right])")
     assert any(label.startswith("DeepSeek-V3: ") and "stored" in label for label, _, _ in bars)

@@ -30,7 +30,7 @@ def test_the_stages_chart_draws_a_range_bar_per_stage_and_a_point_per_published_
     page = open_page(browser, f"{widget_site}/stages/", javascript=False)
     look_at(page, "stages")
     bars, points = mark_labels(page, "stages", "bar"), mark_labels(page, "stages", "point")
-    # The third panel, bytes: what each stage reads and hands on, read apart from the runs' panels.
+    # The further chart, bytes: what each stage reads and hands on, read apart from the runs' panels.
     moved = [label for label in bars + points if " reads " in label or " hands on " in label]
     bars = [label for label in bars if label not in moved]
     points = [label for label in points if label not in moved]

@@ -156,19 +156,21 @@ def pin(page, widget: str) -> dict:
 
 
 def assert_the_pinned_state_drawn_beside_the_live_one_until_unpinned(page, name: str, pinned: dict):
-    """The pinned state's marks drawn beside the live ones, each read from its own state's rows; unpinned,
-    they go."""
+    """The pinned state's marks drawn beside the live ones in every live chart of the widget, folded ones
+    included, each read from its own state's rows; unpinned, they go."""
     selector = f"#{name}"
     widget = pyodide_widgets.module(name)
-    page.wait_for_function("""([sel, prefix]) => [...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
-                                .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
-    labels = page.eval_on_selector_all(f"{selector} [data-chart] svg [aria-label]", "els => els.map((el) => el.getAttribute('aria-label'))")
+    # Every chart Python's answers redraw, the picture and each folded one, draws the pinned state.
+    page.wait_for_function("""([sel, prefix]) => [...document.querySelectorAll(`${sel} [data-chart-spec]`)].every((chart) =>
+                                [...chart.querySelectorAll('[aria-label]')].some((el) => el.getAttribute('aria-label').startsWith(prefix)))""",
+                           arg=[selector, PINNED])
+    labels = page.eval_on_selector_all(f"{selector} [data-chart-spec] svg [aria-label]", "els => els.map((el) => el.getAttribute('aria-label'))")
     shown = {label.removeprefix(PINNED) for label in labels if label.startswith(PINNED)}
     live = {label for label in labels if not label.startswith(PINNED)}
     assert shown and shown <= texts(widget.update(pinned)["data"]), (name, shown)
     assert live & texts(widget.update(form_state(page, selector))["data"]), name
     page.click(f"{selector} [data-tool='pin']")  # unpinned: the pinned marks go
-    page.wait_for_function("""([sel, prefix]) => ![...document.querySelectorAll(`${sel} [data-chart] [aria-label]`)]
+    page.wait_for_function("""([sel, prefix]) => ![...document.querySelectorAll(`${sel} [data-chart-spec] [aria-label]`)]
                                 .some((el) => el.getAttribute('aria-label').startsWith(prefix))""", arg=[selector, PINNED])
 
 

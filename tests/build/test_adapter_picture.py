@@ -1,7 +1,7 @@
 """The LoRA adapter drawn at its layer's true shapes: W d × k, B d × r, A r × k, r widened only as far as
 it must be to show, and the whole inside its frame.
 
-Where each matrix stands is the figure's (figures/finetune_fit.PLACED, Vega expressions over the sizes
+Where each matrix stands is the figure's (figures/lora_adapter.PLACED, Vega expressions over the sizes
 the widget gives): vl-convert evaluates them here, as Vega does in the browser, and the places it
 returns are checked against the shapes.
 """
@@ -12,7 +12,7 @@ import re
 import pytest
 import vl_convert
 
-from figures.finetune_fit import ADAPTER_FRAME, DRAWN_RANK_MAX, DRAWN_RANK_SHARE, PLACED, WIDENED
+from figures.lora_adapter import ADAPTER_FRAME, DRAWN_RANK_MAX, DRAWN_RANK_SHARE, PLACED, WIDENED
 from pyodide_widgets.widgets import finetune_fit
 
 TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")

@@ -16,7 +16,7 @@ import vl_convert
 import figures
 from estimators import units
 from figures import (_axis_labels, checkpoint_modes, compute_plane, cost_chain, finetune_fit, memory_bill, moe_params,
-                     number_line, parallel_cuts, stages, storage_scale, tokens_ruler)
+                     number_line, parallel_cuts, stage_bytes, stages, storage_scale, tokens_ruler)
 
 # Ticks across each formatter's branches: zero, below one, each prefix and its rounding edge (999.6 reads
 # "1K"), past the largest prefix, and a negative one.
@@ -74,7 +74,7 @@ AXES = {
     # The stages' axes label every other tick (the rest are grid lines only).
     (stages, "GPUs per run (log scale)"): (units.integer, stages.GPU_LABELS),
     (stages, "wall-clock time (log scale)"): (units.duration, stages.TIME_LABELS),
-    (stages, "bytes read (green) and handed on (pink)"): (units.bytes_, stages.BYTES_LABELS),
+    (stage_bytes, "bytes read (green) and handed on (pink)"): (units.bytes_, stage_bytes.BYTES_LABELS),
     # The cost chain's log axes label their powers of ten only (the ticks between are unlabelled).
     (cost_chain, "GPU-hours"): (units.count, DECADES),
     (cost_chain, "energy, facility included"): (functools.partial(units.si, unit="Wh"), DECADES),

@@ -61,6 +61,10 @@ def test_declaration_is_complete(name):
     assert len(set(keys)) == len(keys) and contract.SUMMARY not in keys, "output keys repeat"
     chart = getattr(widget, "CHART", None)
     assert chart is None or chart in figures.CHARTS
+    # A folded chart is redrawn live beside the picture: a chart (a diagram has no spec), of a widget with a picture.
+    folded = getattr(widget, "FOLDED_CHARTS", {})
+    assert not folded or chart, "a folded chart under no picture"
+    assert all(name in figures.CHARTS and not figures.is_diagram(name) and summary for name, summary in folded.items())
 
 
 @pytest.mark.parametrize("name", WIDGETS)
