@@ -45,9 +45,9 @@ def _model_label(m) -> str:
 FIELDS = (
     choice("run", "Published run", {key: run.name for key, run in _RUNS.items()},
            note="its sequences, batch, links, precision and measurement"),
+    choice("framework", "Framework", {f: _FRAMEWORK_NAMES[f] for f in step_time.FRAMEWORKS}),
     choice("model", "Model", {RUNS_OWN: "the run's own", **{key: _model_label(m) for key, m in _PRESETS.models.items()}}),
     choice("gpus", "GPUs", _options("gpus", 16384), note="data-parallel replicas: the GPUs over TP × CP × PP"),
-    choice("framework", "Framework", {f: _FRAMEWORK_NAMES[f] for f in step_time.FRAMEWORKS}),
     choice("tp", "Tensor parallelism (GPUs)", _options("tp", 8)),
     choice("pp", "Pipeline stages", _options("pp", 128)),
     choice("cp", "Context parallelism (GPUs)", _options("cp", 32)),
@@ -55,8 +55,8 @@ FIELDS = (
     choice("recompute", "Recomputation", {r: _RECOMPUTE_NAMES[r] for r in step_time.RECOMPUTE_MODES}),
     choice("gpu", "GPU", {key: gpu.name for key, gpu in _PRESETS.gpus.items()}),
 )
-# Beside the picture: the run, the model, how many GPUs and the framework; the layout under "More inputs".
-MAIN = ("run", "model", "gpus", "framework")
+# Beside the picture: the run, its framework, the model and how many GPUs; the layout under "More inputs".
+MAIN = ("run", "framework", "model", "gpus")
 
 _ALL = tuple(f.name for f in FIELDS)
 _W = estimators.StepWaterfall

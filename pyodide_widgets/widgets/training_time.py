@@ -51,7 +51,8 @@ FIELDS = (
     choice("price", "Price of a GPU-hour", {**{key: f"{price.name} ({price.as_of})" for key, price in _PRESETS.prices.items()},
                                              UNPRICED: "No price: the cost left out"}),
     model_choice("model", "Model's architecture, for the step model's MFU", _PRESETS.models,
-                 note="laid out on the GPUs as the planner would lay it out"),
+                 note="at the planner's fastest layout on these GPUs, with Llama 3's batch and links, its sequences "
+                      "cut to a model's learned positions"),
 )
 # Beside the picture (the compute a run needs and the GPUs that deliver it); the rest under "More inputs".
 MAIN = ("params", "tokens", "gpu", "gpus")
@@ -214,9 +215,7 @@ def update(state: dict) -> dict:
 def _model_mfu(model: str, gpu: str, gpus: int, precision: str) -> dict:
     """The step model's MFU for the model on the reader's GPUs at the planner's fastest layout, and which layout."""
     plan = estimators.fleet_plan(model, gpu, gpus, precision, layout=_PLANNED_ON_KEY)
-    s = estimators.model_sequence_length(_PRESETS.model(model).config, _PLANNED_ON.seq_len)
-    on = f"{units.integer(s)}-token sequences, Llama 3's batch and links"
     if not plan.best:
-        return {"model_mfu": "no layout fits", "model_layout": f"on these GPUs, with {on}"}
-    return {"model_mfu": units.percent(plan.best[0].mfu),
-            "model_layout": f"at the planner's fastest layout, {layout_text(plan.best[0].layout)}, with {on}"}
+        return {"model_mfu": "no layout fits", "model_layout": "on these GPUs"}
+    best = plan.best[0]
+    return {"model_mfu": units.percent(best.mfu), "model_layout": f"fastest layout: {layout_text(best.layout)}"}
