@@ -86,15 +86,54 @@ class RunPrediction:
     ratio: float = quantity("predicted / measured throughput", "times")
 
 
+def _step_at(run: MeasuredRun, precision: str) -> StepTime:
+    """The step model's step for a published run on its own layout, model, GPUs and links, its GEMMs at `precision`."""
+    gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, precision)
+    return step_seconds(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
+
+
 def predict_run(key: str) -> RunPrediction:
     """predicted / measured throughput of a published run: the step model's tokens per second per GPU on the run's own
     layout, model, GPUs and links, over the figure its source measured."""
     run = _all_runs()[one_of("key", key, tuple(_all_runs()))]
-    gpu = gpu_preset(run.gpu, run.scale_up, run.scale_out, run.precision)
-    step = step_seconds(shape_of(run.config), run.setup, gpu, run.seq_len, run.global_batch)
+    step = _step_at(run, run.precision)
     predicted = step.tokens_per_second / run.setup.gpus
     measured = measured_tokens_per_second_per_gpu(run)
     return RunPrediction(run, step, measured=measured, predicted=predicted, ratio=predicted / measured)
+
+
+@dataclass(frozen=True)
+class PrecisionSteps:
+    """A published run's step timed by the step model twice on its own layout, model, GPUs and links: its matrix
+    multiplies in BF16, then in FP8."""
+
+    run: MeasuredRun
+    bf16: StepTime
+    fp8: StepTime
+    speedup: float = quantity("BF16 step / FP8 step", "times")
+    matmul_speedup: float = quantity("the matrix multiplies' time in BF16 / in FP8", "times")
+    peak_ratio: float = quantity("the GPU's FP8 peak / its BF16 peak", "times")
+    matmul_share: float = quantity("the matrix multiplies' share of the BF16 step", "percent")
+    bf16_rate_share: float = quantity("best measured BF16 matrix-multiply rate / BF16 peak", "percent")
+    fp8_rate_share: float = quantity("best measured FP8 matrix-multiply rate / FP8 peak", "percent")
+
+
+def precision_steps(key: str) -> PrecisionSteps:
+    """A published run's step in BF16 and in FP8: speed-up = step(BF16) / step(FP8), both the step model's on the
+    run's own layout, model, sequence, batch, GPUs and links. In FP8 only the matrix multiplies change: they run at the
+    FP8 peak times the chip's measured FP8 matrix-multiply share, pay the online quantisation of their inputs, and the
+    output layer stays in BF16 (DeepSeek-V3 §3.3). Attention, memory-bound kernels and communication keep their BF16
+    time, the pipeline's bubble shrinks only with the busy time, and less data-parallel traffic hides behind the
+    shorter compute: the step gains less than its matrix multiplies (Amdahl's law), and they less than the peaks'
+    ratio."""
+    run = _all_runs()[one_of("key", key, tuple(_all_runs()))]
+    chips = {p: gpu_preset(run.gpu, run.scale_up, run.scale_out, p) for p in ("bf16", "fp8")}
+    bf16, fp8 = _step_at(run, "bf16"), _step_at(run, "fp8")
+    return PrecisionSteps(run, bf16, fp8, speedup=bf16.step_seconds / fp8.step_seconds,
+                          matmul_speedup=bf16.gemm_seconds / fp8.gemm_seconds,
+                          peak_ratio=chips["fp8"].peak_flops / chips["bf16"].peak_flops,
+                          matmul_share=bf16.gemm_seconds / bf16.step_seconds,
+                          bf16_rate_share=chips["bf16"].matmul_share, fp8_rate_share=chips["fp8"].matmul_share)
 
 
 @dataclass(frozen=True)
