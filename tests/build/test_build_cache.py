@@ -6,9 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
-from harness.site import copy_project, mkdocs_build
+from harness.site import copy_project, mkdocs_build, only_pages
 
 # Appended to estimators/compute.py: every caller, widget, chart and page, now sees twice the FLOPs.
 EDIT = "\n_single = training_flops\n\n\ndef training_flops(params, tokens):\n    return 2 * _single(params, tokens)\n"
@@ -28,17 +27,13 @@ def project(tmp_path) -> Path:
     """A copy of the project with the session build's cache (same sources, same keys), its docs
     reduced to the one page: only the build this test empties the cache for is cold."""
     copy = copy_project(tmp_path / "project", with_cache=True)
-    for markdown in (copy / "docs").rglob("*.md"):
-        markdown.unlink()
-    (copy / "docs" / "one.md").write_text(PAGE, "utf-8")
-    # INHERIT keeps every setting (and its !ENV tags) of the real config; only the nav changes.
-    (copy / "one.yml").write_text(yaml.safe_dump({"INHERIT": "mkdocs.yml", "nav": [{"One": "one.md"}]}), "utf-8")
+    only_pages(copy, {"one.md": PAGE})
     return copy
 
 
 def build(project: Path, out: Path) -> dict[str, bytes]:
     """Build the copy into `out`; the page and the wheel, as bytes."""
-    done = mkdocs_build(project / "one.yml", out)
+    done = mkdocs_build(project / "pages.yml", out)
     assert done.returncode == 0, done.stderr
     [wheel] = (out / "assets" / "widgets").glob("*.whl")
     return {"page": (out / "one" / "index.html").read_bytes(), "wheel": wheel.read_bytes()}
