@@ -5,7 +5,7 @@ their history reaches."""
 import html
 import re
 import subprocess
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -32,6 +32,14 @@ def lock_at(revision: str) -> Counter:
     return Counter((where.split(":")[0], derivation, text) for where, text, derivation in rows)
 
 
+def texts_by_number(lock: Counter) -> defaultdict:
+    """{(page, derivation): its texts, counted} of a lock read by `lock_at`."""
+    grouped = defaultdict(Counter)
+    for (page, derivation, text), count in lock.items():
+        grouped[page, derivation][text] = count
+    return grouped
+
+
 def expected_changes() -> dict:
     """{commit: {(page, derivation): (texts before, texts after)}} for each commit of the main line
     that changed numbers.lock and whose parent the checkout holds, newest first."""
@@ -40,16 +48,16 @@ def expected_changes() -> dict:
         parents = git("log", "-1", "--format=%P", sha).split()
         if not parents:  # a shallow clone's oldest commit: what it changed is not in the checkout
             continue
-        before, after = lock_at(parents[0]), lock_at(sha)
-        keys = {(page, derivation) for page, derivation, _ in before | after}
-        moved = {}
-        for key in keys:
-            old = Counter({t: n for (p, d, t), n in before.items() if (p, d) == key})
-            new = Counter({t: n for (p, d, t), n in after.items() if (p, d) == key})
-            if old != new:
-                moved[key] = (old - new, new - old)
-        found[sha] = moved
+        before, after = texts_by_number(lock_at(parents[0])), texts_by_number(lock_at(sha))
+        found[sha] = {key: (before[key] - after[key], after[key] - before[key])
+                      for key in before.keys() | after.keys() if before[key] != after[key]}
     return found
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict:
+    """The history read once for the tests that compare with it: each reading walks every change of the lock."""
+    return expected_changes()
 
 
 @pytest.fixture(scope="module")
@@ -72,16 +80,14 @@ def rows_of(fragment: str) -> list[list[str]]:
     return [html.unescape(row).split("<td>") for row in _ROW.findall(fragment)]
 
 
-def test_the_history_holds_every_commit_that_moved_a_number():
-    expected = expected_changes()
+def test_the_history_holds_every_commit_that_moved_a_number(expected):
     found = history.lock_history(ROOT).changes
     assert [c.commit.sha for c in found] == list(expected)
     for change in found:
         assert {(c.page, c.derivation): (c.old, c.new) for c in change.moved} == expected[change.commit.sha]
 
 
-def test_the_page_lists_each_change_newest_first_with_its_moved_numbers_in_words(page):
-    expected = expected_changes()
+def test_the_page_lists_each_change_newest_first_with_its_moved_numbers_in_words(page, expected):
     if not expected and git("rev-parse", "--is-shallow-repository").strip() == "true":
         pytest.skip("this shallow clone holds no change to numbers.lock with its parent")
     assert expected, "the repository's history has changed numbers.lock"
@@ -190,9 +196,9 @@ def test_a_shallow_clone_has_no_changes_to_list_and_says_how_far_back_it_reaches
     assert "<h2" not in body and "\n## " not in body
 
 
-def test_a_deeper_clone_lists_the_changes_it_holds(tmp_path):
+def test_a_deeper_clone_lists_the_changes_it_holds(tmp_path, expected):
     # Deep enough to hold the newest change to the lock with its parent.
-    newest = next(iter(expected_changes()), None)
+    newest = next(iter(expected), None)
     if newest is None:
         pytest.skip("no change with its parent in this checkout")
     depth = len(git("rev-list", "--first-parent", f"{newest}^..HEAD").split()) + 1
