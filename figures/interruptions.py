@@ -1,6 +1,6 @@
-"""What interruptions cost a run: a timeline of the whole window, each
-interruption a tick where it strikes and the work thrown away adding up
-above them, from zero; a zoom on its first day where each failure's
+"""What interruptions cost a run: a timeline of the whole window, a tick
+where interruptions strike (each couple of pixels of it) and the work thrown
+away adding up above them, from zero; a zoom on its first day where each failure's
 thrown-away work shows; and the
 cost of every checkpoint interval (work lost plus time spent writing) with
 the Young/Daly optimum and the reader's interval marked.
@@ -22,6 +22,8 @@ DATASETS = ("run", "window", "zoom", "curve", "marks")
 # scales it up on a wider one), each title in lines of that width.
 WIDTH = 210
 TIMELINE_HEIGHT = 80
+# The timeline draws the interruptions of each stretch of the window this wide as one.
+PIXELS_PER_STRETCH = 2
 FAILURE_COLOUR = "#e53935"
 LOST_COLOUR = "#ffa726"
 CURVE_COLOUR = "#5c6bc0"
@@ -30,16 +32,21 @@ MARK_COLOURS = {"yours": "#e53935", "optimal": "#26a69a"}
 
 def chart() -> alt.VConcatChart:
     days = alt.Scale(domain=alt.ExprRef("[0, data('window')[0].days]"), nice=False, zero=True)
-    run = alt.Chart(alt.NamedData(name="run"))
+    # The interruptions gathered by the stretch of the window, a couple of pixels wide, they strike in:
+    # a run of hundreds strikes several times a pixel, which no eye tells apart, and a tick and a step
+    # drawn for each were most of the chart's bytes in the page.
+    run = (alt.Chart(alt.NamedData(name="run"))
+           .transform_bin("at", "day", bin=alt.Bin(maxbins=WIDTH // PIXELS_PER_STRETCH))
+           .transform_aggregate(lost_h="sum(lost_h)", groupby=["at"]))
     thrown = (
-        run.transform_window(so_far="sum(lost_h)", sort=[alt.SortField("day")])
+        run.transform_window(so_far="sum(lost_h)", sort=[alt.SortField("at")])
         .mark_line(color=LOST_COLOUR, interpolate="step-after", strokeWidth=2)
-        .encode(x=alt.X("day:Q", title="days into the window", scale=days),
+        .encode(x=alt.X("at:Q", title="days into the window", scale=days),
                 y=alt.Y("so_far:Q", title="hours thrown away", scale=alt.Scale(zero=True)))
     )
-    # Each interruption a tick along the foot of the plot, where it strikes.
+    # Each stretch with an interruption a tick along the foot of the plot, where they strike.
     strikes = run.mark_tick(color=FAILURE_COLOUR, thickness=1, size=8, opacity=1).encode(
-        x=alt.X("day:Q", scale=days), y=alt.value(TIMELINE_HEIGHT - 4))
+        x=alt.X("at:Q", scale=days), y=alt.value(TIMELINE_HEIGHT - 4))
     # In the top left corner, which the work thrown away, rising from zero, leaves empty.
     said = alt.Chart(alt.NamedData(name="window")).mark_text(
         align="left", baseline="top", fontSize=10, lineBreak=": ", dx=4, dy=2).encode(x=alt.value(0), y=alt.value(0), text="label:N")
