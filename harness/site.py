@@ -233,6 +233,15 @@ _LINK = re.compile(r'<a href="#([^"]+)">.*?</a>', re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
+def listed(site: Path, src_uri: str) -> str:
+    """The built list of the numbers of the page whose Markdown is `src_uri` (site_build/cards.py), ""
+    for a page that prints none (the build writes no list for it)."""
+    from site_build import cards
+
+    path = site / cards.list_page(src_uri).removesuffix(".md") / "index.html"
+    return path.read_text("utf-8") if path.is_file() else ""
+
+
 def number_cards(page_html: str, list_html: str | None = None) -> list:
     """(shown text, card) of each number in prose of a built page, the card read from the list page's
     HTML (site_build/cards.py; `page_html` itself when it holds the list) as cards.js reads it: each

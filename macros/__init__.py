@@ -25,7 +25,6 @@ rendered. A computed number printed without a filter stops the build.
 import functools
 import inspect
 import logging
-import posixpath
 import re
 from pathlib import Path
 
@@ -125,6 +124,7 @@ class _Build:
         self.widget_ids: list = []
         self.commit = history.head()  # what the pages' citations name
         self.nav_order: list = []  # the pages' Markdown paths as the nav lists them
+        self.src_uri = ""  # the Markdown path of the page being rendered
 
     def widget(self, name: str, preset: str | None = None, id: str | None = None) -> str:
         """A live widget at a preset state. Its element id is `id`, or the widget's name,
@@ -166,7 +166,7 @@ def registrations(build: _Build | None = None) -> dict:
     macros["widget_module"] = pyodide_widgets.module
     macros["glossary"] = glossary_page
     macros["estimator_formulas"] = estimator_formulas
-    macros["what_changed"] = what_changed
+    macros["what_changed"] = functools.partial(what_changed, build)
     macros["numbers_made"] = functools.partial(numbers_made, build)
     filters = dict(units.FORMATTERS)
     # The methods page's preset tables, their numbers printed by these filters as a page prints them.
@@ -189,14 +189,17 @@ def estimator_formulas() -> list:
     return sorted((f.declared_in, f.text) for f in declared if f)
 
 
-def what_changed() -> str:
-    """The What changed page's body: each commit that moved a printed number, from git's history."""
-    return held.hold_blocks(corrections.page())
+def what_changed(build: _Build, part: int = 1, first: str | None = None) -> str:
+    """A page of What changed: each commit that moved a printed number, from git's history, newest
+    first, cut into pages (`corrections.parts`); `part` 1, the newest, is the page that calls it
+    without arguments, `first`, the others the build's (site_build/hook.py)."""
+    return held.hold_blocks(corrections.part_markdown(part, first or build.src_uri))
 
 
-def numbers_made(build: _Build) -> str:
-    """The list page's body: every page's cards, in the order of the nav."""
-    return build.cards.listing(build.nav_order)
+def numbers_made(build: _Build, page: str | None = None) -> str:
+    """A list page's body: the list of `page`'s cards (its Markdown path), or, without one, the index of
+    every page's list, in the order of the nav."""
+    return build.cards.index(build.nav_order) if page is None else build.cards.listing(page)
 
 
 def glossary_page() -> str:
@@ -231,7 +234,9 @@ def on_pre_page_macros(env):
     build.widget_ids.clear()
     page = env.page
     build.nav_order = _nav_sources(env.conf["nav"] or [])
-    list_url = get_relative_url(cards.LIST_PAGE.removesuffix(".md") + ("/" if env.conf["use_directory_urls"] else ".html"), page.url)
+    build.src_uri = page.file.src_uri
+    listed = cards.list_page(page.file.src_uri).removesuffix(".md")
+    list_url = get_relative_url(listed + ("/" if env.conf["use_directory_urls"] else ".html"), page.url)
     try:
         build.cards.start_page(page.file.src_uri, page.title or env.conf["site_name"], list_url)
     except cards.ListOrderError as error:
@@ -245,7 +250,7 @@ def on_pre_page_macros(env):
 def on_post_page_macros(env):
     """The page ends with where its numbers' derivations are, then how to cite it."""
     page, build = env.page, env.site_build
-    if pointer := build.cards.pointer(posixpath.relpath(cards.LIST_PAGE, posixpath.dirname(page.file.src_uri) or ".")):
+    if pointer := build.cards.pointer():
         env.markdown += "\n\n" + pointer + "\n"
     title = env.conf["site_name"] if page.is_homepage or not page.title else page.title  # the home page is the site
     cite = citation.Citation(env.conf["site_name"], title, page.canonical_url,

@@ -88,6 +88,12 @@ def widget_declaration_findings() -> list[str]:
 
 # --- the built page ------------------------------------------------------------------
 
+# The most one page's HTML may weigh, raw, as built: a reader pays for it at every visit before the
+# page can be read, on a phone's link too (gzip sends about a fifth). The build does not stop on it:
+# tests/build/test_page_budget.py holds every built page to it, `make bench` reports each page
+# against it, and What changed cuts its history into pages that keep within it (`corrections`).
+PAGE_BUDGET_BYTES = 400_000
+
 _ID = re.compile(r'\sid="([^"]+)"')
 
 

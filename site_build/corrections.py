@@ -14,6 +14,7 @@ is never read as Markdown or HTML.
 import dataclasses
 import functools
 import html
+import posixpath
 import re
 import types
 import typing
@@ -26,6 +27,7 @@ from estimators import ESTIMATORS, EstimatorError, load_presets, units
 from estimators.provenance import formula_of, quantity_of
 from pyodide_widgets import WIDGETS, module
 from site_build import derivation, numbers, prefetch
+from site_build.checks import PAGE_BUDGET_BYTES
 from site_build.cache import cached, key_path, tree_hash
 from site_build.reproducible import day
 from site_build.history import LOCK_PATH, ROOT, Commit, LockChange, LockHistory, lock_history, state
@@ -423,6 +425,76 @@ def markdown(history: LockHistory) -> str:
         parts.append("<p>No commit in this history changed a printed number.</p>")
     parts += [entry(change) for change in history.changes]
     return "\n\n".join(parts) + "\n"
+
+
+# One page of the history holds its entries, newest first, up to half the per-page budget: with the
+# theme's header, navigation and footer around them, and its links to the other pages, each page is
+# within the budget however long the history grows (a new change starts the first page and pushes
+# the oldest entries onto the next). An entry is never cut: one longer than that stands on a page alone.
+PART_BYTES = PAGE_BUDGET_BYTES // 2
+_ENTRY_START = re.compile(r"\n\n(?=## )")
+_ENTRY_DATE = re.compile(r"^## (.+?) \{#", re.M)
+
+
+@dataclasses.dataclass(frozen=True)
+class Part:
+    """One page of the history: its Markdown path, its body, and the dates of its newest and oldest entries."""
+
+    src_uri: str
+    body: str
+    newest: str
+    oldest: str
+
+    @property
+    def span(self) -> str:
+        return self.newest if self.newest == self.oldest else f"{self.newest} to {self.oldest}"
+
+
+def parts(body: str, first: str) -> list[Part]:
+    """`body` (`markdown`'s) cut into the pages a reader turns, newest first: `first` (the page that
+    calls the history, its Markdown path) holds the newest entries after how far back the history
+    reaches, and `<first>-2.md`, `<first>-3.md` the older ones, each at most `PART_BYTES` long."""
+    head, *entries = _ENTRY_START.split(body.rstrip("\n"))
+    cut, size = [[head]], len(head.encode("utf-8"))
+    for one in entries:
+        grown = size + len(one.encode("utf-8")) + 2
+        if grown > PART_BYTES and any(_ENTRY_DATE.match(block) for block in cut[-1]):
+            cut.append([])
+            grown = len(one.encode("utf-8"))
+        cut[-1].append(one)
+        size = grown
+    stem = first.removesuffix(".md")
+    found = []
+    for number, blocks in enumerate(cut, start=1):
+        dates = [m.group(1) for block in blocks if (m := _ENTRY_DATE.match(block))]
+        found.append(Part(first if number == 1 else f"{stem}-{number}.md", "\n\n".join(blocks) + "\n",
+                          dates[0] if dates else "", dates[-1] if dates else ""))
+    return found
+
+
+def _pages_line(found: list[Part], here: Part) -> str:
+    """The line that links the history's pages, newest first, this one named in bold: "" when it has one page."""
+    if len(found) < 2:
+        return ""
+    folder = posixpath.dirname(here.src_uri) or "."
+    shown = [f"**{p.span}**" if p == here else f"[{p.span}]({posixpath.relpath(p.src_uri, folder)})" for p in found]
+    return f"This history runs over {units.noun(len(found), 'pages')}, newest first: " + " · ".join(shown) + "."
+
+
+def part_markdown(number: int, first: str, root: Path = ROOT) -> str:
+    """The body of the history's page `number` (1 the newest), its links to the other pages above and below it."""
+    found = parts(page(root), first)
+    here = found[number - 1]
+    line = _pages_line(found, here)
+    return "\n\n".join(filter(None, [line, here.body.rstrip("\n"), line])) + "\n"
+
+
+def further_pages(first: str, root: Path = ROOT) -> list[tuple[str, str]]:
+    """(Markdown path, Markdown) of each page of the history after `first`'s, as mkdocs reads it."""
+    found = parts(page(root), first)
+    return [(p.src_uri, f"---\ntitle: What changed, {p.span}\n---\n\n# What changed, {p.span}\n\n"
+                        f'{{{{ what_changed({number}, "{first}") }}}}\n')
+            for number, p in enumerate(found[1:], start=2)]
 
 
 def page(root: Path = ROOT) -> str:

@@ -100,23 +100,31 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         from mkdocs.structure.files import get_files
         from site_build import checks, corrections, pack, prefetch, render
 
-        # On the other core, while this one packs the wheel and renders the pages up to their widgets.
+        # On the other core, while this one packs the wheel and renders the pages up to their widgets:
+        # What changed first, whose length the build needs to know in on_files (how many pages it takes).
         pages = [file.content_string for file in get_files(config).documentation_pages()]
-        prefetch.start({**render.jobs(pages), **corrections.jobs(pages)})
+        prefetch.start({**corrections.jobs(pages), **render.jobs(pages)})
         for finding in checks.widget_declaration_findings():
             log.warning(finding)
         self.wheel = pack.build_wheel()
 
     def on_files(self, files, config):
-        """The assets, and the list page of every page's derivation cards: last, so that it is rendered
-        after every page whose numbers it lists."""
+        """The assets; What changed's older pages; the lists of each page's derivation cards with
+        their index: last, so that they are rendered after every page whose numbers they list."""
         from mkdocs.structure.files import File
-        from site_build import assets, cards
+        from site_build import assets, cards, corrections
 
         for file in assets.site_files(config, self.wheel):
             files.append(file)
-        if files.get_file_from_path(cards.LIST_PAGE):
-            raise PluginError(f"docs/{cards.LIST_PAGE}: the build writes this page (every page's derivation cards); rename the file")
+        # What changed's older entries on pages of their own, so that each page keeps within the budget.
+        for file in [f for f in files.documentation_pages() if "what_changed(" in f.content_string]:
+            for src, markdown in corrections.further_pages(file.src_uri):
+                files.append(File.generated(config, src, content=markdown))
+        pages = [file.src_uri for file in files.documentation_pages()]
+        if taken := [src for src in pages if cards.is_list(src)]:
+            raise PluginError(f"docs/{taken[0]}: the build writes this page (a list of derivation cards); rename the file")
+        for src in pages:  # a list for each page, that of a page which prints no number left out once known (on_env)
+            files.append(File.generated(config, cards.list_page(src), content=cards.list_markdown(src)))
         files.append(File.generated(config, cards.LIST_PAGE, content=cards.LIST_MARKDOWN))
         if self.dirty:
             self._keep_unchanged_pages(files, config)
@@ -126,9 +134,10 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         """Under `--dirty`, a page whose Markdown is unchanged keeps its HTML only if nothing every page
         shares changed and the last rebuild succeeded (a failed one, --strict's warnings too, reaches
         on_build_error); otherwise every page is rendered again."""
-        from site_build import incremental, project
+        from site_build import cards, incremental, project
 
-        pages = files.documentation_pages()
+        # The lists of numbers are written at every build, that of a page which printed none never.
+        pages = [f for f in files.documentation_pages() if not cards.is_list(f.src_uri)]
         key = incremental.shared_key(project.imported_folders(), Path(config.config_file_path), [f.src_uri for f in pages])
         changed = [f for f in pages if f.is_modified()]
         # Material's search merges a dirty rebuild's entries into the last index by dropping the last
@@ -162,13 +171,20 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         return references.with_definitions(markdown)
 
     def on_env(self, env, config, files):
-        """Keep the theme's compiled templates across builds (most of a rebuild is compiling them again).
+        """Leave out the list of each page that printed no number (every page is read by now, and none is
+        written yet), and keep the theme's compiled templates across builds (most of a rebuild is
+        compiling them again).
 
         Jinja's bytecode cache stores each template under its name and a checksum
         of its source, so an edited template is compiled afresh, never stale.
         """
+        from site_build import cards
         from site_build.cache import CACHE
 
+        printed = {cards.list_page(page.src_uri) for page in config.plugins["macros"].site_build.cards.pages.values()}
+        for file in list(files.documentation_pages()):
+            if cards.is_list(file.src_uri) and file.src_uri not in {cards.LIST_PAGE, *printed}:
+                files.remove(file)
         folder = CACHE / "jinja"
         folder.mkdir(parents=True, exist_ok=True)
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))

@@ -99,15 +99,17 @@ def _quoted(text: str, quote: str) -> str:
     return html.escape(text, quote=False).replace(quote, f"&#{ord(quote)};")
 
 
-def _card(found: dict, sources: list, sources_id: str):
+def _card(found: dict, sources: list, sources_id: str, details: frozenset = frozenset()):
     """The attributes that give an output slot its provenance card (`provenance.Card`): what the card
     holds of its own (its formula) as `data-card`, its inputs' lines as `--card-in`, which refers to the
     widget's `--card-<field>` properties (`_card_lines`), and the ids of the sources it cites as
     `data-sources` (site_build/browser/cards.js shows the three as one card, as it does a prose
-    number's) and, unless `focusable` is off (a detail, whose figure above carries the same card), a
-    place in the tab order, so a keyboard reaches the card as a pointer does."""
+    number's) and, unless `focusable` is off (a pick's output, whose button takes the focus), a place in
+    the tab order, so a keyboard reaches the card as a pointer does. A detail has none: its card is its
+    figure's, which the figure's slot just above it carries (written twice, they were some kilobytes of
+    each long article)."""
     def attributes(key: str, focusable: bool = True) -> markupsafe.Markup:
-        if key not in found:
+        if key not in found or key in details:
             return markupsafe.Markup("")
         card = found[key]
         # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
@@ -301,7 +303,7 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         preset=preset,
         outputs=result["outputs"],
         data=result["data"],
-        card=_card(found, sources, sources_id),
+        card=_card(found, sources, sources_id, frozenset(o.detail for o in widget.OUTPUTS if o.detail)),
         card_lines=_card_lines(lines),
         sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
         chart_svg=picture,

@@ -1,10 +1,10 @@
 // Cards: every computed number in prose, every widget output and every
 // glossary term's first use in a section opens its card on hover and on
 // keyboard focus. A number (the macros write it as <data value><a
-// href="../numbers/#how-PAGE-N">) links to its card's entry on the list page,
-// each card and each source written there once for the whole site
-// (site_build/cards.py); the list page is fetched the first time a number's
-// card opens, and the card is read from its entry. A widget output carries what its card
+// href="../numbers/PAGE/#N">) links to its card's entry on its page's list,
+// each card, formula and source written there once (site_build/cards.py);
+// the list is fetched the first time one of its numbers' cards opens, and the
+// card is read from its entry. A widget output carries what its card
 // holds of its own (the formula) in data-card, and in --card-in the widget's
 // --card-<field> properties its inputs' lines are: a widget writes each line
 // once, on its root, and the runtime keeps them current, at most one write per answer.

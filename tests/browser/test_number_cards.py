@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.site import ROOT, number_cards
+from harness.site import ROOT, listed, number_cards
 from harness.widgets import run_axe, scrolled_into_view
 from site_build import numbers
-from site_build.cards import LIST_PAGE
+from site_build.cards import list_page
 
 
 # Prose numbers and their cards: nothing here needs the live calculator.
@@ -28,9 +28,8 @@ def prose_numbers(entries: list, stem: str) -> list:
 
 
 def stored_cards(built_site, stem: str) -> list:
-    """(text, card) of each number of the built page, read from the list page."""
-    listed = (built_site / LIST_PAGE.removesuffix(".md") / "index.html").read_text("utf-8")
-    return number_cards((built_site / url_path(stem).strip("/") / "index.html").read_text("utf-8"), listed)
+    """(text, card) of each number of the built page, read from its list."""
+    return number_cards((built_site / url_path(stem).strip("/") / "index.html").read_text("utf-8"), listed(built_site, f"{stem}.md"))
 
 
 def samples(locator) -> list:
@@ -91,7 +90,7 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
             assert len(cards) == shown.count() == len(prose_numbers(entries, stem))
             assert {card.splitlines()[0].partition(": ")[0] for _, card in cards} <= firsts
             # Every number's link names its entry (above); one followed, the last of the first page that has any,
-            # shows where they land: each follow loads the list page, the site's longest, and lands as the others do.
+            # shows where they land: each follow loads that page's list of numbers, and lands as the others do.
             for index in samples(shown)[-1:] if not followed else []:
                 followed = True
                 number = shown.nth(index)
@@ -99,7 +98,7 @@ def test_with_javascript_off_every_number_links_to_its_card(browser, built_site,
                 number.focus()
                 page.keyboard.press("Enter")
                 # The link lands on the card's entry on the list page, in view: its first line is the number's derivation.
-                page.wait_for_url(f"**/{LIST_PAGE.removesuffix('.md')}/#*")
+                page.wait_for_url(f"**/{list_page(f'{stem}.md').removesuffix('.md')}/#*")
                 entry = page.locator(":target")
                 page.wait_for_function("() => document.querySelector(':target') !== null")
                 assert entry.evaluate("el => el.tagName") == "DT"

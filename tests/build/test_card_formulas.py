@@ -8,8 +8,7 @@ import re
 import estimators
 from estimators.provenance import formula_of
 
-from harness.site import number_cards
-from site_build import cards as cards_list
+from harness.site import listed, number_cards
 
 CARD = re.compile(r'data-card="([^"]*)"')
 
@@ -17,10 +16,10 @@ CARD = re.compile(r'data-card="([^"]*)"')
 def cards(site) -> list:
     """Every card on the site: each widget output's, and each prose number's as cards.js reads it."""
     found = []
-    listed = (site / cards_list.LIST_PAGE.removesuffix(".md") / "index.html").read_text("utf-8")
     for page in sorted(site.rglob("*.html")):
         text = page.read_text("utf-8")
-        found += [html.unescape(card) for card in CARD.findall(text)] + [card for _, card in number_cards(text, listed)]
+        where = page.relative_to(site).as_posix().removesuffix("index.html").rstrip("/") or "index"
+        found += [html.unescape(card) for card in CARD.findall(text)] + [card for _, card in number_cards(text, listed(site, f"{where}.md"))]
     return found
 
 

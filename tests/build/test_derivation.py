@@ -41,7 +41,7 @@ def site_macros():
         env.site_build.cards = site_cards = SiteCards()
         site_cards.start_page("page.md", "Page", "")
         page = env.env.from_string(text).render()
-        return page + held.put_back(site_cards.listing([]))
+        return page + held.put_back(site_cards.listing("page.md"))
 
     return render, env.site_build.manifest.entries
 

@@ -14,7 +14,13 @@ from estimators.presets import address_of
 PRESETS = estimators.load_presets()
 # Keys of the configurations the sources quote (a Hugging Face config.json), which an estimator shares.
 CONFIG_KEYS = {"head_dim"}
-PAGES = ("training/index.html", "ten-steps/index.html", "model-sizing/index.html", "index.html", "numbers/index.html")
+# The articles that carry most cards, and the lists of every page's numbers ("numbers/": each list page).
+PAGES = ("training/index.html", "ten-steps/index.html", "model-sizing/index.html", "index.html", "numbers/")
+
+
+def read(site, page: str) -> str:
+    """A built page's HTML; for a folder, every page under it."""
+    return "\n".join(p.read_text("utf-8") for p in sorted((site / page).rglob("*.html"))) if page.endswith("/") else (site / page).read_text("utf-8")
 
 
 def code_names() -> list:
@@ -43,7 +49,7 @@ def cards_on(raw: str) -> list:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_no_card_a_reader_meets_names_a_function_class_or_preset_key(built_site, page):
-    cards = cards_on((built_site / page).read_text("utf-8"))
+    cards = cards_on(read(built_site, page))
     assert cards or page == "index.html"
     names = code_names()
     found = {name: text[:160] for text in cards for name in names if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)}
@@ -67,6 +73,6 @@ CODE_SYMBOL = re.compile(r"(?<![\w/.-])[A-Za-z]+_[A-Za-z]\w*")
 
 @pytest.mark.parametrize("page", PAGES)
 def test_no_card_formula_writes_a_symbol_as_code(built_site, page):
-    found = {m.group(0): text[max(0, m.start() - 60):m.end() + 60] for text in formulas_on((built_site / page).read_text("utf-8"))
+    found = {m.group(0): text[max(0, m.start() - 60):m.end() + 60] for text in formulas_on(read(built_site, page))
              for m in CODE_SYMBOL.finditer(text)}
     assert not found, found
