@@ -121,7 +121,12 @@ def only_pages(project: Path, pages: dict) -> Path:
     A behaviour that holds page by page is shown on a site of one or two pages in a fraction of the build."""
     for markdown in (project / "docs").rglob("*.md"):
         markdown.unlink()
-    for name, markdown in pages.items():
+    # A glossary term's card links to the page that tells more (site_build/glossary.py): each such page stays, its
+    # title alone, so that every link lands without the build making what the page holds.
+    from site_build import glossary
+
+    linked = {term.link: f"---\ntitle: {glossary.title(term.link)}\n---\n" for term in glossary.load() if term.link}
+    for name, markdown in {**linked, **pages}.items():
         (project / "docs" / name).write_text(markdown, "utf-8")
     # INHERIT keeps every setting (and its !ENV tags) of the real config; only the nav changes.
     config_file = project / "pages.yml"

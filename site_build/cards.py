@@ -34,6 +34,7 @@ LIST_PAGE = "numbers.md"  # the index of every page's list
 LIST_TITLE = "How the numbers were made"
 # Each page's list, a page of this folder: `numbers/training.md` for `training.md`.
 LIST_FOLDER = "numbers"
+HOME_LIST = "home"  # the home page's list, named apart from the folder's own index
 # The section an article ends with, pointing to its list.
 SECTION_ID = "how-these-numbers-were-made"
 HEADING = "How these numbers were made"
@@ -79,8 +80,11 @@ def page_key(src_uri: str) -> str:
 
 
 def list_page(src_uri: str) -> str:
-    """The Markdown path of the list of a page's numbers: `training.md` -> `numbers/training.md`."""
-    return f"{LIST_FOLDER}/{page_key(src_uri)}.md"
+    """The Markdown path of the list of a page's numbers: `training.md` -> `numbers/training.md`; the home
+    page's, `index.md`, -> `numbers/home.md`, since `numbers/index.md` would be served at `numbers/`, where the
+    index of every list is."""
+    key = page_key(src_uri)
+    return f"{LIST_FOLDER}/{HOME_LIST if key == 'index' else key}.md"
 
 
 def is_list(src_uri: str) -> bool:
