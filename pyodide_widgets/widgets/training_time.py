@@ -212,10 +212,16 @@ def update(state: dict) -> dict:
 
 
 @lru_cache(maxsize=32)  # a search over every layout: typing the model size, tokens or prices does not move it
-def _model_mfu(model: str, gpu: str, gpus: int, precision: str) -> dict:
-    """The step model's MFU for the model on the reader's GPUs at the planner's fastest layout, and which layout."""
+def _fastest_layout(model: str, gpu: str, gpus: int, precision: str):
+    """The planner's fastest layout for the model on the reader's GPUs, None where no layout fits."""
     plan = estimators.fleet_plan(model, gpu, gpus, precision, layout=_PLANNED_ON_KEY)
-    if not plan.best:
+    return plan.best[0] if plan.best else None
+
+
+def _model_mfu(model: str, gpu: str, gpus: int, precision: str) -> dict:
+    """The step model's MFU for the model on the reader's GPUs at the planner's fastest layout, and which layout.
+    Formatted at every answer, outside the cache: a pinned state compares the figures each answer prints."""
+    best = _fastest_layout(model, gpu, gpus, precision)
+    if best is None:
         return {"model_mfu": "no layout fits", "model_layout": "on these GPUs"}
-    best = plan.best[0]
     return {"model_mfu": units.percent(best.mfu), "model_layout": f"fastest layout: {layout_text(best.layout)}"}

@@ -215,6 +215,9 @@ def test_live_an_input_change_rewrites_the_widgets_lines_once_and_every_card_rea
     assert page.evaluate("window.cardWrites") == {"lines": 1, "slots": 0}
     users = [key for key, card in found.items() if field.name in card.uses]
     assert users
+    # A detail shares its figure's card, which the figure's slot carries.
+    figure_of = {output.detail: output.key for output in widget.OUTPUTS if output.detail}
     for key in users:
-        shown = page.eval_on_selector(f'{root} [data-output="{key}"]', "el => window.widgetCardText(el)")
+        slot = figure_of.get(key, key)
+        shown = page.eval_on_selector(f'{root} [data-output="{slot}"]', "el => window.widgetCardText(el)")
         assert shown == provenance.cards(widget, state)[key] and lines[field.name] in shown.split("\n"), key

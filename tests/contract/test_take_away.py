@@ -100,3 +100,14 @@ def test_a_bad_pinned_state_is_named_and_the_live_answer_stays():
     assert answer["outputs"] == handle("training_time", state)["outputs"]
     assert answer["pinned"]["error"]["field"] == "gpus" and "outputs" not in answer["pinned"]
     assert handle("training_time", state | {"gpus": "x"}, state)["error"]["field"] == "gpus"
+
+
+@pytest.mark.parametrize("name", pyodide_widgets.WIDGETS)
+def test_a_widget_prints_the_same_figures_whatever_it_answered_before(name):
+    # A widget that caches its formatted text prints no figure the second time: a pinned state would then read
+    # "changed" or a difference depending on what the reader's worker happened to answer first.
+    state = default_state(name)
+    first = compare.printed(pyodide_widgets.module(name), state)
+    again = compare.printed(pyodide_widgets.module(name), state)
+    assert {key: [f.text for f in figures] for key, figures in again[1].items()} == {
+        key: [f.text for f in figures] for key, figures in first[1].items()}
