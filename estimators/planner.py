@@ -325,16 +325,13 @@ def _state(config, m: _Model, layout: Layout, optimizer: str, schedule: str = "1
     shards = layout.dp * layout.cp
     shared = _shared_state(config, m, layout.tp, layout.pp, shards, layout.zero_stage, optimizer)
     experts = (_expert_state(m, layout.pp * layout.tp * layout.ep, shards // layout.ep, layout.zero_stage, optimizer)
-               if m.routed else None)
+               if m.routed else 0.0)
     return _state_total(shared, experts, layout.pp, schedule)
 
 
-def _state_total(shared: float, experts: "float | None", pp: int, schedule: str) -> float:
-    """The first stage's shared and routed-expert state (None for a dense model) × DualPipe's copies."""
-    bill = shared
-    if experts is not None:
-        bill += experts
-    return bill * _weight_copies(pp, schedule)
+def _state_total(shared: float, experts: float, pp: int, schedule: str) -> float:
+    """The first stage's shared and routed-expert state (none for a dense model) × DualPipe's copies."""
+    return (shared + experts) * _weight_copies(pp, schedule)
 
 
 def _expert_state(m: _Model, split: int, shards: int, zero_stage: int, optimizer: str) -> float:
@@ -646,7 +643,7 @@ class _Search:
         if shared is None:
             shared = self.states[("shared", tp, pp, stage)] = _shared_state(self.config, self.m, tp, pp, shards, stage,
                                                                              self.optimizer)
-        experts = None
+        experts = 0.0
         if self.m.routed:
             split = pp * tp * ep
             experts = self.states.get(("experts", split, stage))

@@ -29,7 +29,6 @@ _PRECISIONS = {p: p.upper() for gpu in _PRESETS.gpus.values() for p in gpu.peak_
 UNPRICED = "none"
 # The published layout whose links, sequences and batch the step model's MFU is planned on (estimators.fleet_plan).
 _PLANNED_ON_KEY = "llama3-405b-8k"
-_PLANNED_ON = _PRESETS.layout(_PLANNED_ON_KEY)
 
 FIELDS = (
     # From a million parameters, the smallest language models trained for study, to 10¹⁵, a typo.
