@@ -47,19 +47,43 @@ def test_llama3_405b_published_layouts_fit_without_recomputation_and_predict_the
     assert abs(plan.mfu / lay.mfu - 1) <= WITHIN
 
 
-# With a group's cards across servers pooled (as NCCL's rings and trees pool them), context parallelism over two servers
-# at 8K tokens (TP 2 × CP 8) is predicted 14% faster than Llama 3's TP 8, whose tensor-parallel traffic the step model
-# leaves unhidden (0.91 s of a 5.99 s step); the planner's ties and the page's reasons are the issue's third part.
-CP_AT_8K = "context parallelism across servers is predicted faster than Llama 3's unhidden TP 8 at 8K tokens"
+def test_llama3_405b_long_context_layout_is_within_ten_percent_of_the_planners_best():
+    standing = estimators.layout_preset_standing("llama3-405b-128k")
+    plan = estimators.layout_preset_plan("llama3-405b-128k")
+    assert standing.plan.step_seconds <= (1 + RANKING_SLACK) * plan.best[0].step_seconds
+    assert all(p.recompute == "none" for p in plan.best)
 
 
-@pytest.mark.parametrize("key", [pytest.param("llama3-405b-8k", marks=pytest.mark.xfail(strict=True, reason=CP_AT_8K)),
-                                 "llama3-405b-128k"])
-def test_llama3_405b_published_layouts_are_within_ten_percent_of_the_planners_best(key):
-    standing = estimators.layout_preset_standing(key)
-    best = estimators.layout_preset_plan(key).best[0]
-    assert standing.plan.step_seconds <= (1 + RANKING_SLACK) * best.step_seconds
-    assert all(p.recompute == "none" for p in estimators.layout_preset_plan(key).best)
+def _runs_cutting_sequences_across_servers(seq_len):
+    """Every published run (validated or unseen) whose context parallelism spans servers at `seq_len` tokens."""
+    from estimators.step_runs import unseen_runs, unseen_tables
+    runs = dict(measured_runs())
+    for table in unseen_tables():
+        runs.update(unseen_runs(table))
+    return [key for key, r in runs.items() if r.seq_len == seq_len and r.setup.cp > 1
+            and r.setup.tp * r.setup.cp > gpu_preset(r.gpu, r.scale_up, r.scale_out).scale_up_gpus]
+
+
+def test_llama3_405b_8k_layout_loses_to_context_parallelism_across_servers_where_model_sizing_says():
+    # Issue 40: a published layout within a tenth of the planner's best step, or the page says why, with numbers. On
+    # Llama 3's 8K layout (TP 8, PP 16, DP 128; Llama 3 §3.3.2) the planner prefers cutting each sequence across
+    # servers. What Model sizing states ("Context parallelism at short sequences"): the gap is over the model's error;
+    # the first choice's context parallelism spans servers; the tensor-parallel traffic and the pipeline's bubble are
+    # the two parts the published layout loses most on and account for more than the whole gap; the bubble because the
+    # first choice has fewer data-parallel replicas, each running more micro-batches; the gathers cost less than the
+    # tensor-parallel traffic they save; and one published run cuts 8K-token sequences across servers.
+    key = "llama3-405b-8k"
+    plan = estimators.layout_preset_plan(key)
+    own, best = estimators.layout_preset_standing(key).plan, plan.best[0]
+    assert own.step_seconds > (1 + plan.tie) * best.step_seconds
+    assert best.layout.cp > 1 and best.layout.tp * best.layout.cp > _llama3_cluster().gpu.scale_up_gpus
+    first, second = planner.step_parts(own, best)[:2]
+    assert {first.name, second.name} == {"tp_seconds", "bubble_seconds"}
+    gap = own.step_seconds - best.step_seconds
+    assert (first.own_seconds - first.best_seconds) + (second.own_seconds - second.best_seconds) > gap
+    assert best.layout.dp < own.layout.dp and best.micro_batches > own.micro_batches
+    assert best.cp_seconds < own.tp_seconds - best.tp_seconds
+    assert _runs_cutting_sequences_across_servers(PRESETS.layout(key).seq_len) == ["bridge-llama31-405b"]
 
 
 def test_the_planners_bubble_is_its_share_of_the_step():
