@@ -108,8 +108,9 @@ FITTED = {
     # by validation_summary(fsdp=True, fit=False). Refitted (0.81 → 0.80) when eager's own kernels were timed at the
     # memory's bandwidth with their launches (eager_kernel_seconds), rather than at memory_efficiency; again (0.80 →
     # 0.79) when torchtitan's per-operator checkpointing recomputed its every second matmul (ops_recomputed_share), not
-    # half the matmul time, and its gradients were reduced in FP32.
-    "fsdp_compute_share": 0.79,
+    # half the matmul time, and its gradients were reduced in FP32; again (0.79 → 0.81) when torchtitan's H100 hosts were
+    # timed at their 500 W power limit (power_limited_share), which the share had carried over to full-power GPUs.
+    "fsdp_compute_share": 0.81,
 }
 
 
@@ -1134,7 +1135,8 @@ def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16")
     """A preset GPU on preset links, as the step model reads it: its peak at the GEMMs' precision, its measured matmul
     share (a measured rate over the peak of the GPU it was measured on, at the GEMMs' precision where that chip was
     measured at it, else in BF16), bandwidth, SMs, FlashAttention's share, each link's α
-    and β, and attention at its BF16 peak whatever the GEMMs' precision. The one way a GPU is built: a reader's typed
+    and β, and attention at its BF16 peak whatever the GEMMs' precision; a part held below its datasheet's power reaches
+    each of those rates times its peak at that power over its datasheet's. The one way a GPU is built: a reader's typed
     fields replace the preset's, each checked as the preset's was."""
     from .presets import load_presets
     presets = load_presets()
@@ -1148,9 +1150,24 @@ def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16")
     # smaller share of its peak than a BF16 one); else the BF16 share.
     same_chip = [r for r in presets.matmul_rates.values() if r.gpu == measured.gpu and r.precision == precision]
     matmul_share = same_chip[0].matmul_flops / presets.gpu(measured.gpu).peak_flops[precision] if same_chip else bf16_share
-    return Gpu(peak_flops=peak, attention_peak_flops=g.peak_flops["bf16"], matmul_share=matmul_share,
-               bf16_matmul_share=bf16_share, attention_share=g.attention_share,
+    clock = power_limited_share(g.power_limited_peak_flops, g.peak_flops["bf16"])
+    return Gpu(peak_flops=peak, attention_peak_flops=g.peak_flops["bf16"], matmul_share=clock * matmul_share,
+               bf16_matmul_share=clock * bf16_share, attention_share=clock * g.attention_share,
                hbm_bytes_per_s=g.hbm_bytes_per_s, sms=g.streaming_multiprocessors, memory_bytes=g.memory_bytes,
                scale_up_gpus=g.nvlink_domain_gpus, scale_up_bytes_per_s=up.bandwidth_bytes_per_s,
                scale_out_bytes_per_s=out.bandwidth_bytes_per_s, scale_up_latency_seconds=up.latency_seconds,
                scale_out_latency_seconds=out.latency_seconds)
+
+
+def power_limited_share(power_limited_peak_flops: "float | None", peak_flops: float) -> float:
+    """c = P_limited / P_peak, the share of its datasheet's dense BF16 peak a part held below its datasheet's power
+    reaches (1 when no limit is given): the power limit lowers the clock, and every rate of its tensor cores with it
+    (matrix multiplies at any precision, attention), while its memory bandwidth stays. Its MFU still divides by the
+    datasheet's peak, as the run's source does (torchtitan's H100 benchmarks at 500 W divide by the SXM's 989 TFLOPS)."""
+    peak = positive("peak_flops", peak_flops)
+    if power_limited_peak_flops is None:
+        return 1.0
+    if positive("power_limited_peak_flops", power_limited_peak_flops) > peak:
+        raise EstimatorError("power_limited_peak_flops", power_limited_peak_flops,
+                             f"at most the datasheet's peak ({peak:g})")
+    return power_limited_peak_flops / peak

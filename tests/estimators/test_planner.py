@@ -277,13 +277,16 @@ def test_a_gpu_is_checked_field_by_field():
 
 def test_every_gpu_preset_is_timed_by_the_step_model_with_its_own_or_its_chips_measurements():
     # Every GPU preset gives every field the step model reads; its matmul share is its measurement's rate over the BF16
-    # peak of the GPU measured, so a card borrowing another chip's measurement gets a share, not a rate, of its own peak.
+    # peak of the GPU measured, so a card borrowing another chip's measurement gets a share, not a rate, of its own peak;
+    # a part held below its datasheet's power gets that share times its peak at that power over its datasheet's.
     for key, g in PRESETS.gpus.items():
         gpu = gpu_preset(key, "nvlink-h100", "roce-400g")
         measured = PRESETS.matmul_rate(g.matmul_rate)
-        assert gpu.matmul_share == pytest.approx(measured.matmul_flops / PRESETS.gpu(measured.gpu).peak_flops["bf16"])
-        assert (gpu.memory_bytes, gpu.attention_share, gpu.sms) == (g.memory_bytes, g.attention_share,
-                                                                     g.streaming_multiprocessors)
+        clock = (g.power_limited_peak_flops or g.peak_flops["bf16"]) / g.peak_flops["bf16"]
+        share = measured.matmul_flops / PRESETS.gpu(measured.gpu).peak_flops["bf16"]
+        assert gpu.matmul_share == pytest.approx(clock * share)
+        assert gpu.attention_share == pytest.approx(clock * g.attention_share)
+        assert (gpu.memory_bytes, gpu.sms) == (g.memory_bytes, g.streaming_multiprocessors)
         assert 0 < gpu.matmul_share <= 1
 
 

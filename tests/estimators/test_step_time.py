@@ -18,7 +18,7 @@ from estimators.step_time import (EAGER_RMSNORM_BYTES, KERNEL_FLOOR_SECONDS, Pai
                                   combined_1f1b_exposed_seconds, dualpipe_exposed_seconds, eager_bytes,
                                   eager_kernel_seconds, framework_compute_share, gemm_fill_elements, gemm_seconds,
                                   gpu_preset, head_gemms, ops_recomputed_share, paired_layer, pipeline_bubble_share,
-                                  shape_of, step_seconds, unfused_activation_bytes)
+                                  power_limited_share, shape_of, step_seconds, unfused_activation_bytes)
 from estimators.presets import load_presets
 
 RUNS = measured_runs()
@@ -282,3 +282,21 @@ def test_fp8_gemms_fill_twice_the_inner_elements_and_gather_in_fp8_halves_the_ga
     steps = [step_seconds(shape, Setup(dp=64, zero_stage=3, framework="fsdp_compiled", gather_bytes=b), fp8, 8192, 64)
              for b in (2, 1)]
     assert steps[1].dp_seconds < steps[0].dp_seconds
+
+
+def test_a_part_held_at_a_lower_power_reaches_its_chips_rates_scaled_by_its_limited_peak_and_keeps_its_mfu_peak():
+    # torchtitan's H100 hosts run at 500 W: their rates are the 700 W SXM's (the same chip) times 912/989.
+    presets = load_presets()
+    limited, full = presets.gpu("h100-hbm2e-96gb"), presets.gpu("h100-sxm")
+    c = limited.power_limited_peak_flops / limited.peak_flops["bf16"]
+    assert 0.84 < c < 1 and full.power_limited_peak_flops is None
+    for precision in ("bf16", "fp8"):
+        slow, fast = (gpu_preset(g, "nvlink-h100", "roce-400g", precision) for g in ("h100-hbm2e-96gb", "h100-sxm"))
+        assert slow.matmul_share == pytest.approx(c * fast.matmul_share)
+        assert slow.bf16_matmul_share == pytest.approx(c * fast.bf16_matmul_share)
+        assert slow.attention_share == pytest.approx(c * full.attention_share)
+        assert slow.peak_flops == fast.peak_flops and slow.attention_peak_flops == fast.attention_peak_flops
+    assert power_limited_share(None, 989e12) == 1.0
+    with pytest.raises(EstimatorError) as error:
+        power_limited_share(1000e12, 989e12)
+    assert error.value.argument == "power_limited_peak_flops"

@@ -17,12 +17,7 @@ import pytest
 from estimators import EstimatorError
 from estimators.step_runs import fsdp_only, measured_runs, predict_run, unseen_runs, unseen_tables, validation_summary
 
-MISSED = {
-    ("torchtitan 2024", True): "FSDP-only: geometric mean 0.934, all 6 within ±15%, worst 11.3% (Llama 2 70B with full "
-                               "recomputation 0.887, Llama 3 70B 0.893): eager FSDP on A100 still over-charged, "
-                               "furthest where the whole forward is recomputed; the share of the compute rate a PyTorch FSDP "
-                               "trainer reaches is fitted on H100 runs, and no sourced mechanism yet tells A100 apart",
-}
+MISSED = {}  # (table, FSDP-only or None) → why it misses the targets, with its numbers
 
 
 def _case(table, fsdp):
