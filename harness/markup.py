@@ -9,17 +9,18 @@ with the end tags HTML implies (a `<li>` ends the open `<li>`, a block ends an o
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from html import escape
 from html.parser import HTMLParser
 
 # HTML's void elements: a start tag that is the whole element.
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 # Start tags that end an open element whose end tag was left out (HTML's "optional end tags").
-_BLOCKS = frozenset("address article aside blockquote details div dl fieldset figure footer form h1 h2 h3 h4 h5 h6 "
-                    "header hr main nav ol p pre section table ul".split())
-_ENDED_BY = {"li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "tr": {"tr", "td", "th"}, "td": {"td", "th"},
-             "th": {"td", "th"}, "option": {"option"}, "tbody": {"thead", "tbody", "tr", "td", "th"},
-             "thead": {"thead", "tbody", "tr", "td", "th"}, "tfoot": {"thead", "tbody", "tr", "td", "th"},
-             **{block: {"p"} for block in _BLOCKS}}
+_BLOCKS = frozenset("address article aside blockquote details dialog div dl fieldset figcaption figure footer form "
+                    "h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre search section table ul".split())
+_ROWS = {"thead", "tbody", "tfoot", "tr", "td", "th", "p"}
+_ENDED_BY = {**{block: {"p"} for block in _BLOCKS}, "li": {"li", "p"}, "dt": {"dt", "dd", "p"}, "dd": {"dt", "dd", "p"},
+             "tr": {"tr", "td", "th", "p"}, "td": {"td", "th", "p"}, "th": {"td", "th", "p"}, "option": {"option"},
+             "tbody": _ROWS, "thead": _ROWS, "tfoot": _ROWS, "body": {"head"}}
 
 
 @dataclass
@@ -112,6 +113,19 @@ class _Tree(HTMLParser):
 
     def handle_data(self, data):
         self.open[-1].children.append(data)
+
+
+def well_formed(html: str) -> str:
+    """The document `html` written again with every end tag HTML implies, for a reader that needs them
+    (a parser that nests by end tags): attribute values quoted, text escaped, scripts and styles as written."""
+    def written(element: Element) -> str:
+        inner = "".join(child if element.tag in ("script", "style") and isinstance(child, str)
+                        else escape(child, quote=False) if isinstance(child, str) else written(child) for child in element.children)
+        if element.tag == "#document":
+            return inner
+        attributes = "".join(f' {name}="{escape(value)}"' for name, value in element.attrs.items())
+        return f"<{element.tag}{attributes}>" + ("" if element.tag in VOID else f"{inner}</{element.tag}>")
+    return written(parse(html))
 
 
 def parse(html: str) -> Element:

@@ -79,7 +79,7 @@ class _Prose(HTMLParser):
 def parsed(site, page: str) -> _Prose:
     prose = _Prose()
     path = "index.html" if page == "index.md" else f"{page.removesuffix('.md')}/index.html"
-    prose.feed((site / path).read_text("utf-8"))
+    prose.feed(markup.well_formed((site / path).read_text("utf-8")))
     return prose
 
 

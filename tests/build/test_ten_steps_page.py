@@ -61,7 +61,7 @@ def _squeeze(text: str) -> str:
 @pytest.fixture(scope="module")
 def page(built_site):
     parsed = _Page()
-    parsed.feed((built_site / "ten-steps" / "index.html").read_text(encoding="utf-8"))
+    parsed.feed(markup.well_formed((built_site / "ten-steps" / "index.html").read_text(encoding="utf-8")))
     return parsed
 
 
