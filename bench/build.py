@@ -89,7 +89,9 @@ def save_to_reload(config: Path, page: Path, url: str, repeats: int, log: Path, 
     original = page.read_text("utf-8")
     runs = []
     with mkdocs_serve(config, log, flags=flags) as server:
-        wait_for_text(server + url, "</html>", timeout_s=BUILD_TIMEOUT_S)  # the server's first build, a whole one
+        # The server's first build, a whole one: the page reaches the theme's script near its end (the
+        # minifier leaves out `</html>`, whose end HTML implies).
+        wait_for_text(server + url, "javascripts/bundle.", timeout_s=BUILD_TIMEOUT_S)
         for repeat in range(repeats):
             # Letters, not digits: a typed number on a page fails the build (the number lint).
             marker = f"Edited for the benchmark, edit {string.ascii_lowercase[repeat % 26] * (repeat // 26 + 1)}."

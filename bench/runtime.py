@@ -49,7 +49,6 @@ import functools
 import gzip
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -62,6 +61,7 @@ from playwright.sync_api import Error as PlaywrightError
 import pyodide_widgets
 from pyodide_widgets.contract import parse_number
 from bench import build as build_bench
+from harness import markup
 from harness.browser import CHROMIUM, LIVE_TIMEOUT_MS, chromium
 from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, nav_paths, pages, serving
 from harness.widgets import NO_SNAPSHOT_STORAGE, look_at, snapshot_saved
@@ -203,22 +203,13 @@ class Site:
     alone: dict[tuple[str, int], str] = field(default_factory=dict)  # (page, widget index) -> its one-widget page
 
 
-_WIDGET_OPEN = re.compile(r'<div class="widget" id="[^"]+" data-widget="[^"]+"')
-_DIV = re.compile(r"<div\b|</div>")
-_ARTICLE = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.S)
-
-
 def one_widget_page(page_html: str, index: int) -> str:
     """The page with its article reduced to its index-th widget: the same head, scripts and theme,
     so that what the same input costs there against the full page is what the rest of the page costs."""
-    start = list(_WIDGET_OPEN.finditer(page_html))[index].start()
-    depth = 0
-    for tag in _DIV.finditer(page_html, start):
-        depth += 1 if tag.group() == "<div" else -1
-        if depth == 0:
-            widget = page_html[start:tag.end()]
-            break
-    return _ARTICLE.sub(lambda m: m.group(1) + widget + m.group(2), page_html, count=1)
+    page = markup.parse(page_html)
+    widget = list(page.iter("div", class_="widget", data_widget=True))[index]
+    article = page.find("article", class_="md-content__inner")
+    return page_html[:article.inner[0]] + page_html[slice(*widget.outer)] + page_html[article.inner[1]:]
 
 
 def shorten_pages(folder: Path, widgets: dict[str, list[str]], paths: list[str]) -> dict[str, list[str]]:
@@ -253,8 +244,8 @@ def write_one_widget_pages(folder: Path, widgets: dict[str, list[str]], widget_p
 
 def discover_widgets(folder: Path) -> dict[str, list[str]]:
     """Every page of the built site and the [data-widget] elements on it."""
-    found = re.compile(r'\sdata-widget="([^"]+)"')
-    return {path: found.findall((folder / path.lstrip("/") / "index.html").read_text("utf-8")) for path in pages(folder)}
+    return {path: [e.attrs["data-widget"] for e in markup.parse((folder / path.lstrip("/") / "index.html").read_text("utf-8")).iter(data_widget=True)]
+            for path in pages(folder)}
 
 
 def check_pages(plan: Plan):

@@ -3,7 +3,6 @@ in a subprocess, a throwaway copy of the docs, and a quiet static server."""
 
 import contextlib
 import functools
-import html
 import os
 import re
 import shlex
@@ -17,6 +16,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import yaml
+
+from harness import markup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -232,12 +233,6 @@ def built_and_served(config_file: Path, site: Path, repo_url: str | None = None)
         yield url
 
 
-_NUMBER = re.compile(r'<data value="[^"]*"><a href="[^"#]*#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
-_LINKED = re.compile(r'<(?:li|dt) id="([^"]+)">(.*?)</(?:li|dt)>', re.S)
-_LINK = re.compile(r'<a href="#([^"]+)">.*?</a>', re.S)
-_TAG = re.compile(r"<[^>]+>")
-
-
 def listed(site: Path, src_uri: str) -> str:
     """The built list of the numbers of the page whose Markdown is `src_uri` (site_build/cards.py), ""
     for a page that prints none (the build writes no list for it)."""
@@ -250,16 +245,24 @@ def listed(site: Path, src_uri: str) -> str:
 def number_cards(page_html: str, list_html: str | None = None) -> list:
     """(shown text, card) of each number in prose of a built page, the card read from the list page's
     HTML (site_build/cards.py; `page_html` itself when it holds the list) as cards.js reads it: each
-    link replaced by what it links to."""
-    list_html = page_html if list_html is None else list_html
-    linked = dict(_LINKED.findall(list_html))
+    link within the list replaced by what it links to."""
+    page = markup.parse(page_html)
+    listing = page if list_html is None else markup.parse(list_html)
+    linked = {e.attrs["id"]: e for e in listing.iter(id=True) if e.tag in ("li", "dt")}
 
-    def text(fragment: str) -> str:
-        return html.unescape(_TAG.sub("", _LINK.sub(lambda m: text(linked[m.group(1)]), fragment)))
+    def text(element: markup.Element) -> str:
+        return "".join(child if isinstance(child, str)
+                       else text(linked[child.attrs["href"][1:]]) if child.tag == "a" and child.attrs.get("href", "").startswith("#")
+                       else text(child) for child in element.children)
 
-    def card(entry: str) -> str:
-        after = list_html[list_html.index(f'<dt id="{entry}">'):]
-        lines = re.match(r'<dt id="[^"]+">(.*?)</dt>((?:\s*<dd>.*?</dd>)*)', after, re.S)
-        return "\n".join([text(lines.group(1)), *(text(line) for line in re.findall(r"<dd>(.*?)</dd>", lines.group(2), re.S))])
+    lines = {}  # each term of a list of cards, with the lines under it: the card, line by line
+    for listed_terms in listing.iter("dl"):
+        for child in listed_terms.children:
+            if isinstance(child, markup.Element) and child.tag == "dt":
+                term = lines[child.attrs.get("id")] = [child]
+            elif isinstance(child, markup.Element) and child.tag == "dd":
+                term.append(child)
 
-    return [(text(shown), card(entry)) for entry, shown in _NUMBER.findall(page_html)]
+    numbers = [(link, link.attrs["href"].split("#", 1)[1]) for data in page.iter("data", value=True)
+               for link in data.children[:1] if isinstance(link, markup.Element) and link.tag == "a" and "#" in link.attrs.get("href", "")]
+    return [(text(link), "\n".join(text(line) for line in lines[entry])) for link, entry in numbers]

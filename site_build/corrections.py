@@ -314,14 +314,14 @@ def _rows(changes: list, both: bool) -> str:
         at = place(c.page, c.lines)
         texts = (numbers.texts(c.old), numbers.texts(c.new)) if both else (numbers.texts(c.new or c.old),)
         groups.setdefault(at, Counter())[(name_in_words(c.derivation, at.section or at.page), texts)] += 1
-    # A row's and a cell's end tags are left out, as HTML allows (a <tr> or <td> ends where the next
-    # begins): the page lists thousands of numbers, and they were a fifth of its bytes.
+    # Every end tag written: the page's minifier (site_build/compact.py) needs them to read the table
+    # and leaves out those HTML allows (a <tr> or <td> ends where the next begins).
     out = []
     for at, named in groups.items():
-        out.append(f'<tr><th colspan="{1 + len(texts)}" scope="rowgroup"><a href="{html.escape(at.href)}">{_text(_where(at))}</a>')
+        out.append(f'<tr><th colspan="{1 + len(texts)}" scope="rowgroup"><a href="{html.escape(at.href)}">{_text(_where(at))}</a></th></tr>')
         for (name, texts), n in named.items():
-            cells = "".join(f"<td>{_text(t) or '–'}" for t in texts)
-            out.append(f"<tr><td>{_text(name)}{f' (×{units.integer(n)})' if n > 1 else ''}{cells}")
+            cells = "".join(f"<td>{_text(t) or '–'}</td>" for t in texts)
+            out.append(f"<tr><td>{_text(name)}{f' (×{units.integer(n)})' if n > 1 else ''}</td>{cells}</tr>")
     return "".join(out)
 
 

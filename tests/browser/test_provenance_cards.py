@@ -15,17 +15,18 @@ import pytest
 import pyodide_widgets
 from estimators import EstimatorError
 from pyodide_widgets import contract, provenance
+from harness import markup
 from harness.site import widget_pages
 from harness.widgets import form_state, run_axe, scrolled_into_view, wait_for_cpython_outputs, wait_live
 
 # Every page that holds a widget, found from the nav and the pages' Markdown.
 PAGES = tuple(widget_pages())
-_WIDGET = re.compile(r'<div class="widget" id="([^"]+)" data-widget="([^"]+)"')
 
 
 def widgets_on(built_site, path: str) -> list:
     """[(element id, widget name)] of the page, in order."""
-    return _WIDGET.findall((built_site / path.strip("/") / "index.html").read_text("utf-8"))
+    page = markup.parse((built_site / path.strip("/") / "index.html").read_text("utf-8"))
+    return [(root.attrs["id"], root.attrs["data-widget"]) for root in page.iter("div", class_="widget", data_widget=True)]
 
 
 def test_every_widget_is_on_a_page_checked_here(built_site):

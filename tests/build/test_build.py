@@ -1,7 +1,6 @@
 """The strict build: it passes on the real docs, and a wrong macro call stops it
 with a message naming the page, the macro and what is valid."""
 
-import html
 import json
 import re
 import zipfile
@@ -9,19 +8,23 @@ from pathlib import Path
 
 import pytest
 
+from harness import markup
 from harness.site import mkdocs_build, throwaway_project
 from pyodide_widgets.widgets import training_time
 from site_build.pack import build_wheel
 
 
 def page_text(site: Path, page: str) -> str:
-    """The visible text of a built page, tags stripped and entities decoded."""
-    raw = (site / page / "index.html").read_text("utf-8")
+    """The visible text of a built page, a space between elements, entities decoded."""
+    return _text(markup.parse((site / page / "index.html").read_text("utf-8")))
+
+
+def _text(element: markup.Element, number: bool = False) -> str:
     # A glossary card wraps a word inside running text ("BF16,"), a number and its link to its card a
-    # figure ("1.38 GB,"): dropping their tags keeps the text as read.
-    raw = re.sub(r'<data value="[^"]*"><a [^>]*>(.*?)</a></data>', r"\1", raw)
-    raw = re.sub(r"</?(abbr|data)\b[^>]*>", "", raw)
-    return html.unescape(re.sub(r"<[^>]+>", " ", raw))
+    # figure ("1.38 GB,"): their text is read as part of the text around them.
+    return "".join(child if isinstance(child, str)
+                   else _text(child, number=child.tag == "data") if child.tag in ("abbr", "data") or (number and child.tag == "a")
+                   else f" {_text(child)} " for child in element.children)
 
 
 def test_strict_build_writes_every_page(built_site):
@@ -43,11 +46,10 @@ def test_built_site_bundles_its_runtime_and_requests_no_other_origin(built_site,
         assert (widgets / name).is_file(), name
     assert len(list(widgets.glob("*.whl"))) == 1
     # What a page loads by itself: src= of any element and href= of <link> (links to read are fine).
-    loaded = re.compile(r'\ssrc="([^"]+)"|<link\s[^>]*href="([^"]+)"')
     for page in built_site.rglob("*.html"):
-        for match in loaded.finditer(page.read_text("utf-8")):
-            url = match.group(1) or match.group(2)
-            assert not re.match(r"(https?:)?//", url) or url.startswith(site_url + "/"), (page, url)
+        for element in markup.parse(page.read_text("utf-8")).iter():
+            url = element.attrs.get("src") or (element.attrs.get("href") if element.tag == "link" else None)
+            assert not url or not re.match(r"(https?:)?//", url) or url.startswith(site_url + "/"), (page, url)
 
 
 # --- wrong macro calls --------------------------------------------------------
@@ -119,7 +121,7 @@ def test_a_charts_vega_spec_is_a_file_of_its_own_that_draws_the_widgets_build_ti
     """A spec in the page would be paid for by every reader; the runtime fetches it when the chart goes live."""
     raw = (built_site / "training" / "index.html").read_text("utf-8")
     # Every chart's spec, the widgets' main charts and their further figures (the run's cost under its plane).
-    names = re.findall(r'data-chart-spec="([^"]+)"', raw)
+    names = [element.attrs["data-chart-spec"] for element in markup.parse(raw).iter(data_chart_spec=True)]
     assert names and "vega.github.io/schema" not in raw
     default = next(iter(training_time.presets().values()))["state"]
     data = training_time.update(default)["data"]

@@ -2,13 +2,13 @@
 as the sitemap's) and the commit built, as text and as BibTeX; BibTeX's markup escaped."""
 
 import datetime
-import html
 import os
 import re
 import subprocess
 
 import pytest
 
+from harness import markup
 from harness.site import nav_sources
 from site_build import citation
 from site_build.history import ROOT
@@ -20,10 +20,9 @@ PAGES = nav_sources()
 def cited(built_site, source: str) -> tuple:
     """(plain text, BibTeX) of the page built from `source`."""
     folder = built_site / ("" if source == "index.md" else source.removesuffix(".md"))
-    page = (folder / "index.html").read_text("utf-8")
-    plain = re.search(r'<pre class="cite__plain"><code>(.*?)</code></pre>', page, re.S).group(1)
-    bibtex = re.search(r'<pre class="cite__bibtex"><code>(.*?)</code></pre>', page, re.S).group(1)
-    return html.unescape(plain), html.unescape(bibtex)
+    page = markup.parse((folder / "index.html").read_text("utf-8"))
+    plain, bibtex = (page.find("pre", class_=kind).find("code").text() for kind in ("cite__plain", "cite__bibtex"))
+    return plain, bibtex
 
 
 def sitemap_dates(built_site) -> set:

@@ -4,6 +4,7 @@ import pytest
 
 import estimators
 from estimators import units
+from harness import markup
 from pyodide_widgets.contract import read
 from pyodide_widgets.widgets import parallel_cuts
 from tests.build.test_build import page_text
@@ -23,8 +24,8 @@ def text(built_site) -> str:
 
 def test_the_section_comes_before_the_training_time_section(built_site):
     # Others may insert sections between them; the six cuts' widget must precede the run time's.
-    raw = (built_site / "training" / "index.html").read_text("utf-8")
-    assert 0 <= raw.index('data-widget="parallel_cuts"') < raw.index('data-widget="training_time"')
+    widgets = [e.attrs["data-widget"] for e in markup.parse((built_site / "training" / "index.html").read_text("utf-8")).iter(data_widget=True)]
+    assert widgets.index("parallel_cuts") < widgets.index("training_time")
 
 
 @pytest.mark.parametrize("key", ["llama3-405b-8k", "llama3-405b-128k"])

@@ -3,13 +3,13 @@ built site as a reader gets it (a prose number's card on "How the numbers were m
 card and its inputs' lines, the sources listed under a widget), which is also what a printed page's
 notes are made of (print.js)."""
 
-import html
 import re
 
 import pytest
 
 import estimators
 from estimators.presets import address_of
+from harness import markup
 
 PRESETS = estimators.load_presets()
 # Keys of the configurations the sources quote (a Hugging Face config.json), which an estimator shares.
@@ -18,9 +18,9 @@ CONFIG_KEYS = {"head_dim"}
 PAGES = ("training/index.html", "ten-steps/index.html", "model-sizing/index.html", "index.html", "numbers/")
 
 
-def read(site, page: str) -> str:
-    """A built page's HTML; for a folder, every page under it."""
-    return "\n".join(p.read_text("utf-8") for p in sorted((site / page).rglob("*.html"))) if page.endswith("/") else (site / page).read_text("utf-8")
+def read(site, page: str) -> list[markup.Element]:
+    """A built page, parsed; for a folder, every page under it."""
+    return [markup.parse(p.read_text("utf-8")) for p in (sorted((site / page).rglob("*.html")) if page.endswith("/") else [site / page])]
 
 
 def code_names() -> list:
@@ -36,15 +36,11 @@ def code_names() -> list:
     return addresses + calls + classes + bare + ["model_size."]
 
 
-def cards_on(raw: str) -> list:
-    """What a reader meets of the cards on a built page: the list page's entries, formulas and sources;
+def cards_on(pages: list) -> list:
+    """What a reader meets of the cards on built pages: the list page's entries, formulas and sources;
     each widget output's own line (data-card), its inputs' lines (--card-<field> on the widget) and the
     sources under the widget."""
-    texts = re.findall(r'<(?:dl class="derivations[^"]*"|ul|ol)[^>]*>.*?</(?:dl|ul|ol)>', raw, re.S) if "derivations" in raw else []
-    texts += re.findall(r'\sdata-card="([^"]*)"', raw)
-    texts += re.findall(r"--card-[\w-]+:('(?:[^'\\]|\\.)*')", raw)
-    texts += re.findall(r'<div class="widget__sources".*?</ol>', raw, re.S)
-    return [html.unescape(re.sub(r"<[^>]+>", " ", text)) for text in texts]
+    return formulas_on(pages, ("ul", "ol")) + [sources.spaced() for page in pages for sources in page.iter("div", class_="widget__sources")]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -56,14 +52,17 @@ def test_no_card_a_reader_meets_names_a_function_class_or_preset_key(built_site,
     assert not found, found
 
 
-def formulas_on(raw: str) -> list:
-    """What a reader meets of the cards on a built page, less the sources they cite (which quote a
-    configuration's own keys): the list page's entries and formulas, each widget output's own line and
-    its inputs' lines."""
-    texts = re.findall(r'<(?:dl class="derivations[^"]*"|ul)[^>]*>.*?</(?:dl|ul)>', raw, re.S) if "derivations" in raw else []
-    texts += re.findall(r'\sdata-card="([^"]*)"', raw)
-    texts += re.findall(r"--card-[\w-]+:('(?:[^'\\]|\\.)*')", raw)
-    return [html.unescape(re.sub(r"<[^>]+>", " ", text)) for text in texts]
+def formulas_on(pages: list, lists: tuple = ("ul",)) -> list:
+    """What a reader meets of the cards on built pages, less the sources they cite (which quote a
+    configuration's own keys): the list page's entries and formulas (`lists`: the lists of a list
+    page), each widget output's own line and its inputs' lines."""
+    texts = []
+    for page in pages:
+        if page.find("dl", class_="derivations"):
+            texts += [e.spaced() for e in page.iter() if e.tag in lists or (e.tag == "dl" and e.has("class", "derivations"))]
+        texts += [e.attrs["data-card"] for e in page.iter(data_card=True)]
+        texts += [line for e in page.iter(style=True) for line in re.findall(r"--card-[\w-]+:('(?:[^'\\]|\\.)*')", e.attrs["style"])]
+    return texts
 
 
 # A symbol written as code: a name joined to its subscript by an underscore (seq_len, N_opt, e_max),

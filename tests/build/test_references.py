@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from harness import markup
 from harness.site import nav_paths
 from site_build.references import definitions, references, with_definitions
 
@@ -73,7 +74,7 @@ def first_mentions(html: str) -> dict:
 
 @pytest.mark.parametrize("path", [p for p in nav_paths() if p not in NOT_PROSE])
 def test_the_first_mention_of_each_paper_on_a_page_is_its_link(built_site, path):
-    html = (built_site / path.strip("/") / "index.html").read_text("utf-8")
+    html = markup.well_formed((built_site / path.strip("/") / "index.html").read_text("utf-8"))
     # The methods page's preset tables, written from presets.toml, are data too.
     html = html.split(f'id="{PRESET_TABLES}"')[0]
     urls = {r.key: r.url for r in references()}

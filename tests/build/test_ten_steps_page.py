@@ -12,6 +12,7 @@ import pytest
 
 import estimators
 from estimators import units
+from harness import markup
 from pyodide_widgets.widgets import ten_steps, training_time
 
 PRESETS = estimators.load_presets()
@@ -60,7 +61,7 @@ def _squeeze(text: str) -> str:
 @pytest.fixture(scope="module")
 def page(built_site):
     parsed = _Page()
-    parsed.feed((built_site / "ten-steps" / "index.html").read_text(encoding="utf-8"))
+    parsed.feed(markup.well_formed((built_site / "ten-steps" / "index.html").read_text(encoding="utf-8")))
     return parsed
 
 
@@ -221,10 +222,10 @@ def test_the_prose_says_the_gpt2_mfu_is_an_assumption(prose):
 
 
 def test_widget_starts_from_the_gpt2_preset(built_site):
-    html = (built_site / "ten-steps" / "index.html").read_text(encoding="utf-8")
-    assert html.count('data-widget="training_time"') == 1
+    page = markup.parse((built_site / "ten-steps" / "index.html").read_text(encoding="utf-8"))
+    assert len(list(page.iter(data_widget="training_time"))) == 1
     outputs = training_time.update(training_time.presets()["gpt2-124m-10b-a5000"]["state"])["outputs"]
-    duration = re.search(r'data-output="duration"[^>]*>([^<]*)<', html).group(1)
+    duration = page.find(data_output="duration").text()
     assert duration == outputs["duration"] == units.duration(ideal_seconds("gpt2-124m-10b-a5000"))
 
 

@@ -18,6 +18,7 @@ import pytest
 import estimators
 import pyodide_widgets
 from estimators import units
+from harness import markup
 from pyodide_widgets.widgets import loop_bill
 
 PRESETS = estimators.load_presets()
@@ -119,7 +120,7 @@ class Article(HTMLParser):
 
 @pytest.fixture(scope="module")
 def article(built_site) -> Article:
-    raw = (built_site / "training" / "index.html").read_text("utf-8")
+    raw = markup.well_formed((built_site / "training" / "index.html").read_text("utf-8"))
     parsed = Article()
     parsed.feed(raw[raw.index("<article"):raw.index("</article>")])
     return parsed

@@ -22,6 +22,7 @@ import pytest
 
 import estimators
 from estimators import units
+from harness import markup
 from site_build import numbers
 from tests.contract.test_widget_wording import holds
 
@@ -217,7 +218,7 @@ class _Structure(HTMLParser):
 @pytest.fixture(scope="module")
 def built(built_site) -> Built:
     parser = _Structure()
-    parser.feed((built_site / PAGE / "index.html").read_text("utf-8"))
+    parser.feed(markup.well_formed((built_site / PAGE / "index.html").read_text("utf-8")))
     return parser.built
 
 

@@ -15,6 +15,7 @@ from estimators.provenance import quantity_of
 from pyodide_widgets import WIDGETS, module
 from site_build import corrections, history, numbers
 from site_build.history import ROOT
+from harness import markup
 from tests.build.test_reader_words import reader_text
 
 
@@ -70,24 +71,21 @@ def parts(built_site) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def page(parts) -> str:
-    """The history as one text, its pages in turn."""
-    return "\n".join(parts)
+def trees(parts) -> list[markup.Element]:
+    """Each page of What changed, parsed."""
+    return [markup.parse(part) for part in parts]
 
 
-def section_of(page: str, sha: str) -> str:
-    start = page.index(f'id="{corrections.ANCHOR.format(sha[:7])}"')
-    end = page.find("<h2", start)
-    return page[start:end if end > 0 else None]
+def sections(trees) -> dict:
+    """{a change's anchor: its section}, newest first."""
+    return {heading.attrs["id"]: section for tree in trees for section in tree.iter("section")
+            for heading in section.iter("h2", id=True) if heading.attrs["id"].startswith("change-")}
 
 
-
-# A row of a table of numbers: its cells' texts, name first (the page leaves out the optional end tags).
-_ROW = re.compile(r"<tr><td>(.*?)(?=<tr>|</tbody>)", re.S)
-
-
-def rows_of(fragment: str) -> list[list[str]]:
-    return [html.unescape(row).split("<td>") for row in _ROW.findall(fragment)]
+def rows_of(elements) -> list[list[str]]:
+    """A row of a table of numbers: its cells' texts, name first (a row of a page and section is a heading)."""
+    return [[cell.text() for cell in row.iter("td")] for element in elements for row in element.iter("tr")
+            if [child.tag for child in row.children if isinstance(child, markup.Element)][:1] == ["td"]]
 
 
 def test_the_history_holds_every_commit_that_moved_a_number(expected):
@@ -97,18 +95,18 @@ def test_the_history_holds_every_commit_that_moved_a_number(expected):
         assert {(c.page, c.derivation): (c.old, c.new) for c in change.moved} == expected[change.commit.sha]
 
 
-def test_the_page_lists_each_change_newest_first_with_its_moved_numbers_in_words(page, expected):
+def test_the_page_lists_each_change_newest_first_with_its_moved_numbers_in_words(trees, expected):
     if not expected and git("rev-parse", "--is-shallow-repository").strip() == "true":
         pytest.skip("this shallow clone holds no change to numbers.lock with its parent")
     assert expected, "the repository's history has changed numbers.lock"
-    anchors = re.findall(r'<h2 id="change-([0-9a-f]+)"', page)
-    assert anchors == [sha[:7] for sha in expected]
+    changes = sections(trees)
+    assert list(changes) == [corrections.ANCHOR.format(sha[:7]) for sha in expected]
     for sha, moved in expected.items():
-        section = html.unescape(section_of(page, sha))
-        assert f"<code>{sha[:7]}</code>" in section  # the commit, for whoever wants it
+        section = changes[corrections.ANCHOR.format(sha[:7])]
+        assert sha[:7] in [code.text() for code in section.iter("code")]  # the commit, for whoever wants it
         if not lock_at(f"{sha}^"):
             continue  # the lock's first commit: counted, not listed
-        rows = rows_of(section_of(page, sha))
+        rows = rows_of([section])
         for (where, derivation), (old, new) in moved.items():
             texts = [numbers.texts(old), numbers.texts(new)] if old and new else [numbers.texts(new or old)]
             texts = [t or "–" for t in texts]  # a text left empty (an output not yet filled) shows as a dash
@@ -118,15 +116,19 @@ def test_the_page_lists_each_change_newest_first_with_its_moved_numbers_in_words
             assert derivation not in row[0]
 
 
-def test_a_moved_number_is_under_a_link_to_its_page_and_section(page, built_site):
-    links = set(re.findall(r'scope="rowgroup"><a href="([^"]+)"', page))
+def test_a_moved_number_is_under_a_link_to_its_page_and_section(trees, built_site):
+    links = {link.attrs["href"] for tree in trees for heading in tree.iter("th", scope="rowgroup")
+             for link in heading.children[:1] if isinstance(link, markup.Element) and link.tag == "a"}
     assert links
+    targets = {}
     for href in links:
         path, _, anchor = href.partition("#")
         target = (built_site / "what-changed" / path / "index.html").resolve()
         assert target.is_file(), href
         if anchor:
-            assert f'id="{anchor}"' in target.read_text("utf-8"), href
+            if target not in targets:
+                targets[target] = {e.attrs["id"] for e in markup.parse(target.read_text("utf-8")).iter(id=True)}
+            assert anchor in targets[target], href
 
 
 # What only the code and the team say: a call or an attribute of one, an identifier's underscore,
@@ -135,10 +137,10 @@ CODE = re.compile(r"\w\(|\)\.\w|\b\w+_\w+\b|\{\{|`")
 TEAM_WORDS = re.compile(r"\bpresets?\b|\bestimators?\b|\bseeds?\b|numbers\.lock|\bderivations?\b|\bwidgets?\b|\bissue\b", re.I)
 
 
-def test_the_page_shows_a_reader_no_code_no_key_no_function_and_no_project_word(page):
-    article = "\n".join(re.findall(r"<article\b.*?</article>", page, re.S))
+def test_the_page_shows_a_reader_no_code_no_key_no_function_and_no_project_word(trees):
+    articles = [article for tree in trees for article in tree.iter("article")]
     # Less the BibTeX every page ends with, which is written for a reference manager.
-    text = reader_text(re.sub(r'<div class="cite".*?</div>', "", article, flags=re.S))
+    text = "\n".join(reader_text(article, without=tuple(article.iter("div", class_="cite"))) for article in articles)
     found = [text[max(0, m.start() - 40):m.end() + 40] for m in CODE.finditer(text)]
     found += [text[max(0, m.start() - 40):m.end() + 40] for m in TEAM_WORDS.finditer(text)]
     presets = load_presets()
@@ -167,19 +169,19 @@ def test_the_history_is_cut_into_pages_each_within_its_share_of_the_budget_newes
     assert [long in p.body for p in alone] == [False, True, False]
 
 
-def test_each_page_of_the_history_links_every_other_page(parts):
-    if len(parts) == 1:
+def test_each_page_of_the_history_links_every_other_page(trees):
+    if len(trees) == 1:
         pytest.skip("this checkout's history fits on one page")
-    for number, part in enumerate(parts, start=1):
-        links = re.findall(r'<a href="([^"#]*)">[^<]*</a>', part[part.index("This history runs over"):])
-        others = {"../what-changed/" if n == 1 else f"../what-changed-{n}/" for n in range(1, len(parts) + 1) if n != number}
+    for number, part in enumerate(trees, start=1):
+        links = [a.attrs["href"] for p in part.iter("p") if "This history runs over" in p.text() for a in p.iter("a")]
+        others = {"../what-changed/" if n == 1 else f"../what-changed-{n}/" for n in range(1, len(trees) + 1) if n != number}
         assert others <= set(links), number
 
 
-def test_every_number_on_the_page_is_named_by_what_it_is(page):
+def test_every_number_on_the_page_is_named_by_what_it_is(trees):
     # Each row's name comes from a declaration (a label, a note, a formula, the heading it prints
     # under), never the placeholder a number nothing names would read as.
-    rows = [cells[0] for cells in rows_of(page)]
+    rows = [cells[0] for cells in rows_of(trees)]
     assert rows
     assert [r for r in rows if r.lower().startswith("a figure") or not r.strip()] == []
 
@@ -208,13 +210,13 @@ def test_a_number_nothing_names_reads_as_the_heading_it_prints_under():
     assert corrections.name_in_words('gone_estimator(model("x")).field', "Storage") == "Storage"
 
 
-def test_the_page_says_its_history_is_whole_when_the_checkout_is(page):
+def test_the_page_says_its_history_is_whole_when_the_checkout_is(trees):
     if git("rev-parse", "--is-shallow-repository").strip() == "true":
         pytest.skip("this checkout is a shallow clone")
     first = git("rev-list", "--first-parent", "--max-parents=0", "HEAD").split()[-1]
     reach = history.lock_history(ROOT).reach
     assert reach.oldest.sha == first and not reach.shallow
-    assert f"<code>{first[:7]}</code>" in page
+    assert first[:7] in [code.text() for tree in trees for code in tree.iter("code")]
 
 
 def test_a_shallow_clone_has_no_changes_to_list_and_says_how_far_back_it_reaches(tmp_path):
