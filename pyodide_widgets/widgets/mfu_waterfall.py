@@ -4,11 +4,11 @@ framework and layout.
 The step model (estimators.relaid_run, its waterfall estimators.step_waterfall) times one step of a published run's
 sequences and batch, with the run's own model, one of the site's models or one the reader types by its shape (as a
 config.json gives it: layers, width, heads, key/value heads, MLP width, vocabulary; the planner's fields), on the GPU
-count, GPU, links, framework and layout in the form, and breaks it into the time the model's arithmetic would take at the GPUs' BF16 peak and one bar for each
-loss on the way to the step: matrix multiplies below peak, attention, memory-bound kernels, the FSDP trainer's own
-costs, recomputation, each cut's exposed traffic, the pipeline's bubble and the optimizer. Beside the prediction, the
-run's measured throughput on its own layout, for the run's own model on its own GPU and links only: no one measured
-another model or cluster there.
+count, GPU, links, framework and layout in the form, and breaks it into the time the model's arithmetic would take at
+the GPUs' BF16 peak and one bar for each loss on the way to the step: matrix multiplies below peak, attention,
+memory-bound kernels, the FSDP trainer's own costs, recomputation, each cut's exposed traffic, the pipeline's bubble
+and the optimizer. Beside the prediction, the run's measured throughput on its own layout, for the run's own model on
+its own GPU and links only: no one measured another model or cluster there.
 """
 
 import math
@@ -106,13 +106,14 @@ def _shape_model(run):
     """The site's model whose shape a typed model starts from: the run's own where the site has it, else the dense model
     nearest it in parameters (the runs' configurations are no presets.toml entries, so none can supply a field)."""
     own = [m for m in _DENSE.values() if m.config == run.config]
-    params = estimators.step_time.shape_of(run.config).params
+    params = step_time.shape_of(run.config).params
     return own[0] if own else min(_DENSE.values(), key=lambda m: abs(math.log(m.params / params)))
 
 
 def presets() -> dict:
-    """One starting state per published run, on its own model, GPU, links and layout (the first is the default); then a
-    typed model: Llama 3 8B's shape on torchtitan's one-server run of it (its measurement beside it until a field moves)."""
+    """One starting state per published run, on its own model, GPU, links and layout (the first is the default); then
+    the first run of a site's model over data parallelism alone with that model typed by its shape (torchtitan's Llama
+    3.1 8B on one server): its measurement beside it until a field of the shape moves."""
     def values(key, run, model=RUNS_OWN):
         degrees = {d: str(getattr(run.setup, d)) for d in _DEGREES}
         shape = _shape_model(run)
@@ -122,8 +123,9 @@ def presets() -> dict:
                 "scale_out": from_entry(_PRESETS.interconnect(run.scale_out)),
                 **{name: from_preset(shape, f"config.{name}") for name in SHAPE}}
     states = {key: preset(FIELDS, run.name, values(key, run)) for key, run in _RUNS.items()}
-    typed_on = next(key for key, run in _RUNS.items() if run.setup.gpus == run.setup.dp and _shape_model(run).config == run.config)
-    states[TYPED] = preset(FIELDS, f"A model typed by its shape, on {_RUNS[typed_on].name}", values(typed_on, _RUNS[typed_on], TYPED))
+    key, run = next((key, run) for key, run in _RUNS.items()
+                    if run.setup.gpus == run.setup.dp and _shape_model(run).config == run.config)
+    states[TYPED] = preset(FIELDS, f"Typed by its shape: {run.name}", values(key, run, TYPED))
     return states
 
 
