@@ -58,7 +58,7 @@ def _model_label(m) -> str:
 # as many GPUs as DeepSeek-V3's 64.
 FIELDS = (
     choice("run", "Published run", {key: run.name for key, run in _RUNS.items()},
-           note="its sequences, batch, links, precision and measurement"),
+           note="its sequences, batch, precision and measurement"),
     choice("framework", "Framework", {f: _FRAMEWORK_NAMES[f] for f in step_time.FRAMEWORKS}),
     choice("model", "Model", {RUNS_OWN: "the run's own", **{key: _model_label(m) for key, m in _PRESETS.models.items()},
                               TYPED: "your own, by its shape (under More inputs)"}),
