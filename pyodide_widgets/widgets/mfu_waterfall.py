@@ -176,8 +176,18 @@ def _relaid(state: dict, s: dict) -> estimators.RelaidRun:
             raise estimators.EstimatorError("gpus", s["gpus"], f"a GPU count whose {units.integer(setup.dp)} "
                                             f"data-parallel replicas split the run's batch of "
                                             f"{units.integer(run.global_batch)} sequences evenly") from None
+        if s["model"] == TYPED and error.argument in _SPLITS:
+            shape, allowed = _SPLITS[error.argument]
+            if typed(FIELDS, presets(), state, (error.argument, shape)) == shape:
+                raise estimators.EstimatorError(shape, state[shape], allowed.format(units.integer(int(s[error.argument]))))
         named = "gpu" if error.argument == "precision" else error.argument
         raise estimators.EstimatorError(named if named in _ALL else "pp", error.value, error.allowed) from None
+
+
+# A degree a typed shape cannot take, the step model refuses by the degree: named instead on the shape's field when the
+# reader typed that, in its units.
+_SPLITS = {"pp": ("layers", "a whole number of blocks that {} pipeline stages split into whole stages"),
+           "tp": ("heads", "a whole number of heads that {} tensor-parallel GPUs split evenly")}
 
 
 NONE = "—"  # what a slot shows with no published measurement to show

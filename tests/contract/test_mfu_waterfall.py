@@ -114,6 +114,17 @@ def test_a_typed_mixture_layout_is_refused_for_a_dense_shape():
     assert reply["error"]["field"] == "ep"
 
 
-def test_a_typed_model_on_more_pipeline_stages_than_layers_is_refused_not_answered():
-    reply = answer({**TYPED, "layers": "2", "pp": "8", "gpus": "8"})
-    assert "outputs" not in reply and reply["error"]["field"] == "pp"
+@pytest.mark.parametrize("changes, field", [
+    ({"layers": "2", "pp": "8", "gpus": "8"}, "layers"),  # two blocks typed, then eight stages picked: the blocks'
+    ({"pp": "128", "gpus": "128"}, "pp"),  # 32 blocks typed as Llama 3.1 8B has them, 128 stages picked: the stages'
+    ({"heads": "4", "kv_heads": "4", "tp": "8"}, "heads"),  # four heads typed over eight tensor-parallel GPUs
+    ({"tp": "8", "heads": "64", "kv_heads": "8"}, None),  # 64 heads split over eight GPUs: an answer
+])
+def test_a_layout_a_typed_shape_cannot_take_is_refused_on_the_field_the_reader_typed(changes, field):
+    reply = answer({**TYPED, **changes})
+    if field is None:
+        assert not GARBAGE.search(json.dumps(reply["outputs"]))
+        return
+    assert "outputs" not in reply and reply["error"]["field"] == field
+    unit = next(f.unit for f in widget.FIELDS if f.name == field)
+    assert not unit or unit in reply["error"]["message"]
