@@ -134,24 +134,26 @@ class RelaidRun:
     measured: "float | None" = quantity("tokens per second per GPU, as the source measured it on the run's own layout",
                                         "si", unit="tokens/s")
     ratio: "float | None" = quantity("predicted on this layout / measured on the run's own", "times")
-    own_layout: bool = False  # the run's own model, layout, framework and GPU: the ratio is the validation's
+    own_layout: bool = False  # the run's own model, layout, framework, GPU and links: the ratio is the validation's
 
 
-def relaid_run(key: str, setup: Setup, gpu: str, model: str = "") -> RelaidRun:
-    """predicted / measured tokens per second per GPU: the step model on the run's sequence, batch, links and
-    precision, with its model or a preset model (`model`, a models key), on a layout and GPU of the reader's, over the
-    source's measurement of the run; no measurement (None) for a model other than the run's."""
+def relaid_run(key: str, setup: Setup, gpu: str, model="", *, scale_up: str = "", scale_out: str = "") -> RelaidRun:
+    """predicted / measured tokens per second per GPU: the step model on the run's sequence, batch and precision, with
+    its model, a preset model (`model`, a models key) or a reader's configuration (a DecoderConfig or MoeConfig), on a
+    layout, GPU and links (`scale_up` inside a server, `scale_out` between servers: interconnects keys, the run's own
+    when empty) of the reader's, over the source's measurement of the run; no measurement (None) unless the model, GPU
+    and links are the run's own: no one measured another model or cluster there."""
     run = _published_run(key)
     if not isinstance(setup, Setup):
         raise EstimatorError("setup", setup, "a layout (Setup)")
-    config = load_presets().model(model).config if model else run.config
-    chip = gpu_preset(gpu, run.scale_up, run.scale_out, run.precision)
+    config = load_presets().model(model).config if isinstance(model, str) and model else model or run.config
+    up, out = scale_up or run.scale_up, scale_out or run.scale_out
+    chip = gpu_preset(gpu, up, out, run.precision)
     waterfall = step_waterfall(shape_of(config), setup, chip, run.seq_len, run.global_batch)
-    if config != run.config:
+    if (config, gpu, up, out) != (run.config, run.gpu, run.scale_up, run.scale_out):
         return RelaidRun(waterfall, None, None)
     measured = measured_tokens_per_second_per_gpu(run)
-    return RelaidRun(waterfall, measured, waterfall.tokens_per_second_per_gpu / measured,
-                     own_layout=setup == run.setup and gpu == run.gpu)
+    return RelaidRun(waterfall, measured, waterfall.tokens_per_second_per_gpu / measured, own_layout=setup == run.setup)
 
 
 @dataclass(frozen=True)

@@ -172,14 +172,12 @@ def presets() -> dict:
             for key, (label, model, lay) in states.items()}
 
 
-def _shape_error(state: dict, s: dict) -> "estimators.EstimatorError | None":
-    """The first fault of the typed configuration, named on the field of the pair the reader set."""
-    def fault(pair, messages):
-        field = typed(FIELDS, presets(), state, pair)
-        return estimators.EstimatorError(field, state[field], messages[field])
-
-    d, h, k, e = s["d_model"], s["heads"], s["kv_heads"], s["experts"]
-    if s["experts"] == 1 and d % h:
+def heads_fault(s: dict, fault, split_width: bool = True) -> "estimators.EstimatorError | None":
+    """The typed heads' first fault, or None: a width the heads do not split evenly (`split_width`: a dense model's head
+    width is the width over the heads), or heads the key/value heads do not divide; `fault(pair, messages)` names it on
+    the field of the pair the reader set."""
+    d, h, k = s["d_model"], s["heads"], s["kv_heads"]
+    if split_width and d % h:
         return fault(("d_model", "heads"), {
             "d_model": f"a whole number of values per token that the {units.integer(h)} heads split evenly",
             "heads": f"a whole number of heads that splits the width of {units.integer(d)} values per token evenly"})
@@ -187,6 +185,18 @@ def _shape_error(state: dict, s: dict) -> "estimators.EstimatorError | None":
         return fault(("kv_heads", "heads"), {
             "kv_heads": f"a whole number of heads that divides the {units.integer(h)} attention heads",
             "heads": f"a whole number of heads that the {units.integer(k)} key/value heads divide"})
+    return None
+
+
+def _shape_error(state: dict, s: dict) -> "estimators.EstimatorError | None":
+    """The first fault of the typed configuration, named on the field of the pair the reader set."""
+    def fault(pair, messages):
+        field = typed(FIELDS, presets(), state, pair)
+        return estimators.EstimatorError(field, state[field], messages[field])
+
+    d, h, e = s["d_model"], s["heads"], s["experts"]
+    if heads := heads_fault(s, fault, split_width=e == 1):
+        return heads
     if s["top_k"] > e:
         return fault(("top_k", "experts"), {
             "top_k": f"a whole number of experts, at most the model's {units.noun(e, 'experts')}",
