@@ -140,8 +140,8 @@ class RelaidRun:
 def relaid_run(key: str, setup: Setup, gpu: str, model="", *, scale_up: str = "", scale_out: str = "") -> RelaidRun:
     """predicted / measured tokens per second per GPU: the step model on the run's sequence, batch and precision, with
     its model, a preset model (`model`, a models key) or a reader's configuration (a DecoderConfig or MoeConfig), on a
-    layout, GPU and links (`scale_up` inside a server, `scale_out` between servers: interconnects keys, the run's own
-    when empty) of the reader's, over the source's measurement of the run; no measurement (None) unless the model, GPU
+    layout, GPU and links (one inside a server, one between servers: interconnects keys, the run's own when
+    empty) of the reader's, over the source's measurement of the run; no measurement (None) unless the model, GPU
     and links are the run's own: no one measured another model or cluster there."""
     run = _published_run(key)
     if not isinstance(setup, Setup):
