@@ -861,6 +861,7 @@ class BlockTerms:
     forward_gemm_seconds: float
     forward_memory_seconds: float
     forward_attention_seconds: float
+    backward_attention_seconds: float  # FlashAttention's 2.5 × its forward, or the unfused GEMMs' gradients and softmax
     backward_seconds: float  # the backward pass's GEMMs and attention: the window data-parallel reduction hides behind
     tp_seconds: float
     cp_seconds: float
@@ -921,6 +922,7 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
         compute_seconds=compute, forward_gemm_seconds=slow * sum(w * g.forward_seconds for w, g in gemms),
         forward_memory_seconds=slow * sum(w * m.forward_seconds for w, m in memory),
         forward_attention_seconds=slow * attention.forward_seconds,
+        backward_attention_seconds=slow * attention.backward_seconds,
         backward_seconds=slow * (sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds),
         tp_seconds=tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
         cp_seconds=context_parallel_seconds(shape, setup, seq_len, gpu),
@@ -1044,7 +1046,7 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     # backward_seconds holds the attention's backward pass beside the GEMMs'; the forward attention is its own term.
     gemm_attention = blocks * (block.forward_gemm_seconds + block.forward_attention_seconds + block.backward_seconds) + head
     memory = c.compute_seconds - c.recompute_seconds - gemm_attention
-    attention_share = block.forward_attention_seconds * (1 + FLASH_BACKWARD_RATIO) * blocks
+    attention_share = (block.forward_attention_seconds + block.backward_attention_seconds) * blocks
     return StepTime(micro_batches=m, gemm_seconds=m * (gemm_attention - attention_share),
                     attention_seconds=m * attention_share, memory_bound_seconds=m * memory,
                     recompute_seconds=m * c.recompute_seconds, tp_seconds=m * layout.tp_seconds,
