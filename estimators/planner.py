@@ -703,7 +703,7 @@ class _Search:
 
     def cheap(self, layout) -> float:
         """A floor under `quick` from tp and cp alone: m micro-batches × ⌈L/p⌉ blocks of step_time.block_floor_seconds,
-        its rounding kept under quick's (FLOOR_MARGIN three times)."""
+        its rounding kept under quick's (FLOOR_MARGIN four times)."""
         key = ("cheap", layout.tp, layout.cp)
         if key not in self.shared:
             self.shared[key] = block_floor_seconds(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, 1),
@@ -715,19 +715,19 @@ class _Search:
             micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
             full = stage_blocks(self.m.layers, layout.pp)[0]
             floor = self.shared[("cheap", layout.tp, layout.cp, layout.pp, layout.dp)] = (
-                micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 3)
+                micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 4)
         return floor
 
     def quick(self, layout) -> float:
         """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
         ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic, what every choice's step holds at
         least (step_time.LayoutTerms.floor adds the output layer, recomputation, sends, the bubble and the optimizer),
-        its rounding kept under the bound's (FLOOR_MARGIN twice)."""
+        its rounding kept under the bound's (FLOOR_MARGIN three times)."""
         block = self.block(layout)
         micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
         full = stage_blocks(self.m.layers, layout.pp)[0]
         busy = micro_batches * full * (block.compute_seconds + block.tp_seconds + block.cp_seconds)
-        return busy * FLOOR_MARGIN * FLOOR_MARGIN
+        return busy * FLOOR_MARGIN ** 3
 
     def bound(self, layout) -> float:
         """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
@@ -739,7 +739,8 @@ class _Search:
         schedule = self.practice.schedule
         most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v, schedule) <= room)
         lowest = self.stage(layout, lightest * _interleaving(layout.pp, 1, schedule))  # DualPipe's extra micro-batch
-        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN
+        # Twice: its own rounding kept under the choices' floors, each the step a rounding's width below it.
+        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN ** 2
 
     def block_activations(self, tp: int, cp: int, recompute: str) -> float:
         """_block_activations of one (tp, cp) and recomputation: the same for every pipeline depth of a plan."""

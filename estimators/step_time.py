@@ -43,6 +43,9 @@ from .validate import finite_result, fraction, non_negative, non_negative_int, o
 BYTES_BF16 = 2  # activations, weights and most gradients in mixed precision
 MATMUL_FLOPS_PER_MAC = 2  # a multiply and an add
 BACKWARD_GEMMS = 2  # each forward GEMM has a data-gradient and a weight-gradient GEMM of the same FLOPs
+# A block's forward runs two of its four tensor-parallel collectives (or all-gather and reduce-scatter pairs), the
+# backward the other two (tensor_parallel_seconds): what recomputing the forward sends again.
+TP_FORWARD_SHARE = 1 / 2
 FLASH_BACKWARD_RATIO = 2.5  # FlashAttention-2's backward runs 5 of the forward's 2 matmuls again (Dao 2023, §3.2)
 CAUSAL_SHARE = 1 / 2  # a causal mask leaves half the s × s scores to compute
 # Output tiles a GEMM library picks among (cuBLAS and CUTLASS kernels on Ampere and Hopper), both orientations.
@@ -90,18 +93,23 @@ RECOMPUTE_MODES = ("none", "selective", "ops", "full")
 
 # A GEMM costs at least a kernel launch and its tail however little it does: a few µs on CUDA (assumed, not fitted).
 KERNEL_FLOOR_SECONDS = 6e-6
-# Constants fitted to measured runs: a grid search minimising Σ log²(predicted / measured) over the seven runs
-# step_runs.toml marks fit = true (Narayanan 1.7B, 39.1B, 529.6B; Korthikanti 22B, 175B, 1T selective; Llama 3 8K on
-# 16,384 GPUs). Their mean error is 2.6%; on the 16 other Megatron-LM runs 5.9% (validation_summary), reasons beside each.
+# Constants fitted to measured runs: a grid search (FIT_STEPS apart) minimising Σ log²(predicted / measured) over the seven
+# Megatron-LM runs step_runs.toml marks fit = true (Narayanan 1.7B, 39.1B, 529.6B; Korthikanti 22B, 175B, 1T selective;
+# Llama 3 8K on 16,384 GPUs). Their mean error is 1.4%; on the 16 other Megatron-LM runs 6.1% (validation_summary),
+# reasons beside each. Refitted (K_fill 96 → 256, bus 0.60 → 0.61, memory 0.60 → 0.55, tile reuse 32 → 2; Σ log² 0.0072 →
+# 0.0018) when full recomputation sent the forward's half of the tensor-parallel traffic again, not a quarter, and the
+# model had moved since the first fit. The surface is flat: K_fill and the tile reuse trade against each other (each
+# K_fill from 160 to 256 has a best Σ log² within 0.0005 of the least), so neither stands alone as a measured length.
+# The tile reuse's grid reaches down to 1, below where the least lies, since its best lay at the first grid's edge (8).
 FITTED = {
     # The inner-dimension length at which a GEMM reaches half its large-K rate: the main loop's fill and drain.
-    "gemm_fill_k": 96.0,
+    "gemm_fill_k": 256.0,
     # Share of a link's bandwidth a collective's bus reaches (NCCL's busbw over the link's rate).
-    "bus_efficiency": 0.60,
+    "bus_efficiency": 0.61,
     # Share of HBM bandwidth a memory-bound kernel reaches.
-    "memory_efficiency": 0.60,
+    "memory_efficiency": 0.55,
     # Operand reuse at which a tile reaches half its rate: a tile of m × n reuses each loaded value m·n/(m + n) times.
-    "tile_reuse_half": 32.0,
+    "tile_reuse_half": 2.0,
     # The share of that compute rate a PyTorch FSDP trainer reaches (framework_compute_share): fitted apart, the constants
     # above held fixed, by the same grid search over three FSDP runs marked fit = true (torchtitan's Llama 3.1 8B on 8
     # H100s, compiled; LLM Foundry's MPT-7B on 8 and MPT-30B on 32 H100s, eager); error on the 10 other FSDP runs reported
@@ -109,9 +117,13 @@ FITTED = {
     # memory's bandwidth with their launches (eager_kernel_seconds), rather than at memory_efficiency; again (0.80 →
     # 0.79) when torchtitan's per-operator checkpointing recomputed its every second matmul (ops_recomputed_share), not
     # half the matmul time, and its gradients were reduced in FP32; again (0.79 → 0.81) when torchtitan's H100 hosts were
-    # timed at their 500 W power limit (power_limited_share), which the share had carried over to full-power GPUs.
-    "fsdp_compute_share": 0.81,
+    # timed at their 500 W power limit (power_limited_share), which the share had carried over to full-power GPUs; again
+    # (0.81 → 0.83) when the constants above were refitted.
+    "fsdp_compute_share": 0.83,
 }
+# The fit's grid: each constant's step. One step either way on any constant raises its runs' Σ log² (tests check it).
+FIT_STEPS = {"gemm_fill_k": 16.0, "bus_efficiency": 0.01, "memory_efficiency": 0.01, "tile_reuse_half": 1.0,
+             "fsdp_compute_share": 0.01}
 
 
 @dataclass(frozen=True)
@@ -272,6 +284,7 @@ class GemmTime:
     seconds: float = quantity("max(FLOPs / (peak × efficiency), bytes / bandwidth, the kernel floor)", "duration")
 
 
+@cache  # every GEMM the step model times reads them: computed once from the fitted tile reuse
 def tile_rates() -> tuple:
     """(m, n, r) of each output tile, r = ρ(I)/ρ(I_max) its rate relative to the largest, ρ(I) = I/(I + I_half),
     I = m·n/(m + n) the times the tile reuses each value it loads."""
@@ -280,8 +293,6 @@ def tile_rates() -> tuple:
         return reuse / (reuse + FITTED["tile_reuse_half"])
     return tuple((m, n, rate(m, n) / rate(*TILES[0])) for m, n in TILES)
 
-
-_TILE_RATES = tile_rates()
 
 
 def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: int = 1) -> GemmTime:
@@ -313,7 +324,7 @@ def gemm_fill_elements(gpu: Gpu) -> float:
 @lru_cache(maxsize=4096)  # a plan times the same few shapes for every layout that shares a tensor-parallel degree
 def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s, fill_k) -> tuple:
     best = 0.0
-    for tm, tn, rate in _TILE_RATES:
+    for tm, tn, rate in tile_rates():
         tiles = -(-m // tm) * -(-n // tn) * batch
         wave = (m * n * batch) / (-(-tiles // units) * units * tm * tn)
         best = max(best, rate * (wave if wave < 1 else 1.0))
@@ -850,6 +861,7 @@ class BlockTerms:
     forward_gemm_seconds: float
     forward_memory_seconds: float
     forward_attention_seconds: float
+    backward_attention_seconds: float  # FlashAttention's 2.5 × its forward, or the unfused GEMMs' gradients and softmax
     backward_seconds: float  # the backward pass's GEMMs and attention: the window data-parallel reduction hides behind
     tp_seconds: float
     cp_seconds: float
@@ -910,6 +922,7 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
         compute_seconds=compute, forward_gemm_seconds=slow * sum(w * g.forward_seconds for w, g in gemms),
         forward_memory_seconds=slow * sum(w * m.forward_seconds for w, m in memory),
         forward_attention_seconds=slow * attention.forward_seconds,
+        backward_attention_seconds=slow * attention.backward_seconds,
         backward_seconds=slow * (sum(w * g.backward_seconds for w, g in gemms) + attention.backward_seconds),
         tp_seconds=tensor_parallel_seconds(shape, setup, tokens, gpu) * (1 - setup.tp_overlap),
         cp_seconds=context_parallel_seconds(shape, setup, seq_len, gpu),
@@ -1001,14 +1014,17 @@ def _all_to_all_exposed(block: BlockTerms, setup: Setup, pp: int, blocks: float,
 
 def _recompute_seconds(block: BlockTerms, recompute: str, blocks: float) -> float:
     """What the backward pass recomputes per micro-batch: the attention core (selective), every second matmul and every
-    memory-bound kernel (ops), or the whole forward with its two forward TP collectives of four (full)."""
+    memory-bound kernel (ops), or the whole forward with its share of the block's TP traffic (full): Megatron-LM's
+    full recomputation reruns each checkpointed block's forward, its collectives included, before the block's
+    backward (megatron/core/tensor_parallel/random.py, CheckpointFunction.backward calls the forward again)."""
     if recompute == "none":
         return 0.0
     if recompute == "selective":
         return blocks * block.forward_attention_seconds
     if recompute == "ops":
         return blocks * (block.ops_recompute_seconds + block.forward_memory_seconds)
-    return blocks * (block.forward_attention_seconds + block.forward_gemm_seconds + block.forward_memory_seconds + block.tp_seconds / 4)
+    return blocks * (block.forward_attention_seconds + block.forward_gemm_seconds + block.forward_memory_seconds
+                     + TP_FORWARD_SHARE * block.tp_seconds)
 
 
 def step_seconds(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_batch: int) -> StepTime:
@@ -1030,7 +1046,7 @@ def step_from_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int, global_b
     # backward_seconds holds the attention's backward pass beside the GEMMs'; the forward attention is its own term.
     gemm_attention = blocks * (block.forward_gemm_seconds + block.forward_attention_seconds + block.backward_seconds) + head
     memory = c.compute_seconds - c.recompute_seconds - gemm_attention
-    attention_share = block.forward_attention_seconds * (1 + FLASH_BACKWARD_RATIO) * blocks
+    attention_share = (block.forward_attention_seconds + block.backward_attention_seconds) * blocks
     return StepTime(micro_batches=m, gemm_seconds=m * (gemm_attention - attention_share),
                     attention_seconds=m * attention_share, memory_bound_seconds=m * memory,
                     recompute_seconds=m * c.recompute_seconds, tp_seconds=m * layout.tp_seconds,
