@@ -85,10 +85,7 @@ OUTPUTS = (
     Output("measured", "Measured, as published", detail="measured_layout", of=(_R, "measured"),
            uses=("run", "model", "gpu", "scale_up", "scale_out", *SHAPE)),
     Output("mfu", "MFU of the step", detail="step", of=(_W, "mfu"), uses=_ALL),
-    # At the examples the contract test moves field by field, the head counts shift the step by less than the largest
-    # loss's printed share: its share of the step is the model's width's, not how the width is cut into heads.
-    Output("largest", "Largest loss", of=estimators.step_waterfall,
-           uses=tuple(f for f in _ALL if f not in ("heads", "kv_heads"))),
+    Output("largest", "Largest loss", of=estimators.step_waterfall, uses=_ALL),
 )
 
 
