@@ -1,10 +1,10 @@
-"""The glossary: one data file, a generated page, and a card on a term's first use in each section.
+"""The glossary: one data file, a generated page, and a card on a term's first use on each page.
 
 Python-Markdown's abbr extension marks a term wherever prose writes it whole
-and in the same case, and the build keeps the mark on its first use in each h2
-section (site_build.glossary.marked_once); these tests read the built pages to
-prove that each section's first use of every term carries its card and no
-later use does, that every card takes keyboard focus, and that no entry is dead
+and in the same case, and the build keeps the mark on its first use on the
+page (site_build.glossary.marked_once); these tests read the built pages to
+prove that a page's first use of every term carries its card and no later use
+does, that every card takes keyboard focus, and that no entry is dead
 weight (neither used in an article nor linked from another entry).
 """
 
@@ -83,10 +83,10 @@ def parsed(site, page: str) -> _Prose:
 
 
 @pytest.mark.parametrize("page", ARTICLES)
-def test_each_sections_first_use_of_a_term_carries_its_card_and_no_later_use_does(built_site, page):
+def test_a_pages_first_use_of_a_term_carries_its_card_and_no_later_use_does(built_site, page):
     wrong = []
+    seen = set()
     for number, section in enumerate(parsed(built_site, page).sections):
-        seen = set()
         for text, carded in section:
             for term in (text,) if carded else (m.group(0) for m in USE.finditer(text)):
                 if carded == (term in seen):
