@@ -36,7 +36,7 @@ def chart() -> alt.VConcatChart:
     )
     # Each interruption a tick a pixel wide along the foot of the plot, where it strikes; ticks that touch
     # or overlap drawn as the one stretch of red they paint together, from the first one's left edge to the
-    # last one's right edge. A run of hundreds strikes several times a pixel: a tick each was a third of the
+    # last one's right edge. A run of hundreds strikes several times a pixel: a tick each was over a quarter of the
     # chart's bytes in the page, for the same picture (the page's SVG drew them as one shape already, and
     # its pixels differ by a shade at most at the stretch's ends). The rows stay one an interruption.
     pixels_per_day = f"{WIDTH} / data('window')[0].days"
