@@ -4,9 +4,9 @@
   `glossary` of {term: definition} and wraps each whole-word, case-sensitive
   use of a term in `<abbr title=...>`; the hook hands it this module's
   `abbreviations()`, so there is no second list to keep. `marked_once` then
-  keeps the mark on a term's first use in each section of the page and drops
-  the rest (a term marked forty times in one section says nothing the first
-  mark did not), and turns each kept mark into a card as the numbers have
+  keeps the mark on a term's first use on the page and drops the rest (a term
+  marked forty times says nothing the first mark did not, and each mark
+  writes its definition into the page again), and turns each kept mark into a card as the numbers have
   one: the definition as `data-card`, shown on hover and on focus by the
   delegated site_build/browser/cards.js (by site.css with JavaScript off), and
   a place in the tab order, which Python-Markdown does not give it. A term that names a page of the
@@ -123,20 +123,16 @@ def card_links(terms: tuple, page, files) -> dict:
 
 
 def marked_once(parts: list[str], links: dict | None = None) -> list[str]:
-    """Each section's (site_build.sections) first use of a term as a card that takes keyboard
-    focus, with its `links` attributes (`card_links`); the term's later uses in the section as plain text."""
+    """The page's first use of a term, over its sections (site_build.sections) in order, as a card that
+    takes keyboard focus, with its `links` attributes (`card_links`); the term's later uses as plain text."""
     links = links or {}
+    seen = set()
 
-    def marked(part: str) -> str:
-        seen = set()
+    def mark(use: re.Match) -> str:
+        definition, term = use.groups()
+        if term in seen:
+            return term
+        seen.add(term)
+        return f'<abbr tabindex="0" data-card="{definition}"{links.get(term, "")}>{term}</abbr>'
 
-        def mark(use: re.Match) -> str:
-            definition, term = use.groups()
-            if term in seen:
-                return term
-            seen.add(term)
-            return f'<abbr tabindex="0" data-card="{definition}"{links.get(term, "")}>{term}</abbr>'
-
-        return ABBR.sub(mark, part)
-
-    return [marked(part) for part in parts]
+    return [ABBR.sub(mark, part) for part in parts]

@@ -90,7 +90,7 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         if problems := glossary.findings(terms):
             raise PluginError("\n".join(problems))
         # The abbr extension marks every use of a term on every page, from the one data file
-        # (on_page_content keeps the first in each section).
+        # (on_page_content keeps the first on each page).
         config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
         if not config.repo_url:  # no repository to edit in (REPO_URL unset): no edit link, rather than mkdocs' warning
             config.edit_uri = None
@@ -192,7 +192,7 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
 
     def on_page_content(self, html, page, config, files):
         """The raw HTML held out of Markdown's way put back (`held`); each h2 section of the page in a
-        section of its own; in each, a term's first use carded."""
+        section of its own; a term's first use on the page carded."""
         from site_build import glossary, held, sections
 
         links = glossary.card_links(self.terms, page.file, files)

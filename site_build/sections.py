@@ -18,8 +18,7 @@ controls in place, /training/ spent over half a second so on a 4x slowed phone a
 widget that runtime.js has not mounted two seconds in (its script blocked, or failed) gets its
 controls from site.js, so its inputs are in the page whatever happens to the runtime.
 
-The parts are also the sections in which the glossary marks a term's first use
-(`glossary.marked_once`). What comes before the first h2 (the title, the introduction) stays as it
+The glossary marks a term's first use over the parts in order (`glossary.marked_once`). What comes before the first h2 (the title, the introduction) stays as it
 is.
 """
 

@@ -1,5 +1,5 @@
 // Cards: every computed number in prose, every widget output and every
-// glossary term's first use in a section opens its card on hover and on
+// glossary term's first use on a page opens its card on hover and on
 // keyboard focus. A number (the macros write it as <data value><a
 // href="../numbers/PAGE/#N">) links to its card's entry on its page's list,
 // each card, formula and source written there once (site_build/cards.py);

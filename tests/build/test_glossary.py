@@ -1,10 +1,10 @@
-"""The glossary: one data file, a generated page, and a card on a term's first use in each section.
+"""The glossary: one data file, a generated page, and a card on a term's first use on each page.
 
 Python-Markdown's abbr extension marks a term wherever prose writes it whole
-and in the same case, and the build keeps the mark on its first use in each h2
-section (site_build.glossary.marked_once); these tests read the built pages to
-prove that each section's first use of every term carries its card and no
-later use does, that every card takes keyboard focus, and that no entry is dead
+and in the same case, and the build keeps the mark on its first use on the
+page (site_build.glossary.marked_once); these tests read the built pages to
+prove that a page's first use of every term carries its card and no later use
+does, that every card takes keyboard focus, and that no entry is dead
 weight (neither used in an article nor linked from another entry).
 """
 
@@ -84,10 +84,10 @@ def parsed(site, page: str) -> _Prose:
 
 
 @pytest.mark.parametrize("page", ARTICLES)
-def test_each_sections_first_use_of_a_term_carries_its_card_and_no_later_use_does(built_site, page):
+def test_a_pages_first_use_of_a_term_carries_its_card_and_no_later_use_does(built_site, page):
     wrong = []
+    seen = set()
     for number, section in enumerate(parsed(built_site, page).sections):
-        seen = set()
         for text, carded in section:
             for term in (text,) if carded else (m.group(0) for m in USE.finditer(text)):
                 if carded == (term in seen):
@@ -165,12 +165,12 @@ def test_a_bad_entry_stops_the_build_with_one_line(tmp_path, entry, problem):
     assert problem in finding
 
 
-def test_marked_once_keeps_a_terms_first_mark_in_each_part_as_a_focusable_card():
+def test_marked_once_keeps_a_terms_first_mark_on_the_page_as_a_focusable_card():
     use = '<abbr title="x">A</abbr>'
     parts = [f"<p>{use} and {use}</p>", f"<h2>B</h2><p>{use} <abbr class=\"keep\">C</abbr></p>"]
     assert glossary.marked_once(parts) == [
         '<p><abbr tabindex="0" data-card="x">A</abbr> and A</p>',
-        '<h2>B</h2><p><abbr tabindex="0" data-card="x">A</abbr> <abbr class="keep">C</abbr></p>',
+        '<h2>B</h2><p>A <abbr class="keep">C</abbr></p>',
     ]
 
 

@@ -9,6 +9,7 @@ import estimators
 from estimators import units
 from pyodide_widgets.contract import read
 from pyodide_widgets.widgets import interruptions
+from figures import interruptions as figures_interruptions
 from site_build import render
 from tests.build.test_build import page_text
 
@@ -171,3 +172,22 @@ def test_a_pause_too_long_for_the_best_interval_is_refused_where_dalys_interval_
     step = 10 ** (math.floor(math.log10(longest)) - 2)  # three digits, rounded down: typed back, it is accepted
     assert e.value.allowed.startswith(f"at most {units.number(math.floor(longest / step) * step)} seconds, "
                                       f"{units.percent(share)} of the mean time")
+
+
+def _strikes(state: dict) -> list:
+    """The subpaths of the timeline's red shape, each a stretch of strikes, as the page draws it."""
+    svg = render.chart_svg("interruptions", interruptions.update(state)["data"])
+    red = [path for path in re.findall(r"<path\b[^>]*>", svg) if f'fill="{figures_interruptions.FAILURE_COLOUR}"' in path]
+    return [sub for path in red for sub in re.findall(r"[Mm][^Mm]*", re.search(r' d="([^"]*)"', path)[1])]
+
+
+def test_the_strikes_that_touch_are_one_stretch_and_those_apart_one_tick_each():
+    # The seed's 419 unexpected interruptions in 54 days strike every 3.09 h: half a pixel apart on the
+    # timeline's width, so their ticks of a pixel overlap into one stretch of red from the first to the last.
+    state = interruptions.presets()["unexpected"]["state"]
+    s = read(interruptions.FIELDS, state)
+    apart_px = estimators.mtbf_seconds(s["interruptions"], s["window"]) / s["window"] * figures_interruptions.WIDTH
+    assert apart_px < figures_interruptions.TICK_PX
+    assert len(_strikes(state)) == 1
+    # A handful in the same window strike tens of pixels apart: a tick each.
+    assert len(_strikes({**state, "interruptions": "5"})) == 5
