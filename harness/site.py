@@ -4,6 +4,7 @@ in a subprocess, a throwaway copy of the docs, and a quiet static server."""
 import contextlib
 import functools
 import html
+import json
 import os
 import re
 import shlex
@@ -132,6 +133,15 @@ def only_pages(project: Path, pages: dict) -> Path:
     config_file = project / "pages.yml"
     config_file.write_text(yaml.safe_dump({"INHERIT": "mkdocs.yml", "nav": list(pages)}), "utf-8")
     return config_file
+
+
+def nav_pages(paths) -> dict:
+    """{file name: Markdown} for `only_pages`: the nav's pages at the URL `paths` ("/training/", ...) whole,
+    each other page of the nav its title alone, so that every link from one page to another lands."""
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
+    whole = {source for source, path in zip(nav_sources(), nav_paths()) if path in paths}
+    return {source: (ROOT / "docs" / source).read_text("utf-8") if source in whole else f"---\ntitle: {json.dumps(title)}\n---\n"
+            for entry in nav for title, source in entry.items() if (ROOT / "docs" / source).is_file()}
 
 
 def free_port() -> int:
