@@ -2,6 +2,7 @@
 in a subprocess, a throwaway copy of the docs, and a quiet static server."""
 
 import contextlib
+import fcntl
 import functools
 import html
 import json
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -232,14 +234,38 @@ def pages(site: Path) -> list[str]:
     return sorted("/" + "".join(f"{part}/" for part in index.parent.relative_to(site).parts) for index in site.rglob("index.html"))
 
 
+def build_for(config_file: Path, site: Path, url: str, repo_url: str | None = None):
+    """Build `config_file` with --strict into `site`, to be served at `url` (a failed build raises)."""
+    done = mkdocs_build(config_file, site, site_url=url + "/", repo_url=repo_url)
+    if done.returncode != 0:
+        raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
+
+
 @contextlib.contextmanager
 def built_and_served(config_file: Path, site: Path, repo_url: str | None = None):
     """Build `config_file` with --strict into `site` and serve it; yields the URL (a failed build raises)."""
     with serving(QuietHandler, site) as (_, url):
-        done = mkdocs_build(config_file, site, site_url=url + "/", repo_url=repo_url)
-        if done.returncode != 0:
-            raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
+        build_for(config_file, site, url, repo_url=repo_url)
         yield url
+
+
+def built_once(folder: Path, build: Callable[[], None]):
+    """`build()` once among the processes that share `folder` (pytest-xdist's workers): the first to come
+    builds while the others wait for it, then find it built; a failed build fails each of them, with its message."""
+    folder.mkdir(parents=True, exist_ok=True)
+    built, failed = folder / ".built", folder / ".failed"
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if failed.exists():
+            raise RuntimeError(failed.read_text("utf-8"))
+        if built.exists():
+            return
+        try:
+            build()
+        except Exception as error:
+            failed.write_text(str(error), "utf-8")
+            raise
+        built.touch()
 
 
 _NUMBER = re.compile(r'<data value="[^"]*"><a href="[^"#]*#([^"]+)"[^>]*>(.*?)</a></data>', re.S)
