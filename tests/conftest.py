@@ -45,6 +45,12 @@ def served_site(request, tmp_path_factory):
         yield served
 
 
+@pytest.fixture(scope="session")
+def filled_cache(served_site):
+    """The checkout's build cache (build/cache/) once the run's build has filled it: a test that copies it
+    (copy_project with_cache) rebuilds only what it changes, wherever the run scheduled it."""
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
     """pytest-xdist's controller: the address and folder of each site its workers share (session_site),
