@@ -13,8 +13,9 @@ lock_hash = $(shell sha256sum $(1) | cut -c1-16)
 PY_DEPS := $(VENV)/.installed-$(call lock_hash,requirements.txt)
 JS_DEPS := node_modules/.installed-$(call lock_hash,package-lock.json)
 BENCH_DEPS := bench/node_modules/.installed-$(call lock_hash,bench/package-lock.json)
-# The suite on every core (pytest-xdist): each worker builds and serves the site once and keeps
-# one browser; a worker that is free takes tests from a busy one's share.
+# The suite on every core (pytest-xdist): the site is built once, by the first worker that needs it,
+# and served by the controller for all; each worker keeps one browser; a worker that is free takes
+# tests from a busy one's share.
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 

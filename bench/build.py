@@ -102,20 +102,23 @@ def save_to_reload(config: Path, page: Path, url: str, repeats: int, log: Path, 
     return runs
 
 
-def measure(repeats: int, empty_cache: bool = True) -> Timings:
+def measure(repeats: int, empty_cache: bool = True, config: Path | None = None) -> Timings:
     """Every build figure, each `repeats` times, on one copy of the project: its first build of each
     repeat from an empty cache, or (`empty_cache` False, a smoke run that only proves each path runs)
-    from a copy of the checkout's cache, so that it re-renders nothing the checkout's builds have."""
+    from a copy of the checkout's cache, so that it re-renders nothing the checkout's builds have; or
+    on the copy whose config is `config` (a smoke run's, cut to its pages and built once already)."""
     with tempfile.TemporaryDirectory(prefix="bench-build-") as folder:
-        project = copy_project(Path(folder) / "project", with_cache=not empty_cache)
+        if config is None:
+            config = copy_project(Path(folder) / "project", with_cache=not empty_cache) / "mkdocs.yml"
+        project = config.parent
         anchor = anchor_config(project)
         site = Path(folder) / "site"
         cold, warm, plain = [], [], []
         for _ in range(repeats):
             if empty_cache:
                 shutil.rmtree(project / "build", ignore_errors=True)
-            cold.append(timed_build(project / "mkdocs.yml", site))
-            warm.append(timed_build(project / "mkdocs.yml", site))
+            cold.append(timed_build(config, site))
+            warm.append(timed_build(config, site))
             plain.append(timed_build(anchor, site))
         page = project / "docs" / f"{EDITED_PAGE}.md"
         url = f"/{EDITED_PAGE}/"
@@ -124,7 +127,7 @@ def measure(repeats: int, empty_cache: bool = True) -> Timings:
             cold_build=cold,
             warm_build=warm,
             anchor_build=plain,
-            save_to_reload=save_to_reload(project / "mkdocs.yml", page, url, repeats, log),
+            save_to_reload=save_to_reload(config, page, url, repeats, log),
             # Plain `mkdocs serve`: --dirty without the project's hook would leave other pages stale, and
             # not --strict, as the anchor's builds are not: the pages link to the list of cards the hook
             # writes, which the anchor has not (mkdocs warns of each such link).

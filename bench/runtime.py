@@ -35,8 +35,8 @@ printed and recorded. Exit code 0 whether or not a target is met (a benchmark,
 not a test); 1 if a measurement itself failed. Every wait has a timeout.
 
 `make bench` runs it in full; `--smoke` runs every measuring path once, small
-(one page cut down to one widget, a few changes, no Lighthouse, the build's figures in one pass from
-the checkout's cache), which `make test` does so that this code cannot rot unseen; it asserts
+(one page cut down to one widget, a site of that page alone, a few changes, no Lighthouse, the build's
+figures in one pass on that site, its cache filled by its first build), which `make test` does so that this code cannot rot unseen; it asserts
 nothing about time.
 """
 
@@ -63,7 +63,7 @@ from pyodide_widgets.contract import parse_number
 from bench import build as build_bench
 from harness import markup
 from harness.browser import CHROMIUM, LIVE_TIMEOUT_MS, chromium
-from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, nav_paths, pages, serving
+from harness.site import ROOT, QuietHandler, copy_project, mkdocs_build, nav_pages, nav_paths, only_pages, pages, serving
 from harness.widgets import NO_SNAPSHOT_STORAGE, look_at, snapshot_saved
 from site_build.checks import PAGE_BUDGET_BYTES
 
@@ -109,10 +109,14 @@ class Plan:
     # The cold build from an empty cache; False: from the checkout's cache, the build's paths run in one
     # pass that re-renders nothing (bench/build.py, measure).
     empty_cache: bool = True
+    # Every page built (and the theme's anchor); True: the pages measured (`only`) whole, every other page its
+    # title alone (harness.site.nav_pages, only_pages), so that a smoke run builds no page it does not look at.
+    build_only_measured: bool = False
 
 
 FULL = Plan(fresh_loads=3, boot_rounds=5, typing_runs=5, changes=200, warmup=5, lighthouse_runs=3, build_repeats=3, phone_loads=2, phone_cpu_slowdown=PHONE_CPU_SLOWDOWN, play_steps=4, max_widget_pages=None, max_alone=None)
-SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, phone_loads=1, phone_cpu_slowdown=1, play_steps=1, max_widget_pages=1, max_alone=1, short_pages=True, empty_cache=False)
+SMOKE = Plan(fresh_loads=1, boot_rounds=1, typing_runs=1, changes=3, warmup=2, lighthouse_runs=0, build_repeats=1, phone_loads=1, phone_cpu_slowdown=1, play_steps=1, max_widget_pages=1, max_alone=1, short_pages=True, empty_cache=False,
+             build_only_measured=True)
 
 # What a CDN compresses, by extension: text formats and WebAssembly (binary, but
 # pyodide.asm.wasm gzips to about a third, and CDNs compress application/wasm).
@@ -269,8 +273,9 @@ def pages_with_widgets(widgets: dict[str, list[str]], plan: Plan) -> list[str]:
 
 
 @contextlib.contextmanager
-def served_site(plan: Plan):
-    """The site, freshly built into a temporary folder and served twice on 127.0.0.1 (see Site)."""
+def served_site(plan: Plan, config: Path | None):
+    """The site (of `config`, else the checkout's), freshly built into a temporary folder and served twice
+    on 127.0.0.1 (see Site)."""
     compressed: dict[Path, bytes] = {}
     without_storage: dict[Path, bytes] = {}
     with (
@@ -279,7 +284,7 @@ def served_site(plan: Plan):
         serving(functools.partial(CdnHandler, compressed=without_storage), Path(folder)) as (_, url_no_snapshot),
     ):
         # mkdocs-material's instant navigation follows only links under site_url, port included.
-        done = mkdocs_build(ROOT / "mkdocs.yml", Path(folder), site_url=url + "/", timeout=BUILD_TIMEOUT_S)
+        done = mkdocs_build(config or ROOT / "mkdocs.yml", Path(folder), site_url=url + "/", timeout=BUILD_TIMEOUT_S)
         if done.returncode != 0:
             raise MeasurementError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
         widgets = discover_widgets(Path(folder))
@@ -295,13 +300,24 @@ def served_site(plan: Plan):
 
 
 @contextlib.contextmanager
-def anchor_site():
+def cut_project(plan: Plan):
+    """The config of a copy of the project, with the checkout's cache, cut to the pages the plan measures
+    (`build_only_measured`), which every build of the run builds; None where the run builds the checkout."""
+    if not (plan.build_only_measured and plan.only):
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-project-") as folder:
+        yield only_pages(copy_project(Path(folder) / "project", with_cache=True), nav_pages(plan.only))
+
+
+@contextlib.contextmanager
+def anchor_site(config: Path | None):
     """(url, its pages): the same pages built by mkdocs-material alone (bench.build's anchor: the
     macros plugin and the project's hooks off), served as the site is: what the theme itself costs a
-    page, measured in the same run."""
+    page, measured in the same run; of `config`'s project, else of a copy of the checkout."""
     compressed: dict[Path, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="bench-anchor-") as folder:
-        project = copy_project(Path(folder) / "project")
+        project = config.parent if config else copy_project(Path(folder) / "project")
         site = Path(folder) / "site"
         with serving(functools.partial(CdnHandler, compressed=compressed), site) as (_, url):
             build_bench.timed_build(build_bench.anchor_config(project), site)
@@ -1088,17 +1104,18 @@ def lighthouse_row(url: str, path: str, runs: int, results: Path, theme_alone_ur
 # --- the build ------------------------------------------------------------------------------
 
 
-def build_rows(repeats: int, empty_cache: bool) -> list[Row]:
+def build_rows(repeats: int, empty_cache: bool, config: Path | None = None) -> list[Row]:
     """Cold and warm build and save-to-reload, each against plain mkdocs-material in the same run; the cold
-    build from an empty cache, or from the checkout's (a smoke run's, which says so and sets no target)."""
-    timings = build_bench.measure(repeats, empty_cache)
+    build from an empty cache, or from a filled one (a smoke run's, which says so and sets no target); of
+    every page, or of `config`'s (cut_project)."""
+    timings = build_bench.measure(repeats, empty_cache, config)
     median = timings.medians()
     runs = {key: [round(s, 3) for s in values] for key, values in vars(timings).items()}
 
     def row(figure: str, key: str, anchor_key: str, target: str, passed: bool) -> Row:
         return Row(
             figure=f"{figure} (median of {repeats})",
-            page="all pages",
+            page="the measured pages" if config else "all pages",
             measured=f"{median[key]:.2f} s",
             anchor=f"{median[anchor_key]:.2f} s",
             ratio=f"{median[key] / median[anchor_key]:.1f}×",
@@ -1111,7 +1128,7 @@ def build_rows(repeats: int, empty_cache: bool) -> list[Row]:
     cold_ratio = median["cold_build"] / median["anchor_build"]
     return [
         row("cold build, empty cache", "cold_build", "anchor_build", "≤ 3× anchor", cold_ratio <= 3) if empty_cache else
-        row("cold build's path, the checkout's cache (smoke)", "cold_build", "anchor_build", "—", None),
+        row("cold build's path, a filled cache (smoke)", "cold_build", "anchor_build", "—", None),
         row("warm build, nothing changed", "warm_build", "anchor_build", "—", None),
         row("make serve: one-line Markdown edit → page served", "save_to_reload", "anchor_save_to_reload", "≤ 1.5 s", median["save_to_reload"] <= 1.5),
     ]
@@ -1128,38 +1145,39 @@ def measure(plan: Plan, results: Path) -> tuple[list[Row], dict]:
     check_pages(plan)
     load_before = os.getloadavg()
     rows = []
-    with served_site(plan) as site, anchor_site() as (anchor_url, anchor_pages), chromium() as browser:
-        widget_pages = pages_with_widgets(site.widgets, plan)
-        measured_pages = widget_pages if plan.max_widget_pages else pages_measured(site.widgets, plan)
-        probes: dict[str, list[Probe]] = {}
-        for path in measured_pages:
-            widgets = site.widgets[path]
-            loads = [fresh_load(browser, site.url + path, bool(widgets)) for _ in range(plan.fresh_loads)]
-            rows.append(html_row(site.folder, path))
-            rows.append(transfer_row(path, loads))
-            rows.append(blocking_row(path, loads))
-            slowdown = plan.phone_cpu_slowdown
-            theme_alone = [phone_load(browser, anchor_url + path, False, slowdown) for _ in range(plan.phone_loads)] if path in anchor_pages else []
-            rows.append(phone_row(path, [phone_load(browser, site.url + path, bool(widgets), slowdown) for _ in range(plan.phone_loads)],
-                                  theme_alone, slowdown))
-            if widgets:
-                rows.append(long_task_row(path, loads))
-                latency, probes[path], timed = latency_rows(browser, site.url + path, path, widgets, plan)
-                rows += latency
-                for index, probe in enumerate(probes[path]):
-                    if (alone := site.alone.get((path, index))) is not None:
-                        rows.append(alone_row(browser, site.url + alone, path, widgets, probe, timed[index], plan))
-            if plan.lighthouse_runs:
-                rows.append(lighthouse_row(site.url + path, path, plan.lighthouse_runs, results,
-                                           anchor_url + path if path in anchor_pages else None))
-        if widget_pages:
-            busiest = widget_pages[0]
-            rows += boot_rows(browser, site, busiest, plan.boot_rounds)
-            rows.append(typing_row(browser, site.url + busiest, busiest, probes[busiest][0], plan.typing_runs))
-        if len(widget_pages) >= 2:
-            rows.append(navigation_boots_row(browser, site.url, widget_pages))
-        about = {"pages": site.widgets, "chromium": browser.version}
-    rows += build_rows(plan.build_repeats, plan.empty_cache)
+    with cut_project(plan) as config:
+        with served_site(plan, config) as site, anchor_site(config) as (anchor_url, anchor_pages), chromium() as browser:
+            widget_pages = pages_with_widgets(site.widgets, plan)
+            measured_pages = widget_pages if plan.max_widget_pages else pages_measured(site.widgets, plan)
+            probes: dict[str, list[Probe]] = {}
+            for path in measured_pages:
+                widgets = site.widgets[path]
+                loads = [fresh_load(browser, site.url + path, bool(widgets)) for _ in range(plan.fresh_loads)]
+                rows.append(html_row(site.folder, path))
+                rows.append(transfer_row(path, loads))
+                rows.append(blocking_row(path, loads))
+                slowdown = plan.phone_cpu_slowdown
+                theme_alone = [phone_load(browser, anchor_url + path, False, slowdown) for _ in range(plan.phone_loads)] if path in anchor_pages else []
+                rows.append(phone_row(path, [phone_load(browser, site.url + path, bool(widgets), slowdown) for _ in range(plan.phone_loads)],
+                                      theme_alone, slowdown))
+                if widgets:
+                    rows.append(long_task_row(path, loads))
+                    latency, probes[path], timed = latency_rows(browser, site.url + path, path, widgets, plan)
+                    rows += latency
+                    for index, probe in enumerate(probes[path]):
+                        if (alone := site.alone.get((path, index))) is not None:
+                            rows.append(alone_row(browser, site.url + alone, path, widgets, probe, timed[index], plan))
+                if plan.lighthouse_runs:
+                    rows.append(lighthouse_row(site.url + path, path, plan.lighthouse_runs, results,
+                                               anchor_url + path if path in anchor_pages else None))
+            if widget_pages:
+                busiest = widget_pages[0]
+                rows += boot_rows(browser, site, busiest, plan.boot_rounds)
+                rows.append(typing_row(browser, site.url + busiest, busiest, probes[busiest][0], plan.typing_runs))
+            if len(widget_pages) >= 2:
+                rows.append(navigation_boots_row(browser, site.url, widget_pages))
+            about = {"pages": site.widgets, "chromium": browser.version}
+        rows += build_rows(plan.build_repeats, plan.empty_cache, config)
     return rows, {**about, "load_average_before": load_before, "load_average_after": os.getloadavg()}
 
 

@@ -2,7 +2,9 @@
 in a subprocess, a throwaway copy of the docs, and a quiet static server."""
 
 import contextlib
+import fcntl
 import functools
+import json
 import os
 import re
 import shlex
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -135,6 +138,15 @@ def only_pages(project: Path, pages: dict) -> Path:
     return config_file
 
 
+def nav_pages(paths) -> dict:
+    """{file name: Markdown} for `only_pages`: the nav's pages at the URL `paths` ("/training/", ...) whole,
+    each other page of the nav its title alone, so that every link from one page to another lands."""
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=ConfigLoader)["nav"]
+    whole = {source for source, path in zip(nav_sources(), nav_paths()) if path in paths}
+    return {source: (ROOT / "docs" / source).read_text("utf-8") if source in whole else f"---\ntitle: {json.dumps(title)}\n---\n"
+            for entry in nav for title, source in entry.items() if (ROOT / "docs" / source).is_file()}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -223,14 +235,38 @@ def pages(site: Path) -> list[str]:
     return sorted("/" + "".join(f"{part}/" for part in index.parent.relative_to(site).parts) for index in site.rglob("index.html"))
 
 
+def build_for(config_file: Path, site: Path, url: str, repo_url: str | None = None):
+    """Build `config_file` with --strict into `site`, to be served at `url` (a failed build raises)."""
+    done = mkdocs_build(config_file, site, site_url=url + "/", repo_url=repo_url)
+    if done.returncode != 0:
+        raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
+
+
 @contextlib.contextmanager
 def built_and_served(config_file: Path, site: Path, repo_url: str | None = None):
     """Build `config_file` with --strict into `site` and serve it; yields the URL (a failed build raises)."""
     with serving(QuietHandler, site) as (_, url):
-        done = mkdocs_build(config_file, site, site_url=url + "/", repo_url=repo_url)
-        if done.returncode != 0:
-            raise RuntimeError(f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}")
+        build_for(config_file, site, url, repo_url=repo_url)
         yield url
+
+
+def built_once(folder: Path, build: Callable[[], None]):
+    """`build()` once among the processes that share `folder` (pytest-xdist's workers): the first to come
+    builds while the others wait for it, then find it built; a failed build fails each of them, with its message."""
+    folder.mkdir(parents=True, exist_ok=True)
+    built, failed = folder / ".built", folder / ".failed"
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if failed.exists():
+            raise RuntimeError(failed.read_text("utf-8"))
+        if built.exists():
+            return
+        try:
+            build()
+        except Exception as error:
+            failed.write_text(str(error), "utf-8")
+            raise
+        built.touch()
 
 
 def listed(site: Path, src_uri: str) -> str:

@@ -4,13 +4,12 @@ shared by the browser tests and the benchmark.
 `widget` is a widget's name (its first copy on the page) or "#<element id>" (one copy).
 """
 
-import contextlib
 from pathlib import Path
 
 import pyodide_widgets
 
 from .browser import LIVE_TIMEOUT_MS
-from .site import built_and_served, throwaway_project
+from .site import throwaway_project
 
 # Prepended to the worker's script (worker.js) to take the Cache API away, as
 # private browsing or an insecure origin does: the worker then boots without
@@ -25,16 +24,14 @@ SMALLEST_TEXT_PX = 10
 CHARTS = ":is([data-chart], [data-chart-spec])"
 
 
-@contextlib.contextmanager
-def one_page_per_widget(folder: Path, names):
-    """A throwaway site of a page per widget, `/<name>/`, and of a page holding it twice, `/<name>-twice/`,
-    built and served; yields its URL. One site (one origin) serves every test of a widget alone: the
+def one_page_per_widget(folder: Path, names) -> Path:
+    """A throwaway project in `folder` of a page per widget, `/<name>/`, and of a page holding it twice,
+    `/<name>-twice/`; returns its config. One site (one origin) serves every test of a widget alone: the
     Pyodide snapshot its first visit keeps serves them all."""
     one = "{{{{ widget('{}') }}}}\n"
     pages = {f"{name}.md": f"# One widget\n\n{one.format(name)}" for name in names}
     pages |= {f"{name}-twice.md": f"# Two copies of one widget\n\n{one.format(name)}\n{one.format(name)}" for name in names}
-    with built_and_served(throwaway_project(folder, pages, with_docs=False), folder / "site") as url:
-        yield url
+    return throwaway_project(folder, pages, with_docs=False)
 
 
 def open_page(browser, url: str, width: int = 1280, javascript: bool = True, scheme: str = "light"):

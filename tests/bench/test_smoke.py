@@ -11,7 +11,7 @@ from harness.site import ROOT
 SMOKE_TIMEOUT_S = 600
 
 
-def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path):
+def test_the_benchmark_measures_every_widget_of_a_page_and_the_build(tmp_path, filled_cache):
     done = subprocess.run(
         [sys.executable, "-m", "bench.runtime", "--smoke", "--page", "/training/", "--results", str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=SMOKE_TIMEOUT_S,

@@ -9,8 +9,9 @@ import pytest
 
 import pyodide_widgets
 from harness.browser import MISSING, SharedContexts, chromium
+from harness.site import build_for
 from harness.widgets import one_page_per_widget
-from tests.conftest import BROWSERS
+from tests.conftest import BROWSERS, session_site
 
 
 @pytest.fixture(scope="session")
@@ -23,9 +24,10 @@ def chromium_browser():
 
 
 @pytest.fixture(scope="session")
-def widget_site(tmp_path_factory):
+def widget_site(request, tmp_path_factory):
     """A throwaway site of every widget alone on a page, `/<name>/`, and twice on one, `/<name>-twice/`."""
-    with one_page_per_widget(tmp_path_factory.mktemp("widgets"), pyodide_widgets.WIDGETS) as url:
+    with session_site(request.config, tmp_path_factory, "widgets",
+                      lambda folder, url: build_for(one_page_per_widget(folder, pyodide_widgets.WIDGETS), folder / "site", url)) as (_, url):
         yield url
 
 

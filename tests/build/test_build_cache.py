@@ -23,7 +23,7 @@ PAGE = (
 
 
 @pytest.fixture
-def project(tmp_path) -> Path:
+def project(tmp_path, filled_cache) -> Path:
     """A copy of the project with the session build's cache (same sources, same keys), its docs
     reduced to the one page: only the build this test empties the cache for is cold."""
     copy = copy_project(tmp_path / "project", with_cache=True)

@@ -53,7 +53,7 @@ def _run(command: list, cwd) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
-def test_a_changed_preset_lists_the_numbers_it_moves_until_make_lock_accepts_them(tmp_path):
+def test_a_changed_preset_lists_the_numbers_it_moves_until_make_lock_accepts_them(tmp_path, filled_cache):
     copy = copy_project(tmp_path / "project", with_cache=True)
     (copy / ".venv").symlink_to(ROOT / ".venv")
     presets = copy / "estimators" / "presets.toml"

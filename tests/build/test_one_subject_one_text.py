@@ -70,7 +70,7 @@ def test_a_widget_at_another_preset_states_another_quantity():
     assert not numbers.one_text_findings([prose, widget])
 
 
-def test_a_page_printing_one_models_checkpoint_from_two_counts_fails_the_build(tmp_path):
+def test_a_page_printing_one_models_checkpoint_from_two_counts_fails_the_build(tmp_path, filled_cache):
     # The regression of the Llama 3 405B checkpoint: the run at the paper's round 405e9, its model at
     # the configuration's 405,853,388,800, one page printing a checkpoint from each.
     copy = copy_project(tmp_path / "project", with_cache=True)

@@ -74,7 +74,7 @@ PAGES = {
 
 
 @pytest.fixture(scope="module")
-def views(tmp_path_factory) -> list[dict]:
+def views(tmp_path_factory, filled_cache) -> list[dict]:
     folder = tmp_path_factory.mktemp("serve")
     project = copy_project(folder / "project", with_cache=True)
     config = only_pages(project, {**PAGES, "glossary.md": (ROOT / "docs" / "glossary.md").read_text("utf-8")})
