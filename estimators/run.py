@@ -176,8 +176,7 @@ def _span(values: list) -> tuple:
 
 
 def stage_span(key: str) -> StageSpan:
-    """A stage's range over its published runs: from the fewest GPUs to the most, from the shortest time to the
-    longest, from the fewest GPU-hours to the most.
+    """A stage's range: the least to the most GPUs, time and GPU-hours of its published runs.
 
     The same for its data and for the bytes it hands on. `key` names the stage. Its runs are the stage's own, the stage_runs that name it, and the training run it names
     (Llama 3 405B for pretraining, timed at its MFU as run_preset_estimate does).
