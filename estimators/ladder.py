@@ -34,7 +34,9 @@ def _holds(scale, gpus: int) -> bool:
 
 
 def scale_rung(gpus: int, nvlink_domain_gpus: int, scales: dict) -> str:
-    """The key of the rung a job of `gpus` GPUs sits on, given its GPUs' NVLink domain size.
+    """The rung of the ladder a job sits on, from its GPU count and its GPUs' NVLink domain size.
+
+    `gpus` is the job's GPU count; the rung is returned as its key.
 
     `scales` is the ladder in order (presets' `scales`), each rung with `crosses`.
     16 GPUs in an NVL72 (domain 72): the rack; 16 H100s (domain 8): the cluster.

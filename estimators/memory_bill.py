@@ -118,8 +118,8 @@ def first_stage_params(config: DecoderConfig, pp: int = 1) -> float:
 def memory_bill(config: DecoderConfig, gpus: int, zero_stage: int, optimizer: str, seq_len: int,
                 micro_batch: int, recompute: str, tp: int, gpu_memory_bytes: float, pp: int = 1, *,
                 attention: str = "unfused", weights_format: str = "bf16") -> MemoryBill:
-    """The bill of one GPU training the dense decoder `config` (its exact parameter count from the config),
-    on the first of `pp` pipeline stages, its activations kept by the attention kernel asked for (unfused attention,
+    """The bill of one GPU training a dense decoder (its exact parameter count from its configuration),
+    on the first of its pipeline stages, its activations kept by the attention kernel asked for (unfused attention,
     as Korthikanti et al. count them, unless FlashAttention is asked for), its working weights in the number
     format asked for (b ÷ 8 bytes a parameter: 2 in BF16, 1 in FP8)."""
     if not isinstance(config, DecoderConfig):

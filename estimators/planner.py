@@ -519,7 +519,7 @@ def _divisors(n: int) -> tuple:
 
 def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: int, optimizer: str = "adam_fp32_grads",
                  best: int = BEST, practice: Practice = PLANNED) -> Plan:
-    """The fastest layouts of `config` on `cluster` by predicted step time, and every rejected one counted by reason.
+    """The fastest layouts of a model on a cluster by predicted step time, and every rejected one counted by reason.
 
     Enumerates TP × CP × PP × DP = GPUs (and EP dividing DP, for MoE), keeps for
     each the cheapest ZeRO stage, recomputation and chunk count that fit (see

@@ -176,9 +176,9 @@ def _span(values: list) -> tuple:
 
 
 def stage_span(key: str) -> StageSpan:
-    """The range of stage `key`: min and max, over its published runs, of GPUs, time, GPU-hours, data and artifact bytes.
+    """A stage's range: the least to the most GPUs, time and GPU-hours of its published runs.
 
-    Its runs are the stage's own, the stage_runs that name it, and the training run it names
+    The same for its data and for the bytes it hands on. `key` names the stage. Its runs are the stage's own, the stage_runs that name it, and the training run it names
     (Llama 3 405B for pretraining, timed at its MFU as run_preset_estimate does).
     """
     presets = load_presets()

@@ -169,11 +169,17 @@ def _sized(svg: str) -> str:
     return _UNSIZED_SVG.sub(lambda m: f'<svg width="{m[2]}" height="{m[3]}"{m[1]} viewBox="0 0 {m[2]} {m[3]}"', svg)
 
 
+# A pinned layer's marks as the static picture holds them: an empty group, never filled there (a state
+# is pinned only once the page is live, and the live chart is drawn from the Vega spec, which keeps them).
+_EMPTY_PINNED_LAYER = re.compile(rf'<g class="mark-[\w-]+ role-mark {PINNED}[\w-]*"[^>]*/>')
+
+
 def svg(name: str, datasets: dict) -> str:
-    """The chart or diagram drawn with `datasets`, as an SVG string for inlining in a page."""
+    """The chart or diagram drawn with `datasets`, as an SVG string for inlining in a page; a chart's
+    empty pinned layers left out (they draw nothing, and were some kilobytes of a page of widgets)."""
     if is_diagram(name):
         return _sized(_module(name).draw(datasets))
-    return _converted("svg", name, datasets)
+    return _EMPTY_PINNED_LAYER.sub("", _converted("svg", name, datasets))
 
 
 def vega_spec(name: str, datasets: dict) -> dict | None:

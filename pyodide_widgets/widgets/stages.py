@@ -33,16 +33,19 @@ def _sources(key: str) -> str:
     return " ".join(dict.fromkeys(e.source for e in entries))
 
 
-# Per stage, in its own option of the page: the objective (with the budget under it), its range,
-# its data and artifact, the example. Fixed by the stage's reports, not by the form: the cards cite them.
+# Per stage, in its own option of the page: the objective, its budget, its range, its data and artifact,
+# the example. Fixed by the stage's reports, not by the form: the cards cite them. Each card is its own
+# quantity's: the budget's GPU-hours, the range's bounds, the artifact's bytes; what a report says in
+# words (the objective, the data, the artifact, the example) quotes its report.
 OUTPUTS = tuple(
     output
     for key, stage in _STAGES.items()
     for output in (
-        Output(key, stage.name, detail=f"{key}_budget", of=estimators.gpu_hours, source=stage.source),
+        Output(key, stage.name, source=stage.source),
+        Output(f"{key}_budget", "Budget", of=estimators.gpu_hours, source=stage.source),
         Output(f"{key}_range", "Range of its published runs", of=estimators.stage_span, source=_sources(key)),
-        Output(f"{key}_data", "Dataset", of=estimators.stage_span, source=_sources(key)),
-        Output(f"{key}_bytes", "Artifact size", of=estimators.stage_span, source=_sources(key)),
+        Output(f"{key}_data", "Dataset", source=_sources(key)),
+        Output(f"{key}_bytes", "Artifact size", of=estimators.weights_bytes, source=_sources(key)),
         Output(f"{key}_artifact", "Output artifact", source=stage.source),
         Output(f"{key}_example", "Example", source=stage.source),
     )

@@ -71,7 +71,9 @@ FIELDS = (
 )
 
 def needs_attention(step: str, scale: str) -> bool:
-    """Whether `step` needs real attention on rung `scale`: from its own rung upwards."""
+    """Whether a step needs real attention at a scale: from its own rung of the ladder upwards.
+
+    `step` and `scale` are keys of the step and the rung."""
     return _ORDER[scale] >= _ORDER[STEPS[step].rung]
 
 

@@ -932,6 +932,22 @@
 
   // --- binding --------------------------------------------------------------
 
+  // Each field's error line ([data-error-for]), last in its field and describing its control, made here:
+  // without JavaScript nothing is computed, so no error shows, and the built page carries none.
+  function makeErrorSlots(w) {
+    for (const box of w.form.querySelectorAll(".widget__field")) {
+      const control = box.querySelector("input, select");
+      const slot = document.createElement("p");
+      slot.className = "widget__error";
+      slot.id = `${w.root.id}-${fieldOf(control)}-error`;
+      slot.dataset.errorFor = fieldOf(control);
+      slot.setAttribute("role", "status");
+      box.append(slot);
+      // A group of checkboxes is described as one, on its fieldset.
+      (box.matches("fieldset") ? box : control).setAttribute("aria-describedby", slot.id);
+    }
+  }
+
   function mount(root) {
     if (root.widget) return; // idempotent: state lives on the element
     const deferred = deferredControls(root);
@@ -960,6 +976,7 @@
       stepping: 0, // while Play's step waits for its answer: the options it may still step past
       steppingField: null,
     };
+    makeErrorSlots(w);
     w.defaults = readState(w);
     w.shown = w.defaults; // the build-time outputs are for the page's own state
     w.download = downloadProgress(w);

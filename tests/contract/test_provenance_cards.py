@@ -9,6 +9,7 @@ and the worker sends them with the outputs. (Cards shown live: tests/browser/tes
 """
 
 import html
+import inspect
 import json
 import math
 import re
@@ -20,7 +21,7 @@ from estimators import units
 import pyodide_widgets
 from estimators import EstimatorError
 from estimators.presets import address_of
-from estimators.provenance import formula_of
+from estimators.provenance import formula_of, quantity_of
 from pyodide_widgets import contract, dispatch, provenance
 from site_build import render
 from site_build.lint import find_quantities
@@ -344,3 +345,42 @@ def test_a_count_of_one_reads_in_the_singular_on_its_card(name):
         first = field.unit.split()[0]
         if first.isalpha() and first.endswith("s") and not first.endswith("ss"):
             assert one.split()[1] == first[:-1], one
+
+
+def _computed_by(output):
+    """The function whose docstring an output's card reads its formula from (a composed field's estimator), or None."""
+    target = output.of
+    if isinstance(target, tuple):
+        declared = quantity_of(*target)
+        target = declared.of if declared is not None else None
+    return target
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_no_card_formula_reads_a_code_name_as_a_word(name):
+    # A docstring marks an argument's name as code (`key`); the card drops the marks, so the reader met
+    # "the range of stage key". The names this module's other check lists are the estimators' own and the
+    # presets' keys, never an estimator's arguments: a card's formula is written without them.
+    widget = pyodide_widgets.module(name)
+    for output in widget.OUTPUTS:
+        target = _computed_by(output)
+        formula = formula_of(target) if target is not None else None
+        if formula is not None:
+            raw = inspect.getdoc(target).split("\n\n")[0]
+            assert "`" not in raw, (output.key, formula.text)
+
+
+def test_each_stages_card_is_its_own_quantitys():
+    # The objective is the report's words, quoted: its card cites the report, no formula (it carried the
+    # budget's GPU-hours formula as its detail's card). The budget's card is the GPU-hours formula; the
+    # range's, the data's and the artifact bytes' each their own.
+    widget = pyodide_widgets.module("stages")
+    gpu_hours = formula_of(estimators.gpu_hours).text
+    for key, preset in widget.presets().items():
+        lines, found = provenance.parts(widget, preset["state"])
+        stage = PRESETS.stage(key)
+        assert found[key].formula == "" and stage.source in found[key].sources, key
+        assert found[f"{key}_budget"].formula == gpu_hours, key
+        own = [found[f"{key}_{part}"].formula for part in ("range", "bytes")]
+        assert gpu_hours not in own and len(set(own)) == len(own) and all(own), own
+        assert found[f"{key}_data"].formula == "", key
