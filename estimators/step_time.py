@@ -294,7 +294,6 @@ def tile_rates() -> tuple:
     return tuple((m, n, rate(m, n) / rate(*TILES[0])) for m, n in TILES)
 
 
-
 def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: int = 1) -> GemmTime:
     """t = max(2MNK / (peak × e), 2(MK + KN + MN) / bandwidth, t_floor), e = e_max × max over tiles (r × wave) × K/(K + K_fill).
 

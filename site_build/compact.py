@@ -24,5 +24,5 @@ _SVG_NAMESPACE = '<svg xmlns="http://www.w3.org/2000/svg"'
 
 def page(html: str) -> str:
     """The page `html` as a browser reads it, in fewer bytes."""
-    return minify_html.minify(html.replace(_SVG_NAMESPACE, "<svg"), keep_closing_tags=False, keep_html_and_head_opening_tags=True,
-                              minify_css=False, minify_js=False)
+    return minify_html.minify(html.replace(_SVG_NAMESPACE, "<svg"), keep_closing_tags=False,
+                              keep_html_and_head_opening_tags=True, minify_css=False, minify_js=False)
