@@ -34,7 +34,7 @@ def handle(request: str) -> str:
         result = live[0]
         # Each field's card line once, and each card's sources: runtime.js writes the lines on the widget once.
         result["card_lines"], found = provenance.parts(widget, state)
-        result["card_sources"] = {key: card.cited for key, card in found.items()}
+        result["card_sources"] = {key: card.sources for key, card in found.items()}
         # And the list under the widget, which follows the state as the cards do.
         result["sources"] = provenance.listed(result["card_lines"], found)
         result["command"] = take_away.command(message["widget"], widget, state)

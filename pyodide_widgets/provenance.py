@@ -44,21 +44,14 @@ def formula_text(output) -> str:
 
 @dataclass(frozen=True)
 class Card:
-    """An output's card apart from its inputs' lines, which every card of the widget shares."""
+    """An output's card apart from its inputs' lines, which every card of the widget shares: its formula
+    (none for an output that quotes its sources), the fields whose lines it reads, and what it cites. A
+    source is only ever cited, never the card's own text: the page writes each source once, under its
+    widget, and a card that only quotes its report (the stages' objectives, artifacts and examples) refers
+    to it there, as every other card does."""
     formula: str
     uses: tuple  # the fields whose lines it reads, in order
     sources: tuple  # what it cites, in order: its fields' entries' sources, each once, then its own
-
-    @property
-    def own(self) -> str:
-        """The line its output's slot carries itself: the formula, or the one source of a card that is
-        only its output's source (an output quoting its paper), so that no card starts with a blank line."""
-        return self.formula or ("" if self.uses else self.sources[0])
-
-    @property
-    def cited(self) -> tuple:
-        """The sources listed apart from `own`."""
-        return self.sources if self.formula or self.uses else self.sources[1:]
 
 
 def parts(widget, state: dict) -> tuple[dict, dict]:
@@ -88,14 +81,14 @@ def listed(lines: dict, found: dict) -> tuple:
     """What "Sources of these figures" under a widget lists for a state: every source its cards cite,
     each once, in the order they first cite them; then, when some input is the reader's own, one line
     naming those inputs, which no source gave."""
-    sources = tuple(dict.fromkeys(source for card in found.values() for source in card.cited))
+    sources = tuple(dict.fromkeys(source for card in found.values() for source in card.sources))
     yours = [line.split(": ", 1)[0] for line in lines.values() if line.endswith(f" — {YOURS}")]
     return sources + ((f"{YOURS.capitalize()}: {', '.join(yours)}",) if yours else ())
 
 
 def text(card: Card, lines: dict) -> str:
     """The card as a reader reads it: its formula, its fields' lines, then its sources, one line each."""
-    return "\n".join(filter(None, (card.own, *(lines[name] for name in card.uses), *card.cited)))
+    return "\n".join(filter(None, (card.formula, *(lines[name] for name in card.uses), *card.sources)))
 
 
 def cards(widget, state: dict) -> dict:

@@ -115,13 +115,13 @@ class SiteCards:
 
     def number(self, text: str, value: derivation.Traced) -> str:
         """A printed number: its text, linked to its card's entry, inside a `<data>` holding its value;
-        on paper, the entry's number as a note mark."""
+        on paper, the entry's number, its link's fragment, as a note mark (print.js)."""
         parts = derivation.card_parts(text, value)
         page = self.pages.setdefault(self.page.key, self.page)
         index = page.entries.setdefault(parts, len(page.entries) + 1)
-        # data-note: the entry's number, which a printed page writes after the number (print.css).
+        # The fragment is the entry's number, which a printed page writes after the number (print.js).
         # No class: a <data value> is only ever a number, and the stylesheets say `data[value]`.
-        return f'<data value="{_shortest(float(value))}"><a href="{self.list_url}#{ENTRY_ID.format(index=index)}" data-note="{index}">{text}</a></data>'
+        return f'<data value="{_shortest(float(value))}"><a href="{self.list_url}#{ENTRY_ID.format(index=index)}">{text}</a></data>'
 
     def page_of(self, src_uri: str) -> "_Page | None":
         """What a page put into the list, for a rebuild that keeps the page's HTML (`keep`)."""

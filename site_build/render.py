@@ -101,8 +101,9 @@ def _quoted(text: str, quote: str) -> str:
 
 def _card(found: dict, sources: list, sources_id: str, details: frozenset = frozenset()):
     """The attributes that give an output slot its provenance card (`provenance.Card`): what the card
-    holds of its own (its formula) as `data-card`, its inputs' lines as `--card-in`, which refers to the
-    widget's `--card-<field>` properties (`_card_lines`), and the ids of the sources it cites as
+    holds of its own (its formula; nothing for a card that only quotes its sources) as `data-card`, its
+    inputs' lines as `--card-in`, which refers to the widget's `--card-<field>` properties
+    (`_card_lines`), and the ids of the sources it cites as
     `data-sources` (site_build/browser/cards.js shows the three as one card, as it does a prose
     number's) and, unless `focusable` is off (a pick's output, whose button takes the focus), a place in
     the tab order, so a keyboard reaches the card as a pointer does. A detail has none: its card is its
@@ -113,9 +114,9 @@ def _card(found: dict, sources: list, sources_id: str, details: frozenset = froz
             return markupsafe.Markup("")
         card = found[key]
         # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
-        text = str(markupsafe.escape(card.own)).replace("\n", "&#10;")
+        text = str(markupsafe.escape(card.formula)).replace("\n", "&#10;")
         inputs = " ".join(f"var(--card-{name})" for name in card.uses)
-        ids = " ".join(sources_id.format(sources.index(source) + 1) for source in card.cited)
+        ids = " ".join(sources_id.format(sources.index(source) + 1) for source in card.sources)
         return markupsafe.Markup(f' data-card="{text}"' + (f' style="--card-in:{inputs}"' if inputs else "")
                                  + (f' data-sources="{ids}"' if ids else "") + (' tabindex="0"' if focusable else ""))
     return attributes

@@ -1,7 +1,8 @@
 // On paper a widget is its current state, not a form: as the page goes to print, each control's
 // value is written beside it as text (print.css hides the controls and shows these), and each
 // output's card (its formula, inputs and sources) is written as a numbered note under the
-// widget, its mark beside the output (one note for outputs that share a card). Written afresh at each print, so they follow the state
+// widget, its mark beside the output (one note for outputs that share a card); and each number in
+// prose is marked with its entry's number. Written afresh at each print, so they follow the state
 // the reader left; with JavaScript off, print.css prints the controls as they are.
 (() => {
   const VALUE = "widget__printed";
@@ -27,13 +28,15 @@
       if (control.dataset.kind === "toggle") control.closest("label").append(shown);
       else control.after(shown);
     }
-    const outputs = [...widget.querySelectorAll("[data-output][data-card]")].filter((o) => o.dataset.card);
-    if (!outputs.length) return;
+    // cards.js: each output's card, its own line, the widget's lines it uses and its sources (a card
+    // that only quotes its sources has no own line: its text is what counts).
+    const carded = [...widget.querySelectorAll("[data-output][data-card]")]
+      .map((output) => [output, window.widgetCardText(output)]).filter(([, card]) => card);
+    if (!carded.length) return;
     const notes = document.createElement("ol");
     notes.className = NOTES;
     const numbered = new Map();  // card -> its note's number: an output and its detail share one card
-    for (const output of outputs) {
-      const card = window.widgetCardText(output); // cards.js: its own line, the widget's lines it uses, its sources
+    for (const [output, card] of carded) {
       if (!numbered.has(card)) {
         numbered.set(card, numbered.size + 1);
         const note = document.createElement("li");
@@ -56,7 +59,22 @@
     delete widget.dataset.printed;
   }
 
+  // A number in prose links to its entry on its page's list of "How the numbers were made", whose
+  // number its link's fragment is: on paper that number follows it as a note mark (print.css), the
+  // list printing numbered in the same order. Written here rather than by the build on every link:
+  // the fragment already holds it (a page of four hundred numbers carried it twice, some kilobytes).
+  const NUMBERS = "data[value] > a";
+
+  function writeNumberNotes() {
+    for (const link of document.querySelectorAll(NUMBERS)) link.dataset.note = decodeURIComponent(link.hash.slice(1));
+  }
+
+  function clearNumberNotes() {
+    for (const link of document.querySelectorAll(`${NUMBERS}[data-note]`)) delete link.dataset.note;
+  }
+
   function writeAll() {
+    writeNumberNotes();
     window.widgetRuntime?.showControls(); // those the build deferred (runtime.js) stand in the page now
     for (const widget of document.querySelectorAll("[data-widget]")) {
       clear(widget);
@@ -71,6 +89,7 @@
   }
 
   function clearAll() {
+    clearNumberNotes();
     for (const widget of document.querySelectorAll("[data-widget][data-printed]")) clear(widget);
   }
 

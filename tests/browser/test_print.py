@@ -43,7 +43,7 @@ def notes(page, widget: str) -> dict:
     """The printed notes under the widget and, for each output with a card, its mark and card."""
     return page.eval_on_selector(root(widget), """el => ({
       notes: [...el.querySelectorAll(".widget__notes li")].filter(li => li.checkVisibility()).map(li => li.textContent),
-      outputs: [...el.querySelectorAll("[data-output][data-card]")].filter(o => o.dataset.card).map(o =>
+      outputs: [...el.querySelectorAll("[data-output][data-card]")].filter(o => window.widgetCardText(o)).map(o =>
         [o.dataset.note, getComputedStyle(o, "::after").content, window.widgetCardText(o)]),
     })""")
 

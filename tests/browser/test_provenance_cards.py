@@ -185,10 +185,10 @@ def test_with_javascript_off_an_outputs_card_holds_its_formula_and_every_input_l
             seen.add(card)
             slot.hover()
             shown = css_content(slot.evaluate("el => getComputedStyle(el, '::after').content")).split("\n")
-            expected = [line for line in (card.own, *(lines[f] for f in card.uses)) if line]
+            expected = [line for line in (card.formula, *(lines[f] for f in card.uses)) if line]
             assert shown[:len(expected)] == expected, (name, key)
             # After them only the line that says where its sources are, when it cites any.
-            assert len(shown) - len(expected) == (1 if card.cited else 0), (name, key, shown)
+            assert len(shown) - len(expected) == (1 if card.sources else 0), (name, key, shown)
             checked += 1
     context.close()
     assert checked, "no widget card checked on the page"

@@ -222,7 +222,7 @@ def test_a_changed_input_makes_the_card_say_your_input_with_the_new_value(name):
             # The worker sends each field's line once; every card using the field reads it (parts, text).
             assert reply["card_lines"][field.name] == line(field, value, provenance.YOURS)
             lines, found = provenance.parts(widget, state)
-            assert reply["card_sources"] == {key: list(card.cited) for key, card in found.items()}
+            assert reply["card_sources"] == {key: list(card.sources) for key, card in found.items()}
             for key in users:
                 assert line(field, value, provenance.YOURS) in provenance.text(found[key], reply["card_lines"]).split("\n"), key
             checked += 1
@@ -316,7 +316,7 @@ def test_no_card_nor_the_sources_under_a_widget_name_a_key_or_code(name):
             assert not [n for n in names if n in text], (key, text)
         # Each source once in a card.
         for card in found.values():
-            assert len(set(card.cited)) == len(card.cited), (key, card)
+            assert len(set(card.sources)) == len(card.sources), (key, card)
 
 
 def test_the_sources_under_a_widget_follow_its_state_and_name_the_readers_own_inputs():
