@@ -99,11 +99,11 @@ def _quoted(text: str, quote: str) -> str:
     return html.escape(text, quote=False).replace(quote, f"&#{ord(quote)};")
 
 
-def _card(found: dict, sources: list, sources_id: str, details: frozenset = frozenset()):
+def _card(found: dict, sources: list, details: frozenset = frozenset()):
     """The attributes that give an output slot its provenance card (`provenance.Card`): what the card
     holds of its own (its formula; nothing for a card that only quotes its sources) as `data-card`, its
     inputs' lines as `--card-in`, which refers to the widget's `--card-<field>` properties
-    (`_card_lines`), and the ids of the sources it cites as
+    (`_card_lines`), and the sources it cites, by their numbers in the list under the widget, as
     `data-sources` (site_build/browser/cards.js shows the three as one card, as it does a prose
     number's) and, unless `focusable` is off (a pick's output, whose button takes the focus), a place in
     the tab order, so a keyboard reaches the card as a pointer does. A detail has none: its card is its
@@ -116,9 +116,9 @@ def _card(found: dict, sources: list, sources_id: str, details: frozenset = froz
         # Line breaks as character references: the widget's HTML stays one line per element for Markdown.
         text = str(markupsafe.escape(card.formula)).replace("\n", "&#10;")
         inputs = " ".join(f"var(--card-{name})" for name in card.uses)
-        ids = " ".join(sources_id.format(sources.index(source) + 1) for source in card.sources)
+        cited = " ".join(str(sources.index(source) + 1) for source in card.sources)
         return markupsafe.Markup(f' data-card="{text}"' + (f' style="--card-in:{inputs}"' if inputs else "")
-                                 + (f' data-sources="{ids}"' if ids else "") + (' tabindex="0"' if focusable else ""))
+                                 + (f' data-sources="{cited}"' if cited else "") + (' tabindex="0"' if focusable else ""))
     return attributes
 
 
@@ -281,9 +281,8 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
     fields = {f.name: f for f in widget.FIELDS}
     main, more = main_fields(widget)
     lines, found = provenance.parts(widget, state)
-    # "Sources of these figures": the cards' sources, each once (a slot's data-sources refer to them).
+    # "Sources of these figures": the cards' sources, each once (a slot's data-sources number them).
     sources = list(provenance.listed(lines, found))
-    sources_id = f"{element_id or name}-source-{{}}"
     picture = _scoped_ids(chart_svg(chart, result["data"]), element_id or name) if chart else ""
     html = _JINJA.get_template(getattr(widget, "TEMPLATE", GENERIC_TEMPLATE)).render(
         name=name,
@@ -304,9 +303,9 @@ def _render(name: str, preset: str | None, element_id: str | None) -> str:
         preset=preset,
         outputs=result["outputs"],
         data=result["data"],
-        card=_card(found, sources, sources_id, frozenset(o.detail for o in widget.OUTPUTS if o.detail)),
+        card=_card(found, sources, frozenset(o.detail for o in widget.OUTPUTS if o.detail)),
         card_lines=_card_lines(lines),
-        sources=[(sources_id.format(i + 1), text) for i, text in enumerate(sources)],
+        sources=sources,
         chart_svg=picture,
         # {figure module: its fold's summary}: the charts a widget draws besides its picture, folded under it.
         folded_charts=tuple(getattr(widget, "FOLDED_CHARTS", {}).items()),

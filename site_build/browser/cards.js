@@ -8,10 +8,11 @@
 // holds of its own (the formula) in data-card, and in --card-in the widget's
 // --card-<field> properties its inputs' lines are: a widget writes each line
 // once, on its root, and the runtime keeps them current, at most one write per answer.
-// As built, a slot names the sources it cites in data-sources (each written
-// once, under its widget); live, the runtime writes each card's sources in the
-// widget's data-card-sources. A glossary term carries its definition, and the
-// page that says more about it if it names one (data-card-link).
+// As built, a slot names the sources it cites in data-sources, by their numbers
+// in the list under its widget, where each is written once; live, the runtime
+// writes each card's sources in the widget's data-card-sources. A glossary term
+// carries its definition, and the page that says more about it if it names one
+// (data-card-link).
 //
 // One delegated set of listeners and one tooltip element serve the whole page,
 // drawn with the theme's tooltip classes. The theme's own tooltips
@@ -113,8 +114,9 @@
     const names = slot.style.getPropertyValue("--card-in").match(/--card-[\w-]+/g) || [];
     const lines = names.map((name) => cssText(widget.style.getPropertyValue(name)).replace(/^\n/, ""));
     const live = widget?.dataset.cardSources;
+    const listed = widget?.querySelector(".widget__sources ol")?.children ?? [];
     const cited = live ? JSON.parse(live)[slot.dataset.output] || []
-      : (slot.dataset.sources || "").split(" ").filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? "");
+      : (slot.dataset.sources || "").split(" ").filter(Boolean).map((n) => listed[n - 1]?.textContent ?? "");
     return [slot.dataset.card, ...lines, ...cited].filter(Boolean).join("\n");
   }
   // print.js writes each card as a note under its widget.

@@ -376,9 +376,8 @@
     const list = w.root.querySelector(".widget__sources ol");
     if (!list || !sources) return;
     if ([...list.children].map((item) => item.textContent).join("\n") === sources.join("\n")) return;
-    list.replaceChildren(...sources.map((text, i) => {
+    list.replaceChildren(...sources.map((text) => {
       const item = document.createElement("li");
-      item.id = `${w.root.id}-source-${i + 1}`;
       item.textContent = text;
       return item;
     }));

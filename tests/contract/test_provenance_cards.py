@@ -14,6 +14,7 @@ import json
 import math
 import re
 
+import markupsafe
 import pytest
 
 import estimators
@@ -245,6 +246,7 @@ def test_the_page_carries_each_card_on_its_slot_and_figures_take_focus(name):
     # A pick's output sits inside its button, which takes the focus for it.
     on_picks = {f.pick_output[0] for f in widget.FIELDS if f.pick_output}
     widget_lines = root_lines(page)
+    listed = listed_sources(page)
     for key, card in cards.items():
         tag = re.search(rf'<[^>]*data-output="{re.escape(key)}"[^>]*>', page).group(0)
         if key in details:  # its card is its figure's, carried by the figure's slot just above it
@@ -254,11 +256,18 @@ def test_the_page_carries_each_card_on_its_slot_and_figures_take_focus(name):
         # names (each written once, on the widget's root), then each source it cites, written once under the widget.
         own = html.unescape(re.search(r'data-card="([^"]*)"', tag).group(1))
         inputs = re.findall(r"var\((--card-[\w-]+)\)", (re.search(r'style="--card-in:([^"]*)"', tag) or re.match("()", "")).group(1))
-        cited = (re.search(r'data-sources="([^"]*)"', tag) or re.match("()", "")).group(1).split()
-        sources = [html.unescape(re.search(rf'<li id="{i}">([^<]*)</li>', page).group(1)) for i in cited]
+        # Each source by its number in the list under the widget.
+        cited = [int(n) for n in (re.search(r'data-sources="([^"]*)"', tag) or re.match("()", "")).group(1).split()]
+        assert all(1 <= n <= len(listed) for n in cited), (key, cited)
+        sources = [listed[n - 1] for n in cited]
         assert "\n".join(filter(None, [own, *(widget_lines[name] for name in inputs), *sources])) == card
-        assert all(page.count(f'id="{i}"') == 1 for i in cited)
         assert ('tabindex="0"' in tag) == (key not in on_picks), tag
+
+
+def listed_sources(page: str) -> list:
+    """The texts of "Sources of these figures" under the widget, in order."""
+    block = re.search(r'<div class="widget__sources".*?</ol>', page, re.S)
+    return [html.unescape(text) for text in re.findall(r"<li>([^<]*)</li>", block.group(0))] if block else []
 
 
 def root_lines(page: str) -> dict:
@@ -291,8 +300,8 @@ def test_a_source_cited_by_many_cards_of_a_widget_is_written_once():
     page = render.render("training_time")
     cited = re.findall(r'data-sources="([^"]*)"', page)
     assert len(cited) > len(set(cited)) or any(len(c.split()) > 1 for c in cited)
-    for source in re.findall(r'<li id="[^"]+">([^<]*)</li>', page):
-        assert page.count(source) == 1, source
+    for source in listed_sources(page):
+        assert page.count(str(markupsafe.escape(source))) == 1, source
 
 
 def code_names() -> list:
