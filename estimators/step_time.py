@@ -1093,7 +1093,7 @@ class LayoutTerms:
         self.send = _send_seconds(shape, tp, cp, pp, setup.sequence_parallel, setup.micro_batch * seq_len / cp, gpu)
         self.dense = (shape.params - shape.expert_params) / (tp * pp)
         self.expert = shape.expert_params / (tp * pp * ep)
-        self.stages = {}  # ZeRO stage -> (gradient reduction, weight gathering) seconds: collectives
+        self.stages = {}  # 0, or 1 for every sharded ZeRO stage -> (gradient reduction, weight gathering) seconds
 
     def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
         su, block, m, blocks, pp = self.setup, self.block, self.m, self.blocks, self.degrees[2]
@@ -1124,12 +1124,13 @@ class LayoutTerms:
     def collectives(self, zero_stage: int) -> tuple:
         """(gradient reduction, weight gathering) seconds of the data-parallel cut at a ZeRO stage (_reduce_and_gather),
         kept once per layout: every recomputation and chunk count of the stage shares them, and a search asks them for
-        every choice it times."""
-        found = self.stages.get(zero_stage)
+        every choice it times. Stages 1 to 3 reduce-scatter the gradients and gather the weights alike: one figure."""
+        sharded = min(zero_stage, 1)
+        found = self.stages.get(sharded)
         if found is None:
             su, (tp, cp, pp, dp, ep) = self.setup, self.degrees
-            found = self.stages[zero_stage] = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, zero_stage,
-                                                                 su.grad_bytes, self.gpu, su.gather_bytes)
+            found = self.stages[sharded] = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, sharded,
+                                                              su.grad_bytes, self.gpu, su.gather_bytes)
         return found
 
     def copies(self, zero_stage: int) -> float:
