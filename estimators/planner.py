@@ -64,7 +64,7 @@ place (tied_places): the model cannot order them.
 import heapq
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .errors import EstimatorError
 from .memory import (
@@ -358,7 +358,7 @@ def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences:
         return "tp_heads"
     if not _chunk_options(m.layers, layout.pp):
         return "pp_layers"
-    if _odd_for_dualpipe(layout.pp, practice):
+    if _odd_for_dualpipe(layout.pp, practice.schedule):
         return "pp_dualpipe"
     if seq_len % layout.cp:
         return "cp_sequence"
@@ -371,9 +371,9 @@ def _check(m: _Model, layout: Layout, cluster: Cluster, seq_len: int, sequences:
     return None
 
 
-def _odd_for_dualpipe(pp: int, practice: Practice) -> bool:
+def _odd_for_dualpipe(pp: int, schedule: str) -> bool:
     """DualPipe pairs stage i with stage p − 1 − i, the two directions' halves: it needs an even p (DeepSeek-V3 §3.2.1)."""
-    return practice.schedule == "dualpipe" and pp % 2 == 1 and pp > 1
+    return schedule == "dualpipe" and pp % 2 == 1 and pp > 1
 
 
 def _practice(practice) -> Practice:
@@ -539,10 +539,12 @@ def plan_layouts(config, cluster: Cluster, seq_len: int, global_batch_tokens: in
 def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer, practice=PLANNED) -> tuple:
     """(the plan's _Search, every layout that fits in the order met, rejections by reason, layouts).
 
-    Cheapest test first: a TP degree that crosses a scale-up domain or splits
-    the heads rejects every layout under it, counted without building one; the
-    other degrees are checked as whole numbers, and only a layout that passes
-    them has its memory tried (_check's reasons, in _check's order).
+    The degrees' structural checks come from _structure, kept for every plan
+    of the same cluster, depth, heads, experts and batch (a reader typing a
+    width or a GPU's rates re-uses them); only memory is tried here, for each
+    layout that passes them, in the order they were met. Rejections are
+    counted in the order each reason was first met, as a walk over every
+    layout in turn would count them.
     """
     if not isinstance(cluster, Cluster):
         raise EstimatorError("cluster", cluster, "a planner.Cluster")
@@ -550,44 +552,72 @@ def _enumerate(config, cluster, seq_len, global_batch_tokens, optimizer, practic
     s, sequences = _batch(seq_len, global_batch_tokens)
     search = _Search(config, m, cluster, s, sequences=sequences,
                      optimizer=one_of("optimizer", optimizer, tuple(OPTIMIZERS)), practice=practice)
-    rejected, fitting, count = {}, [], 0
+    groups, structural, count = _structure(cluster.gpus, cluster.gpu.scale_up_gpus, m.heads, m.layers, m.experts,
+                                           bool(m.routed), s, sequences, practice.schedule)
+    fitting, first_memory, memory = [], None, 0
+    for (tp, cp, pp), layouts in groups:
+        lightest = search.lightest(tp, cp, pp)
+        for place, layout in layouts:
+            if search.state(layout, ZERO_STAGES[-1]) + lightest <= search.limit:  # search.fits
+                fitting.append(layout)
+            else:
+                memory += 1
+                first_memory = place if first_memory is None else first_memory
+    firsts = dict(structural)
+    if memory:
+        firsts["memory"] = (first_memory, memory)
+    rejected = {reason: c for reason, (_, c) in sorted(firsts.items(), key=lambda item: item[1][0])}
+    return search, fitting, rejected, count
+
+
+@lru_cache(maxsize=64)  # typing a width, a GPU's rates, memory or links keeps the same structure
+def _structure(gpus: int, scale_up_gpus: int, heads: int, layers: int, experts: int, routed: bool, seq_len: int,
+               sequences: int, schedule: str) -> tuple:
+    """(((tp, cp, pp), ((place, layout), …)), …) of every layout that passes the structural checks, grouped by (tp, cp,
+    pp) in the order met and each with its place in that order; {reason: (first place, count)} of those rejected;
+    the layouts counted.
+
+    Cheapest test first: a TP degree that crosses a scale-up domain or splits
+    the heads rejects every layout under it, counted without building one; the
+    other degrees are checked as whole numbers (_check's reasons, in _check's
+    order); DualPipe needs an even number of stages.
+    """
+    rejected, groups, count = {}, [], 0
 
     def reject(reason, layouts):
-        rejected[reason] = rejected.get(reason, 0) + layouts
+        first, before = rejected.get(reason, (count, 0))
+        rejected[reason] = (first, before + layouts)
 
-    n = cluster.gpus
-    for tp in _divisors(n):
-        if tp > cluster.gpu.scale_up_gpus or m.heads % tp:
-            layouts = _layouts_under(n // tp, bool(m.routed))
+    for tp in _divisors(gpus):
+        if tp > scale_up_gpus or heads % tp:
+            layouts = _layouts_under(gpus // tp, routed)
+            reject("tp_crosses_scale_up" if tp > scale_up_gpus else "tp_heads", layouts)
             count += layouts
-            reject("tp_crosses_scale_up" if tp > cluster.gpu.scale_up_gpus else "tp_heads", layouts)
             continue
-        for cp in _divisors(n // tp):
-            for pp in _divisors(n // (tp * cp)):
-                dp = n // (tp * cp * pp)
-                eps = _divisors(dp) if m.routed else (1,)
-                count += len(eps)
-                reason = ("pp_layers" if not _chunk_options(m.layers, pp) else
-                          "pp_dualpipe" if _odd_for_dualpipe(pp, practice) else "cp_sequence" if s % cp else None)
+        for cp in _divisors(gpus // tp):
+            for pp in _divisors(gpus // (tp * cp)):
+                dp = gpus // (tp * cp * pp)
+                eps = _divisors(dp) if routed else (1,)
+                reason = ("pp_layers" if not _chunk_options(layers, pp) else
+                          "pp_dualpipe" if _odd_for_dualpipe(pp, schedule) else
+                          "cp_sequence" if seq_len % cp else None)
                 if reason:
                     reject(reason, len(eps))
+                    count += len(eps)
                     continue
                 after = ("dp_batch" if sequences % (dp * MICRO_BATCH) else
                          "micro_batches" if sequences // (dp * MICRO_BATCH) < pp else None)
-                lightest = None  # search.lightest(tp, cp, pp), once a layout of them is tried
+                passed = []
                 for ep in eps:
-                    reason = "ep_experts" if ep > 1 and (m.experts % ep or dp % ep) else after
+                    reason = "ep_experts" if ep > 1 and (experts % ep or dp % ep) else after
                     if reason:
                         reject(reason, 1)
-                        continue
-                    layout = Layout(tp, cp, pp, dp, ep=ep)
-                    if lightest is None:
-                        lightest = search.lightest(tp, cp, pp)
-                    if search.state(layout, ZERO_STAGES[-1]) + lightest <= search.limit:  # search.fits
-                        fitting.append(layout)
                     else:
-                        reject("memory", 1)
-    return search, fitting, rejected, count
+                        passed.append((count, Layout(tp, cp, pp, dp, ep=ep)))
+                    count += 1
+                if passed:
+                    groups.append(((tp, cp, pp), tuple(passed)))
+    return tuple(groups), tuple(rejected.items()), count
 
 
 @cache  # the same few remainders recur for every rejected TP degree and every plan of one cluster
@@ -699,11 +729,11 @@ class _Search:
     def floors(self) -> tuple:
         """The floors _branch_and_bound tries a layout's choices against, cheapest first, each under the next: for an
         MoE model one per (tp, cp) before its (tp, cp, ep) block terms (an MoE plan has several EP degrees of each)."""
-        return (self.cheap, self.quick, self.bound) if self.m.routed else (self.quick, self.bound)
+        return (self.cheap, self.quick, self.bound, self.tight) if self.m.routed else (self.quick, self.bound, self.tight)
 
     def cheap(self, layout) -> float:
         """A floor under `quick` from tp and cp alone: m micro-batches × ⌈L/p⌉ blocks of step_time.block_floor_seconds,
-        its rounding kept under quick's (FLOOR_MARGIN four times)."""
+        its rounding kept under quick's (FLOOR_MARGIN five times)."""
         key = ("cheap", layout.tp, layout.cp)
         if key not in self.shared:
             self.shared[key] = block_floor_seconds(self.shape, planned_setup(Layout(layout.tp, layout.cp, 1, 1),
@@ -715,32 +745,48 @@ class _Search:
             micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
             full = stage_blocks(self.m.layers, layout.pp)[0]
             floor = self.shared[("cheap", layout.tp, layout.cp, layout.pp, layout.dp)] = (
-                micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 4)
+                micro_batches * full * self.shared[key] * FLOOR_MARGIN ** 5)
         return floor
 
     def quick(self, layout) -> float:
         """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
         ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic, what every choice's step holds at
         least (step_time.LayoutTerms.floor adds the output layer, recomputation, sends, the bubble and the optimizer),
-        its rounding kept under the bound's (FLOOR_MARGIN three times)."""
+        its rounding kept under the bound's (FLOOR_MARGIN four times)."""
         block = self.block(layout)
         micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
         full = stage_blocks(self.m.layers, layout.pp)[0]
         busy = micro_batches * full * (block.compute_seconds + block.tp_seconds + block.cp_seconds)
-        return busy * FLOOR_MARGIN ** 3
+        return busy * FLOOR_MARGIN ** 4
 
     def bound(self, layout) -> float:
-        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor with the cheapest recomputation that fits, the most chunks that fit and the lowest ZeRO stage any
-        choice fits with (memory is known before time; ZeRO-3's state is the least any stage holds)."""
-        options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
-        room = self.limit - self.state(layout, ZERO_STAGES[-1])
-        cheapest = next(r for r, base in bases if base <= room)  # SEARCHED: least arithmetic first
-        # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
-        schedule = self.practice.schedule
-        most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v, schedule) <= room)
-        lowest = self.stage(layout, lightest * _interleaving(layout.pp, 1, schedule))  # DualPipe's extra micro-batch
-        # Twice: its own rounding kept under the choices' floors, each the step a rounding's width below it.
-        return self.terms(layout).floor(lowest, cheapest, most, _schedule(most, self.practice)) * FLOOR_MARGIN ** 2
+        """A floor under `tight`: step_time.LayoutTerms.floor at the same choices without the exposed data-parallel
+        time (unless every choice is ZeRO-3), its rounding kept under tight's (FLOOR_MARGIN three times)."""
+        return self.terms(layout).floor(*self.least(layout), data_parallel=False) * FLOOR_MARGIN ** 3
+
+    def tight(self, layout) -> float:
+        """A floor under the floor of every choice of a layout: step_time.LayoutTerms.floor with the cheapest
+        recomputation that fits, the most chunks that fit and the lowest ZeRO stage any choice fits with, the least
+        exposed data-parallel time of the stages from it (memory is known before time; ZeRO-3's state is the least any
+        stage holds). Twice FLOOR_MARGIN: its own rounding kept under the choices' floors, each the step a rounding's
+        width below it."""
+        return self.terms(layout).floor(*self.least(layout)) * FLOOR_MARGIN ** 2
+
+    def least(self, layout) -> tuple:
+        """(lowest ZeRO stage, cheapest recomputation, most chunks, their schedule) any choice of a layout fits with:
+        the arguments of its floors, kept once per layout."""
+        key = ("least", layout.tp, layout.cp, layout.pp, layout.dp, layout.ep)
+        found = self.shared.get(key)
+        if found is None:
+            options, bases, lightest = self.pieces(layout.tp, layout.cp, layout.pp)
+            room = self.limit - self.state(layout, ZERO_STAGES[-1])
+            cheapest = next(r for r, base in bases if base <= room)  # SEARCHED: least arithmetic first
+            # The most chunks any choice fits with: those that fit beside the lightest activations, the largest first.
+            schedule = self.practice.schedule
+            most = next(v for v in reversed(options) if lightest * _interleaving(layout.pp, v, schedule) <= room)
+            lowest = self.stage(layout, lightest * _interleaving(layout.pp, 1, schedule))  # DualPipe's extra micro-batch
+            found = self.shared[key] = lowest, cheapest, most, _schedule(most, self.practice)
+        return found
 
     def block_activations(self, tp: int, cp: int, recompute: str) -> float:
         """_block_activations of one (tp, cp) and recomputation: the same for every pipeline depth of a plan."""

@@ -326,7 +326,9 @@ def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s,
     for tm, tn, rate in tile_rates():
         tiles = -(-m // tm) * -(-n // tn) * batch
         wave = (m * n * batch) / (-(-tiles // units) * units * tm * tn)
-        best = max(best, rate * (wave if wave < 1 else 1.0))
+        reached = rate * (wave if wave < 1 else 1.0)
+        if reached > best:  # max(), without a call per tile: a plan times hundreds of new shapes
+            best = reached
     efficiency = matmul_share * best * k / (k + fill_k) * units / sms
     flops = MATMUL_FLOPS_PER_MAC * m * n * k * batch
     memory = BYTES_BF16 * (m * k + k * n + m * n) * batch / hbm_bytes_per_s
@@ -865,7 +867,7 @@ class BlockTerms:
     tp_seconds: float
     cp_seconds: float
     ep_seconds: float  # per block: the MoE blocks' all-to-alls spread over every block
-    ep_paired_seconds: float  # per block: what of them Megatron-Core's combined 1F1B leaves exposed
+    ep_paired_seconds: float  # per block: what of them Megatron-Core's combined 1F1B leaves exposed (0 unless overlapped)
     ops_recompute_seconds: float  # the forward matmuls a per-operator policy recomputes (ops_recomputed_share)
     flops: float
     head_seconds: float  # the output layer and its loss
@@ -893,17 +895,17 @@ def block_terms(shape: Shape, setup: Setup, gpu: Gpu, seq_len: int) -> BlockTerm
     micro-batch of b·s/cp tokens: computed once for every setup that shares its tp, cp, ep and micro-batch."""
     return _block_of(shape, gpu, seq_len, setup.tp, setup.cp, setup.ep, setup.micro_batch, setup.sequence_parallel,
                      setup.attention, setup.tp_overlap, setup.nodes_per_token, setup.dispatch_bytes, setup.comm_sms,
-                     setup.framework, setup.fused_norm, setup.unfused_activation)
+                     setup.framework, setup.fused_norm, setup.unfused_activation, setup.ep_overlap)
 
 
 @cache  # one per (model, GPU, tp, cp, ep, micro-batch, sequence): shared by every other choice of a plan
 def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, sequence_parallel, attention, tp_overlap,
               nodes_per_token, dispatch_bytes, comm_sms, framework="megatron", fused_norm=False,
-              unfused_activation=False) -> BlockTerms:
+              unfused_activation=False, ep_overlap=False) -> BlockTerms:
     setup = Setup(tp=tp, cp=cp, dp=ep, ep=ep, micro_batch=micro_batch, sequence_parallel=sequence_parallel,
                   attention=attention, tp_overlap=tp_overlap, nodes_per_token=nodes_per_token,
                   dispatch_bytes=dispatch_bytes, comm_sms=comm_sms, framework=framework, fused_norm=fused_norm,
-                  unfused_activation=unfused_activation)
+                  unfused_activation=unfused_activation, ep_overlap=ep_overlap)
     tokens = setup.micro_batch * seq_len / setup.cp
     moe_share = shape.moe_layers / shape.layers
     # A kind no block is (a model whose every block is MoE) adds 0 to every sum below: left out, not timed.
@@ -912,7 +914,8 @@ def _block_of(shape: Shape, gpu: Gpu, seq_len: int, tp, cp, ep, micro_batch, seq
     memory = [(w, memory_bound_seconds(shape, setup, tokens, gpu, moe)) for w, moe in kinds]
     attention = (flash_attention_seconds if setup.attention == "flash" else unfused_attention_seconds)(shape, setup, seq_len, gpu)
     head = head_gemms(shape, setup, tokens, gpu)
-    pair = paired_layer(shape, setup, seq_len, gpu) if setup.ep > 1 and shape.moe_layers else None
+    # The paired schedule's block (a walk over every MoE block) only where the run overlaps its all-to-alls: nothing else reads it.
+    pair = paired_layer(shape, setup, seq_len, gpu) if setup.ep_overlap and setup.ep > 1 and shape.moe_layers else None
     slow = 1 / framework_compute_share(setup.framework)
     compute = slow * (sum(w * (g.forward_seconds + g.backward_seconds) for w, g in gemms)
                       + sum(w * (m.forward_seconds + m.backward_seconds) for w, m in memory)
@@ -1090,10 +1093,10 @@ class LayoutTerms:
         self.send = _send_seconds(shape, tp, cp, pp, setup.sequence_parallel, setup.micro_batch * seq_len / cp, gpu)
         self.dense = (shape.params - shape.expert_params) / (tp * pp)
         self.expert = shape.expert_params / (tp * pp * ep)
+        self.stages = {}  # 0, or 1 for every sharded ZeRO stage -> (gradient reduction, weight gathering) seconds
 
     def choice(self, zero_stage: int, recompute_mode: str, chunks: int) -> _Choice:
-        su, block, m, blocks = self.setup, self.block, self.m, self.blocks
-        tp, cp, pp, dp, ep = self.degrees
+        su, block, m, blocks, pp = self.setup, self.block, self.m, self.blocks, self.degrees[2]
         recompute = _recompute_seconds(block, recompute_mode, blocks)
         compute = blocks * block.compute_seconds + self.head + recompute + self.copies(zero_stage)
         ep_seconds = _all_to_all_exposed(block, su, pp, blocks, compute, m, chunks)
@@ -1102,16 +1105,33 @@ class LayoutTerms:
         busy = m * micro
         share = _bubble_share(pp, m, chunks, su.schedule)
         bubble = busy * share / (1 - share)
-        shards = dp * cp if zero_stage >= 1 else 1
-        optimizer = _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // ep), self.gpu)
-        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, zero_stage,
-                                            su.grad_bytes, self.gpu, su.gather_bytes)
+        optimizer = self.optimizer(zero_stage)
+        grads, weights = self.collectives(zero_stage)
         dp_seconds, exposed = _exposed(grads, weights, zero_stage, su.dp_overlap, blocks * block.backward_seconds, micro, blocks)
         per_step = m if zero_stage == 3 else 1
         step = finite_result("step_seconds", busy + bubble + exposed * per_step + optimizer)
         return _Choice(recompute_seconds=recompute, compute_seconds=compute, ep_seconds=ep_seconds, pp_seconds=pp_seconds,
                        busy_seconds=busy, bubble_share=share, bubble_seconds=bubble, dp_seconds=dp_seconds * per_step,
                        dp_exposed_seconds=exposed * per_step, optimizer_seconds=optimizer, step_seconds=step)
+
+    def optimizer(self, zero_stage: int) -> float:
+        """The optimizer step's seconds at a ZeRO stage: from stage 1 its state is sharded over the dp·cp GPUs, its
+        experts' over dp·cp/ep; stage 0 holds it all."""
+        _, cp, _, dp, ep = self.degrees
+        shards = dp * cp if zero_stage >= 1 else 1
+        return _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // ep), self.gpu)
+
+    def collectives(self, zero_stage: int) -> tuple:
+        """(gradient reduction, weight gathering) seconds of the data-parallel cut at a ZeRO stage (_reduce_and_gather),
+        kept once per layout: every recomputation and chunk count of the stage shares them, and a search asks them for
+        every choice it times. Stages 1 to 3 reduce-scatter the gradients and gather the weights alike: one figure."""
+        sharded = min(zero_stage, 1)
+        found = self.stages.get(sharded)
+        if found is None:
+            su, (tp, cp, pp, dp, ep) = self.setup, self.degrees
+            found = self.stages[sharded] = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, sharded,
+                                                              su.grad_bytes, self.gpu, su.gather_bytes)
+        return found
 
     def copies(self, zero_stage: int) -> float:
         """FSDP's per-micro-batch copies of this stage's parameters (fsdp_copy_seconds); none under Megatron-LM, whose
@@ -1120,30 +1140,33 @@ class LayoutTerms:
             return 0.0
         return fsdp_copy_seconds(self.dense + self.expert, self.gpu)
 
-    def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str) -> float:
+    def floor(self, zero_stage: int, recompute_mode: str, most_chunks: int, schedule: str,
+              data_parallel: bool = True) -> float:
         """A floor under `choice`'s step for every ZeRO stage from `zero_stage`, chunk count up to `most_chunks` (on
         `schedule`) and recomputation at least `recompute_mode`'s: the same terms with that recomputation, one chunk's
-        sends, the bubble of the most chunks, the optimizer of a fully sharded state, and no exposed data-parallel time
-        unless every choice is ZeRO-3, whose gathers are then set against the longest micro-batch any choice has (full
-        recomputation, the most chunks' sends): each term the least any choice gives it."""
+        sends, the bubble of the most chunks, the optimizer of a fully sharded state, and the least exposed data-parallel
+        time of any ZeRO stage from `zero_stage` (below 3 what the choice counts, which neither recomputation nor chunks
+        move; ZeRO-3's gathers set against the longest micro-batch any choice has: full recomputation, the most chunks'
+        sends): each term the least any choice gives it. Without `data_parallel`, a cheaper floor under that one: the
+        exposed data-parallel time left out unless every choice is ZeRO-3."""
         su, block, m, blocks, head, send = self.setup, self.block, self.m, self.blocks, self.head, self.send
-        tp, cp, pp, dp, expert_parallel = self.degrees
+        pp = self.degrees[2]
         compute = (blocks * block.compute_seconds + head + _recompute_seconds(block, recompute_mode, blocks)
                    + self.copies(zero_stage))
         # One chunk leaves no warm-up unpaired: the least any choice exposes.
         ep = _all_to_all_exposed(block, su, pp, blocks, compute, m, 1)
         micro = compute + blocks * (block.tp_seconds + block.cp_seconds) + ep + send
         share = _bubble_share(pp, m, most_chunks if schedule == "interleaved" else 1, schedule)
-        shards = dp * cp  # every ZeRO stage from 1 shards the optimizer's state over them; stage 0 holds it all
-        floor = m * micro / (1 - share) + _optimizer_seconds(self.dense / shards + self.expert / max(1, shards // expert_parallel),
-                                                             self.gpu)
-        if zero_stage < 3:
+        floor = m * micro / (1 - share) + self.optimizer(1)  # every stage from 1 shards it alike; 0 holds it all
+        stages = range(zero_stage, 4) if data_parallel else range(3, 4) if zero_stage == 3 else ()
+        if not stages:
             return floor
+        window = blocks * block.backward_seconds
         longest = (micro - compute + blocks * block.compute_seconds + head + _recompute_seconds(block, "full", blocks)
                    + send * (most_chunks - 1) + (blocks * block.ep_seconds if su.ep_overlap else 0.0))
-        grads, weights = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, expert_parallel, 3, su.grad_bytes,
-                                            self.gpu, su.gather_bytes)
-        return floor + m * _exposed(grads, weights, 3, su.dp_overlap, blocks * block.backward_seconds, longest, blocks)[1]
+        # ZeRO-3 exposes its traffic for each of the m micro-batches, the stages below once a step.
+        return floor + min((m if stage == 3 else 1) * _exposed(*self.collectives(stage), stage, su.dp_overlap, window,
+                                                               longest, blocks)[1] for stage in stages)
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:
