@@ -5,9 +5,6 @@
 import { createInterface } from "node:readline";
 import { optimize } from "svgo";
 
-// svgo reads one root element: a diagram's figures stand in this one while it reads them.
-const ROOT = "lean-root";
-
 export const CONFIG = {
   // A hundredth of a pixel, in coordinates, lengths and path data.
   floatPrecision: 2,
@@ -39,11 +36,9 @@ export const CONFIG = {
   ],
 };
 
-function lean(svg) {
-  if (svg.startsWith("<svg")) return optimize(svg, CONFIG).data;
-  const wrapped = optimize(`<${ROOT}>${svg}</${ROOT}>`, CONFIG).data;
-  return wrapped.slice(ROOT.length + 2, -(ROOT.length + 3));
-}
+// svgo reads one SVG and drops what SVG does not know: a diagram's <figure>s of SVGs (one per option)
+// keep their own markup, and each SVG is optimized where it stands.
+const lean = (text) => text.replace(/<svg\b[\s\S]*?<\/svg>/g, (svg) => optimize(svg, CONFIG).data);
 
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
   let answer;

@@ -123,3 +123,11 @@ def test_the_leaner_drawing_paints_the_same_pixels():
     for scale in (1, 2):
         before, after = (_pixels(vl_convert.svg_to_png(svg, scale=scale)) for svg in (drawn, lean_svg))
         assert sum(before) and before == after
+
+
+def test_a_diagrams_figures_keep_their_markup_and_each_svg_is_made_lean_where_it_stands():
+    drawn = ('<figure class="widget__option" data-when="cut=zero"><svg viewBox="0 0 9 9"><rect x="1.0" width="2" height="2"/></svg>'
+             '<figcaption>ZeRO</figcaption></figure><figure data-when="cut=dp"><svg viewBox="0 0 9 9"><rect x="1.0" width="2" height="2"/></svg></figure>')
+    lean_svg = lean.svg(drawn)
+    assert lean_svg.startswith('<figure class="widget__option" data-when="cut=zero"><svg') and '<figcaption>ZeRO</figcaption></figure><figure data-when="cut=dp"><svg' in lean_svg
+    assert lean_svg.count('viewBox="0 0 9 9"') == 2 and "1.0" not in lean_svg
