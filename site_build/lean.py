@@ -27,6 +27,9 @@ so a warm build starts none. What stays here is what no optimizer offers:
     the site's stylesheets, which style a few of them (widgets.css: axis rules
     and subtitles);
 - after svgo:
+  - a style attribute written on many elements (a diagram's cells) becomes one
+    class of a `<style>` inside the SVG, as strong as the attribute was
+    (`!important`): svgo moves styles the other way only, into attributes;
   - a text moved by a translation alone is drawn at its `x` and `y` instead:
     svgo applies a translation to a path's data, never to a text;
   - a set of presentation attributes (`fill`, `font-size`, ...) written three
@@ -78,7 +81,7 @@ def _before(text: str) -> str:
 
 
 def _after(text: str) -> str:
-    return _shared_presentation(_MOVED_TEXT.sub(_placed_text, text))
+    return _shared_presentation(_shared_styles(_MOVED_TEXT.sub(_placed_text, text)))
 
 
 # {process id: its svgo process}: a forked build process (site_build.prefetch) starts its own.
@@ -154,6 +157,37 @@ def _placed_text(tag: re.Match) -> str:
         return tag.group()
     # svgo writes a translation along x alone as one number: y stays at its default, 0.
     return f'<text{before} x="{x}"' + (f' y="{y}"' if y else "") + f"{after}>"
+
+
+_STYLE = re.compile(r' style="([^"]*)"')
+# A style written at least this often is worth a class.
+_SHARED = 8
+
+
+def _shared_styles(text: str) -> str:
+    styles = _STYLE.findall(text)
+    shared = sorted({s for s in styles if styles.count(s) >= _SHARED})
+    if not shared:
+        return text
+    # Named by their content, so that two figures of a page that share a style share its rule.
+    names = {s: "f" + hashlib.sha256(s.encode()).hexdigest()[:8] for s in shared}
+
+    def classed(tag: re.Match) -> str:
+        element = tag.group()
+        style = _STYLE.search(element)
+        if not style or style.group(1) not in names or " class=" in element:
+            return element
+        return element.replace(style.group(), f' class="{names[style.group(1)]}"', 1)
+
+    text = re.sub(r"<(?!svg\b)\w+\b[^>]*>", classed, text)
+    # Each declaration !important: a style attribute outranks every stylesheet rule that is not,
+    # and so does the class that stands in for it.
+    rules = "".join(f".{names[s]}{{{_important(s)}}}" for s in shared)
+    return re.sub(r"(<svg\b[^>]*>)", rf"\1<style>{rules}</style>", text, count=1)
+
+
+def _important(style: str) -> str:
+    return ";".join(f"{d.strip()} !important" for d in style.split(";") if d.strip())
 
 
 _ATTRIBUTE = re.compile(r'([\w:-]+)="([^"]*)"')

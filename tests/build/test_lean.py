@@ -131,3 +131,12 @@ def test_a_diagrams_figures_keep_their_markup_and_each_svg_is_made_lean_where_it
     lean_svg = lean.svg(drawn)
     assert lean_svg.startswith('<figure class="widget__option" data-when="cut=zero"><svg') and '<figcaption>ZeRO</figcaption></figure><figure data-when="cut=dp"><svg' in lean_svg
     assert lean_svg.count('viewBox="0 0 9 9"') == 2 and "1.0" not in lean_svg
+
+
+def test_a_style_written_on_many_elements_becomes_one_class_as_strong_as_the_attribute():
+    cells = "".join(f'<text x="{i}" style="fill: red; font-weight: bold">{i}</text>' for i in range(8))
+    drawn = f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 1">{cells}<text class="keep" style="fill: red; font-weight: bold">k</text></svg>'
+    lean_svg = lean.svg(drawn)
+    [name] = set(re.findall(r'class="(f[0-9a-f]{8})"', lean_svg))
+    assert f"<style>.{name}{{fill:red !important;font-weight:bold !important}}</style>" in lean_svg
+    assert lean_svg.count(f'class="{name}"') == 8 and 'class="keep"' in lean_svg
