@@ -230,12 +230,13 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
             self.records.update(rendered)
         site = Path(config.site_dir)
         csp.write_headers_file(site, self.script_hashes)
-        self._stop_prefetch()
+        self._stop_helper_processes()
 
-    def _stop_prefetch(self):
-        from site_build import prefetch
+    def _stop_helper_processes(self):
+        from site_build import lean, prefetch
 
         prefetch.stop()
+        lean.stop()  # the figures' optimizer process, if this build started one
 
     def on_serve(self, server, config, builder):
         from site_build import project
@@ -247,7 +248,7 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
     def on_build_error(self, error):
         self.shared_key = None  # the next rebuild renders every page
         self.stamp = None  # with the project imported afresh
-        self._stop_prefetch()
+        self._stop_helper_processes()
         # `mkdocs serve` keeps serving the last good pages; a built folder must not pass for one.
         if self.command == "serve" or self.site_dir is None or not Path(self.site_dir).is_dir():
             return

@@ -175,9 +175,12 @@ def test_a_pause_too_long_for_the_best_interval_is_refused_where_dalys_interval_
 
 
 def _strikes(state: dict) -> list:
-    """The subpaths of the timeline's red shape, each a stretch of strikes, as the page draws it."""
+    """The subpaths of the timeline's red shape, each a stretch of strikes, as the page draws it (its fill on
+    the path, or on the group the optimizer moved it to)."""
     svg = render.chart_svg("interruptions", interruptions.update(state)["data"])
-    red = [path for path in re.findall(r"<path\b[^>]*>", svg) if f'fill="{figures_interruptions.FAILURE_COLOUR}"' in path]
+    red_fill = f'fill="{figures_interruptions.FAILURE_COLOUR}"'
+    red = [path for path in re.findall(r"<path\b[^>]*>", svg) if red_fill in path] + [
+        path for group in re.findall(rf"<g\b[^>]*{red_fill}[^>]*>(.*?)</g>", svg) for path in re.findall(r"<path\b[^>]*>", group)]
     return [sub for path in red for sub in re.findall(r"[Mm][^Mm]*", re.search(r' d="([^"]*)"', path)[1])]
 
 
