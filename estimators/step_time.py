@@ -793,11 +793,21 @@ def _exposed(grads: float, weights: float, zero_stage: int, overlap: bool, windo
     return grads + weights, max(0.0, grads - window) + max(0.0, weights - forward_window)
 
 
-@cache  # one per layout and ZeRO stage: every recomputation and chunk count of it shares them
-def _reduce_and_gather(dense_params, expert_params, tp, cp, pp, dp, ep, zero_stage, grad_bytes, gpu,
+def data_parallel_collectives(shape: Shape, setup: Setup, degrees: tuple, zero_stage: int, gpu: Gpu) -> tuple:
+    """(gradient reduction, weight gathering) seconds of the data-parallel cut of a layout's (tp, cp, pp, dp, ep)
+    `degrees` at a ZeRO stage: its stage's dense parameters over the dp·cp GPUs, its experts over dp·cp/ep; the
+    setup's gradient and gather bytes."""
+    tp, cp, pp, dp, ep = degrees
+    return _reduce_and_gather((shape.params - shape.expert_params) / (tp * pp), shape.expert_params / (tp * pp * ep),
+                              dp * cp, tp * cp * pp * dp, members_per_server(tp, cp, pp, gpu), ep, zero_stage,
+                              setup.grad_bytes, gpu, setup.gather_bytes)
+
+
+@cache  # one per stage's parameters, group and ZeRO stage: the layouts of a plan that share them share the figure
+def _reduce_and_gather(dense_params, expert_params, n, span, per_server, ep, zero_stage, grad_bytes, gpu,
                        gather_bytes=BYTES_BF16) -> tuple:
-    """(gradient reduction, weight gathering) seconds of the data-parallel cut over dp·cp GPUs, experts over dp·cp/ep."""
-    n, span, per_server = dp * cp, tp * cp * pp * dp, members_per_server(tp, cp, pp, gpu)
+    """(gradient reduction, weight gathering) seconds of the data-parallel cut over its n = dp·cp GPUs, experts over
+    n/ep, the layout spanning `span` GPUs with `per_server` of the n in each server (members_per_server)."""
 
     def one(params, gpus):
         if not params or gpus == 1:
@@ -1128,9 +1138,8 @@ class LayoutTerms:
         sharded = min(zero_stage, 1)
         found = self.stages.get(sharded)
         if found is None:
-            su, (tp, cp, pp, dp, ep) = self.setup, self.degrees
-            found = self.stages[sharded] = _reduce_and_gather(self.dense, self.expert, tp, cp, pp, dp, ep, sharded,
-                                                              su.grad_bytes, self.gpu, su.gather_bytes)
+            found = self.stages[sharded] = data_parallel_collectives(self.shape, self.setup, self.degrees, sharded,
+                                                                     self.gpu)
         return found
 
     def copies(self, zero_stage: int) -> float:
