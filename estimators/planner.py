@@ -82,7 +82,8 @@ from .moe import MoeConfig, moe_params
 from .parallelism import Layout
 from .presets import load_presets
 from .provenance import quantity
-from .step_time import (BYTES_BF16, SCHEDULES, Gpu, LayoutTerms, Setup, block_floor_seconds, block_terms, gpu_preset,
+from .step_time import (BYTES_BF16, SCHEDULES, Gpu, LayoutTerms, Setup, block_floor_seconds, block_terms,
+                        busy_and_exposed_floor_seconds, data_parallel_collectives, gpu_preset, members_per_server,
                         shape_of, splits_into_stages, stage_blocks, step_seconds)
 from .validate import non_negative, non_negative_int, one_of, positive_int
 
@@ -729,7 +730,8 @@ class _Search:
     def floors(self) -> tuple:
         """The floors _branch_and_bound tries a layout's choices against, cheapest first, each under the next: for an
         MoE model one per (tp, cp) before its (tp, cp, ep) block terms (an MoE plan has several EP degrees of each)."""
-        return (self.cheap, self.quick, self.bound, self.tight) if self.m.routed else (self.quick, self.bound, self.tight)
+        return ((self.cheap, self.quick, self.exposed, self.bound, self.tight) if self.m.routed else
+                (self.quick, self.exposed, self.bound, self.tight))
 
     def cheap(self, layout) -> float:
         """A floor under `quick` from tp and cp alone: m micro-batches × ⌈L/p⌉ blocks of step_time.block_floor_seconds,
@@ -749,15 +751,41 @@ class _Search:
         return floor
 
     def quick(self, layout) -> float:
-        """A floor under `bound`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
+        """A floor under `exposed`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
         ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic, what every choice's step holds at
         least (step_time.LayoutTerms.floor adds the output layer, recomputation, sends, the bubble and the optimizer),
         its rounding kept under the bound's (FLOOR_MARGIN four times)."""
-        block = self.block(layout)
         micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
-        full = stage_blocks(self.m.layers, layout.pp)[0]
-        busy = micro_batches * full * (block.compute_seconds + block.tp_seconds + block.cp_seconds)
-        return busy * FLOOR_MARGIN ** 4
+        return micro_batches * self.micro(layout) * FLOOR_MARGIN ** 4
+
+    def micro(self, layout) -> float:
+        """The busiest stage's ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic: a floor under
+        any choice's micro-batch."""
+        block = self.block(layout)
+        return stage_blocks(self.m.layers, layout.pp)[0] * (block.compute_seconds + block.tp_seconds + block.cp_seconds)
+
+    def exposed(self, layout) -> float:
+        """`quick` with the least data-parallel time any ZeRO stage leaves exposed behind its micro-batches
+        (step_time.busy_and_exposed_floor_seconds), before the layout's memory or its other terms are counted: most
+        layouts of many GPUs that `bound` and `tight` would drop are dropped here, for the price of the cut's
+        collectives. Its rounding kept under the bound's (FLOOR_MARGIN four times)."""
+        micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
+        floor = busy_and_exposed_floor_seconds(self.micro(layout), micro_batches, *self.collectives(layout),
+                                               self.framework.dp_overlap, stage_blocks(self.m.layers, layout.pp)[0])
+        return floor * FLOOR_MARGIN ** 4
+
+    def collectives(self, layout) -> tuple:
+        """The data-parallel cut's (gradient reduction, weight gathering) seconds unsharded (ZeRO-0) and sharded
+        (step_time.data_parallel_collectives): they depend on the layout only through tp·pp, ep and the group's members
+        in a server, which many layouts share, so kept once a plan by those."""
+        per_server = members_per_server(layout.tp, layout.cp, layout.pp, self.gpu)
+        key = ("collectives", layout.tp * layout.pp, layout.ep, per_server)
+        found = self.shared.get(key)
+        if found is None:
+            degrees = layout.tp, layout.cp, layout.pp, layout.dp, layout.ep
+            found = self.shared[key] = tuple(data_parallel_collectives(self.shape, self.framework, degrees, stage,
+                                                                       self.gpu) for stage in (0, 1))
+        return found
 
     def bound(self, layout) -> float:
         """A floor under `tight`: step_time.LayoutTerms.floor at the same choices without the exposed data-parallel
@@ -831,9 +859,10 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
     best, bar = {}, below
     while True:
         while pending and pending[0][0] < bar and (not waiting or pending[0][0] <= waiting[0][0]):
-            _, i, level = heapq.heappop(pending)
+            floor, i, level = heapq.heappop(pending)
             if level + 1 < len(floors):
-                heapq.heappush(pending, (floors[level + 1](layouts[i]), i, level + 1))
+                # Each floor bounds the same choices: the higher of two is one too, and keeps the heap's order.
+                heapq.heappush(pending, (max(floor, floors[level + 1](layouts[i])), i, level + 1))
                 continue
             for j, choice in enumerate(search.choices(layouts[i])):
                 heapq.heappush(waiting, (choice[0], i, j, choice))

@@ -287,11 +287,12 @@ class GemmTime:
 @cache  # every GEMM the step model times reads them: computed once from the fitted tile reuse
 def tile_rates() -> tuple:
     """(m, n, r) of each output tile, r = ρ(I)/ρ(I_max) its rate relative to the largest, ρ(I) = I/(I + I_half),
-    I = m·n/(m + n) the times the tile reuses each value it loads."""
+    I = m·n/(m + n) the times the tile reuses each value it loads; the highest rate first, so that a GEMM stops at
+    the first tile its best so far already reaches."""
     def rate(m, n):
         reuse = m * n / (m + n)
         return reuse / (reuse + FITTED["tile_reuse_half"])
-    return tuple((m, n, rate(m, n) / rate(*TILES[0])) for m, n in TILES)
+    return tuple(sorted(((m, n, rate(m, n) / rate(*TILES[0])) for m, n in TILES), key=lambda tile: -tile[2]))
 
 
 def gemm_seconds(m: float, n: float, k: float, gpu: Gpu, sms: int = 0, batch: int = 1) -> GemmTime:
@@ -324,6 +325,8 @@ def gemm_fill_elements(gpu: Gpu) -> float:
 def _gemm(m, n, k, units, batch, sms, matmul_share, peak_flops, hbm_bytes_per_s, fill_k) -> tuple:
     best = 0.0
     for tm, tn, rate in tile_rates():
+        if rate <= best:  # no tile reaches more than its rate, and the rest have no higher one (tile_rates)
+            break
         tiles = -(-m // tm) * -(-n // tn) * batch
         wave = (m * n * batch) / (-(-tiles // units) * units * tm * tn)
         reached = rate * (wave if wave < 1 else 1.0)
@@ -663,7 +666,9 @@ def _send_seconds(shape: Shape, tp: int, cp: int, pp: int, sequence_parallel: bo
 def expert_all_to_all_seconds(shape: Shape, setup: Setup, tokens: float, gpu: Gpu) -> float:
     """Per MoE block and micro-batch: dispatch and combine forward and backward (GShard §2.2), the forward dispatch at
     its own precision, the other three in BF16, each timed as one all-to-all."""
-    return sum(all_to_all_seconds(shape, setup, tokens, gpu, value_bytes) for value_bytes in _all_to_all_bytes(setup))
+    sent = _all_to_all_bytes(setup)
+    seconds = {value_bytes: all_to_all_seconds(shape, setup, tokens, gpu, value_bytes) for value_bytes in set(sent)}
+    return sum(seconds[value_bytes] for value_bytes in sent)  # those of the same precision timed once
 
 
 def _all_to_all_bytes(setup: Setup) -> tuple:
@@ -1176,6 +1181,29 @@ class LayoutTerms:
         # ZeRO-3 exposes its traffic for each of the m micro-batches, the stages below once a step.
         return floor + min((m if stage == 3 else 1) * _exposed(*self.collectives(stage), stage, su.dp_overlap, window,
                                                                longest, blocks)[1] for stage in stages)
+
+
+def busy_and_exposed_floor_seconds(micro_seconds: float, micro_batches: int, unsharded: tuple, sharded: tuple,
+                                   overlap: bool, layers: float) -> float:
+    """A floor under m micro-batches' busy time and the exposed data-parallel time of any ZeRO stage (LayoutTerms.choice),
+    from μ, a floor under one micro-batch's busy time, and the cut's (gradient reduction, weight gathering) seconds G and
+    A unsharded (stage 0) and sharded (stages 1–3), before the layout's own terms are known; `layers`, the most blocks a
+    stage holds. Below ZeRO-3 the backward window W the traffic hides behind is part of the micro-batch (W ≤ μ), so
+    m·μ + max(0, G − W) + max(0, A − W/2) ≥ m·μ + max(0, G − μ) + max(0, A − μ/2), which grows with μ when m ≥ 2
+    (its slope at least m − 3/2); at m = 1, μ + max(0, G − μ) = max(μ, G) grows with μ, the gather left out. ZeRO-3
+    exposes for each micro-batch what exceeds it: m·max(μ, G + 2A) + m·A/L. So a larger μ never gives a lower floor."""
+    m, mu = micro_batches, micro_seconds
+    grads, weights = sharded
+    fsdp = m * (max(0.0, grads + 2 * weights - mu) + weights / max(1.0, layers))
+    return m * mu + min(_hidden_floor(*unsharded, mu, m, overlap), _hidden_floor(grads, weights, mu, m, overlap), fsdp)
+
+
+def _hidden_floor(grads: float, weights: float, micro_seconds: float, micro_batches: int, overlap: bool) -> float:
+    """busy_and_exposed_floor_seconds' exposed time below ZeRO-3, a window of at most μ hiding the traffic."""
+    if not overlap:
+        return grads + weights
+    gather = max(0.0, weights - micro_seconds / BACKWARD_GEMMS) if micro_batches >= 2 else 0.0
+    return max(0.0, grads - micro_seconds) + gather
 
 
 def gpu_preset(gpu: str, scale_up: str, scale_out: str, precision: str = "bf16") -> Gpu:

@@ -389,10 +389,10 @@ def test_a_mixture_of_experts_pruned_ranking_equals_every_layout_evaluated_on_it
 @pytest.mark.parametrize("precision, practice", PRACTICES)
 @pytest.mark.parametrize("model, gpus, seq", [("llama3-405b", 16384, 8192), ("mixtral-8x7b", 64, 4096)])
 def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, gpus, seq, precision, practice):
-    # The branch and bound is exact only if a layout's quick floor is no longer than its bound, its bound than its tight
-    # bound (and each of the search's floors no longer than the next, the last its tight bound), its tight bound no
-    # longer than any of its choices' floors, and a choice's floor no longer than the step layout_plan computes for that
-    # choice.
+    # The branch and bound is exact only if each of the search's floors of a layout (the last its tight bound; the
+    # search takes the highest met so far) is no longer than any of its choices' floors, and a choice's floor no longer
+    # than the step layout_plan computes for that choice; a layout's quick floor is no longer than its bound, its bound
+    # than its tight bound.
     config = PRESETS.model(model).config
     cluster = cluster_preset("h100-sxm", gpus, "nvlink-h100", "roce-400g", precision)
     tokens = 2048 * seq if gpus > 64 else 256 * seq
@@ -402,8 +402,8 @@ def test_no_bound_or_floor_of_the_search_exceeds_the_step_it_stands_for(model, g
         bound, tight, choices = search.bound(layout), search.tight(layout), search.choices(layout)
         assert search.quick(layout) <= bound <= tight
         floors = [floor(layout) for floor in search.floors()]
-        assert floors == sorted(floors) and floors[-1] == tight
-        assert choices and all(tight <= floor for floor, *_ in choices)
+        assert floors[-1] == tight
+        assert choices and all(max(floors) <= floor for floor, *_ in choices)
         for floor, degrees, recompute, chunks, _, _ in choices:
             plan = layout_plan(config, Layout(*degrees), cluster, seq, tokens, recompute, chunks, practice=practice)
             assert plan.fits and floor <= plan.step_seconds
