@@ -51,7 +51,10 @@ in both); each layout that fits gets a bound on every choice's step
 the least any choice gives each, from the terms its choices are then timed
 from), and its choices are timed only when that bound could come next (an
 MoE model's layouts first get a floor shared by every EP degree of a tp and
-cp, step_time.block_floor_seconds, before their own block terms); each
+cp, step_time.block_floor_seconds, before their own block terms; every
+layout, before its memory and other terms, a floor with the least
+data-parallel time any ZeRO stage leaves exposed,
+step_time.busy_and_exposed_floor_seconds); each
 choice's step is the step model's, a hair below it as its floor, and the
 search stops once none can beat the best few (branch and bound: exact, it
 never drops a layout that would rank).
@@ -728,8 +731,9 @@ class _Search:
         return self.shared[key]
 
     def floors(self) -> tuple:
-        """The floors _branch_and_bound tries a layout's choices against, cheapest first, each under the next: for an
-        MoE model one per (tp, cp) before its (tp, cp, ep) block terms (an MoE plan has several EP degrees of each)."""
+        """The floors _branch_and_bound tries a layout's choices against, cheapest first, each a floor under every
+        choice: for an MoE model one per (tp, cp) before its (tp, cp, ep) block terms (an MoE plan has several EP
+        degrees of each); `exposed` before `bound`, whose memory and terms it spares most layouts of many GPUs."""
         return ((self.cheap, self.quick, self.exposed, self.bound, self.tight) if self.m.routed else
                 (self.quick, self.exposed, self.bound, self.tight))
 
@@ -751,7 +755,7 @@ class _Search:
         return floor
 
     def quick(self, layout) -> float:
-        """A floor under `exposed`, from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
+        """A floor from the (tp, cp, ep) block terms alone: m micro-batches × the busiest stage's
         ⌈L/p⌉ blocks of compute with their tensor- and context-parallel traffic, what every choice's step holds at
         least (step_time.LayoutTerms.floor adds the output layer, recomputation, sends, the bubble and the optimizer),
         its rounding kept under the bound's (FLOOR_MARGIN four times)."""
@@ -766,9 +770,9 @@ class _Search:
 
     def exposed(self, layout) -> float:
         """`quick` with the least data-parallel time any ZeRO stage leaves exposed behind its micro-batches
-        (step_time.busy_and_exposed_floor_seconds), before the layout's memory or its other terms are counted: most
-        layouts of many GPUs that `bound` and `tight` would drop are dropped here, for the price of the cut's
-        collectives. Its rounding kept under the bound's (FLOOR_MARGIN four times)."""
+        (step_time.busy_and_exposed_floor_seconds), before the layout's memory or its other terms are counted: on a
+        large cluster many layouts only `tight` would otherwise drop are dropped here, for the price of the cut's
+        collectives. Its rounding kept under the choices' floors (FLOOR_MARGIN four times)."""
         micro_batches = self.sequences // (layout.dp * self.framework.micro_batch)
         floor = busy_and_exposed_floor_seconds(self.micro(layout), micro_batches, *self.collectives(layout),
                                                self.framework.dp_overlap, stage_blocks(self.m.layers, layout.pp)[0])
@@ -844,11 +848,12 @@ def _branch_and_bound(search: _Search, layouts: list, n: int, below: float = mat
     A layout's choices are counted only once its bound could be the next
     floor: every layout whose bound is no higher than the lowest floor
     waiting is expanded first, so choices come out in the order of their
-    floor (ties in the order the layouts were met). A layout's bound is
-    computed only once the cheaper floors under it (_Search.floors, each
-    under the next) could be the next: a layout whose cheaper floor already
-    reaches the n-th best step is never bounded, and the layouts expanded,
-    and their order, are those the bounds alone would give. Exact: a choice whose floor is no shorter than
+    floor (ties in the order the layouts were met). A layout's next floor
+    (_Search.floors, cheapest first) is computed only once the one before
+    could be the next, and it stands at the highest of them so far: each is
+    a floor under every choice of the layout, so a layout whose floor
+    already reaches the n-th best step is never bounded further, and the
+    choices timed, and their order, are those their own floors give. Exact: a choice whose floor is no shorter than
     the n-th best step found cannot enter the best n, nor improve a layout
     already in it.
     """

@@ -1186,12 +1186,13 @@ class LayoutTerms:
 def busy_and_exposed_floor_seconds(micro_seconds: float, micro_batches: int, unsharded: tuple, sharded: tuple,
                                    overlap: bool, layers: float) -> float:
     """A floor under m micro-batches' busy time and the exposed data-parallel time of any ZeRO stage (LayoutTerms.choice),
-    from μ, a floor under one micro-batch's busy time, and the cut's (gradient reduction, weight gathering) seconds G and
-    A unsharded (stage 0) and sharded (stages 1–3), before the layout's own terms are known; `layers`, the most blocks a
-    stage holds. Below ZeRO-3 the backward window W the traffic hides behind is part of the micro-batch (W ≤ μ), so
-    m·μ + max(0, G − W) + max(0, A − W/2) ≥ m·μ + max(0, G − μ) + max(0, A − μ/2), which grows with μ when m ≥ 2
-    (its slope at least m − 3/2); at m = 1, μ + max(0, G − μ) = max(μ, G) grows with μ, the gather left out. ZeRO-3
-    exposes for each micro-batch what exceeds it: m·max(μ, G + 2A) + m·A/L. So a larger μ never gives a lower floor."""
+    before the layout's own terms are known, from μ, a floor under any choice's micro-batch, the cut's (gradient
+    reduction, weight gathering) seconds (G, A) unsharded (ZeRO-0) and sharded (1–3), and L, the most blocks a stage
+    holds. Below ZeRO-3 a micro-batch of x ≥ μ holds the backward window W ≤ x the traffic hides behind, so
+    m·x + max(0, G − W) + max(0, A − W/2) ≥ m·x + max(0, G − x) + max(0, A − x/2), which grows with x for m ≥ 2 (its
+    slope at least m − 3/2): no less than at μ; for m = 1, x + max(0, G − x) = max(x, G) ≥ max(μ, G), the gather left
+    out. ZeRO-3 exposes for each micro-batch what its traffic exceeds it by and its first block's gather:
+    m·x + m·(max(0, G + 2A − x) + A/L) ≥ m·μ + m·(max(0, G + 2A − μ) + A/L)."""
     m, mu = micro_batches, micro_seconds
     grads, weights = sharded
     fsdp = m * (max(0.0, grads + 2 * weights - mu) + weights / max(1.0, layers))
@@ -1199,7 +1200,7 @@ def busy_and_exposed_floor_seconds(micro_seconds: float, micro_batches: int, uns
 
 
 def _hidden_floor(grads: float, weights: float, micro_seconds: float, micro_batches: int, overlap: bool) -> float:
-    """busy_and_exposed_floor_seconds' exposed time below ZeRO-3, a window of at most μ hiding the traffic."""
+    """busy_and_exposed_floor_seconds' exposed time below ZeRO-3, behind a window of at most the micro-batch μ."""
     if not overlap:
         return grads + weights
     gather = max(0.0, weights - micro_seconds / BACKWARD_GEMMS) if micro_batches >= 2 else 0.0
