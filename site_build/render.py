@@ -233,8 +233,8 @@ _LITERAL_CALL = re.compile(r"""\bwidget\(\s*["'](\w+)["']\s*(?:,\s*preset\s*=\s*
 def jobs(pages: list[str]) -> dict:
     """The `prefetch` jobs that render the widgets with a chart that the `pages` (their Markdown, in
     the order mkdocs renders them) call and the cache does not hold: each one's first copy on its
-    page, whose element id is its name. A chart's cost is Altair and vl-convert, which this process
-    then need not start; a widget without one costs little more here than a wait for it would.
+    page, whose element id is its name. A chart's cost is Altair and vl-convert, which that process
+    starts once for all it renders; a widget without one costs little more here than a wait for it would.
     A call this reading misses (an id, a computed argument) is rendered here, as without a second process."""
     calls = dict.fromkeys((name, preset or None, name) for page in pages for name, preset in _LITERAL_CALL.findall(page)
                           if name in pyodide_widgets.WIDGETS and _draws_chart(name))
