@@ -101,9 +101,11 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         from site_build import checks, corrections, pack, prefetch, render
 
         # On the other core, while this one packs the wheel and renders the pages up to their widgets:
-        # What changed first, whose length the build needs to know in on_files (how many pages it takes).
+        # What changed first, whose length the build needs to know in on_files (how many pages it takes);
+        # then the widgets from the last page's back, so that this process, rendering from the first
+        # page on, meets the other midway rather than waiting at each widget for the one it is making.
         pages = [file.content_string for file in get_files(config).documentation_pages()]
-        prefetch.start({**corrections.jobs(pages), **render.jobs(pages)})
+        prefetch.start({**corrections.jobs(pages), **dict(reversed(render.jobs(pages).items()))})
         for finding in checks.widget_declaration_findings():
             log.warning(finding)
         self.wheel = pack.build_wheel()

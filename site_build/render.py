@@ -137,6 +137,7 @@ def _mismatch(what: str, expected: set, found: set) -> str:
 
 
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
+_NUMBERED = re.compile(r"(.*?)\d+")
 _SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)"')
 # A picture drawn no wider than this (for a phone's column) stands beside its controls where the
 # column has room for both (widgets.css); a wider one stands above them.
@@ -163,9 +164,17 @@ def _portrait(svg: str) -> bool:
 
 def _scoped_ids(svg: str, prefix: str) -> str:
     """The SVG with its ids (vl-convert's clip paths: clip1, clip2, ...) prefixed by the widget's element id,
-    so two charts on one page never share an id, nor point at each other's clip path."""
-    for old in set(_SVG_ID.findall(svg)):
-        new = f"{prefix}-{old}"
+    so two charts on one page never share an id, nor point at each other's clip path; and numbered from one
+    in the order they come, as vl-convert numbers them on from the last chart its process drew: a chart
+    reads the same whichever of a cold build's two processes drew it, and after whatever charts."""
+    counts: dict = {}
+    for old in dict.fromkeys(_SVG_ID.findall(svg)):
+        name = old
+        if numbered := _NUMBERED.fullmatch(old):
+            stem = numbered.group(1)
+            counts[stem] = counts.get(stem, 0) + 1
+            name = f"{stem}{counts[stem]}"
+        new = f"{prefix}-{name}"
         svg = svg.replace(f'id="{old}"', f'id="{new}"').replace(f"url(#{old})", f"url(#{new})").replace(f'href="#{old}"', f'href="#{new}"')
     return svg
 
@@ -224,8 +233,8 @@ _LITERAL_CALL = re.compile(r"""\bwidget\(\s*["'](\w+)["']\s*(?:,\s*preset\s*=\s*
 def jobs(pages: list[str]) -> dict:
     """The `prefetch` jobs that render the widgets with a chart that the `pages` (their Markdown, in
     the order mkdocs renders them) call and the cache does not hold: each one's first copy on its
-    page, whose element id is its name. A chart's cost is Altair and vl-convert, which this process
-    then need not start; a widget without one costs little more here than a wait for it would.
+    page, whose element id is its name. A chart's cost is Altair and vl-convert, which that process
+    starts once for all it renders; a widget without one costs little more here than a wait for it would.
     A call this reading misses (an id, a computed argument) is rendered here, as without a second process."""
     calls = dict.fromkeys((name, preset or None, name) for page in pages for name, preset in _LITERAL_CALL.findall(page)
                           if name in pyodide_widgets.WIDGETS and _draws_chart(name))
