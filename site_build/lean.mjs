@@ -156,37 +156,106 @@ const box = (d) => {
   return xs.length ? { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) } : null;
 };
 
-const near = (a, b) => a.left - APART < b.right && b.left - APART < a.right && a.top - APART < b.bottom && b.top - APART < a.bottom;
+const near = (a, b, margin) => a.left - margin < b.right && b.left - margin < a.right && a.top - margin < b.bottom && b.top - margin < a.bottom;
 
-const markMergeRuns = {
-  name: "markMergeRuns",
+// What an element's stroke can reach beyond its points, from its own and inherited attributes and style: its
+// width at a cap, miterlimit half-widths at a join. A shape with no stroke may still get one from the page's
+// stylesheet under a pinned state's class (widgets.css), so that counts as a stroke of the width it inherits.
+const STROKE_DEFAULTS = { stroke: "none", "stroke-width": "1", "stroke-miterlimit": "4", pinned: false };
+const strokeOf = (node, from) => {
+  const style = Object.fromEntries((node.attributes.style ?? "").split(";").map((d) => d.split(":").map((s) => s.trim())).filter((d) => d.length === 2));
+  const own = (name) => style[name] ?? node.attributes[name] ?? from[name];
+  return { stroke: own("stroke"), "stroke-width": own("stroke-width"), "stroke-miterlimit": own("stroke-miterlimit"),
+           pinned: from.pinned || /pinned_/.test(node.attributes.class ?? "") };
+};
+const reach = (stroke, d) => {
+  if (stroke.stroke === "none" && !stroke.pinned) return 0;
+  const width = Number.parseFloat(stroke["stroke-width"]);
+  let segments = 0;
+  for (const [, letter, rest] of d.matchAll(COMMAND)) {
+    const kind = letter.toLowerCase(), count = (rest.match(NUMBER) ?? []).length;
+    segments += kind === "z" ? 1 : kind === "m" ? count / 2 - 1 : count / (ARGUMENTS[kind] ?? 7);
+  }
+  // Along the axes alone, a join reaches half the width out, as a cap does: two shapes reach a width together.
+  const joins = segments > 1 && /[^MmHhVvZz\d\s,.eE+-]/.test(d);
+  return Number.isFinite(width) ? width * (joins ? Math.max(1, Number(stroke["stroke-miterlimit"]) / 2) : 1) : Infinity;
+};
+
+// A path moved by a translation alone takes it into its points where every moved number is exactly a 32-bit
+// float (whole and half pixels, most often: a chart's grid and tick lines), so a browser reaches the same
+// points: svgo's convertPathData does this at any cost in precision, and then the lines can merge.
+const TRANSLATION = /^translate\(([-+\d.e]+)(?:[ ,]+([-+\d.e]+))?\)$/;
+
+const exactTranslations = {
+  name: "exactTranslations",
   fn: () => ({
     element: {
       enter: (node) => {
-        // mergePaths joins only neighbours whose other attributes are the same: a run starts afresh at each change.
-        let run = 0, boxes = [], drawn = null;
-        for (const child of node.children) {
-          if (child.type !== "element") continue;
-          const { d = "", ...rest } = child.attributes;
-          const alike = JSON.stringify([child.name, rest]);
-          if (alike !== drawn) boxes = [];
-          drawn = alike;
-          if (child.name !== "path") continue;
-          const own = child.attributes.transform ? null : box(d);
-          // A browser draws a lone rectangle by another route than a path of several: where its edges fall
-          // between pixels, they were blended differently (5/255), so only a shape on whole pixels joins a run.
-          const whole = own && [own.left, own.right, own.top, own.bottom].every(Number.isInteger);
-          if (!whole || boxes.some((other) => near(own, other))) {
-            run += 1;
-            boxes = [];
+        const moved = node.name === "path" && TRANSLATION.exec(node.attributes.transform ?? "");
+        if (!moved) return;
+        const by = [Math.fround(Number(moved[1])), Math.fround(Number(moved[2] ?? 0))];
+        const parts = [];
+        let first = true;
+        for (const [, letter, rest] of (node.attributes.d ?? "").matchAll(COMMAND)) {
+          const values = (rest.match(NUMBER) ?? []).map((v) => Math.fround(Number(v)));
+          // A first m is absolute; every other lowercase command and Z move by steps, unchanged.
+          const absolute = first || letter !== letter.toLowerCase();
+          first = false;
+          const axes = { M: [0, 1], L: [0, 1], H: [0], V: [1] }[absolute ? letter.toUpperCase() : ""];
+          if (absolute && !axes && !"Zz".includes(letter)) return;
+          if (!axes) {
+            parts.push(letter + values.join(" "));
+            continue;
           }
-          if (run) child.attributes[RUN] = String(run);
-          if (whole) boxes.push(own);
-          else run += 1; // and stands alone
+          const sums = values.map((v, i) => v + by[axes[i % axes.length]]);
+          if (sums.some((s) => Math.fround(s) !== s)) return;
+          parts.push(letter.toUpperCase() + sums.join(" "));
         }
+        node.attributes.d = parts.join("");
+        delete node.attributes.transform;
       },
     },
   }),
+};
+
+const markMergeRuns = {
+  name: "markMergeRuns",
+  fn: () => {
+    const strokes = [STROKE_DEFAULTS];
+    return {
+      element: {
+        enter: (node) => {
+          const inherited = strokeOf(node, strokes[strokes.length - 1]);
+          strokes.push(inherited);
+          // mergePaths joins only neighbours whose other attributes are the same: a run starts afresh at each change.
+          let run = 0, boxes = [], drawn = null;
+          for (const child of node.children) {
+            if (child.type !== "element") continue;
+            const { d = "", ...rest } = child.attributes;
+            const alike = JSON.stringify([child.name, rest]);
+            if (alike !== drawn) boxes = [];
+            drawn = alike;
+            if (child.name !== "path") continue;
+            const own = child.attributes.transform ? null : box(d);
+            // A browser draws a lone rectangle by another route than a path of several: where its edges fall
+            // between pixels, they were blended differently (5/255), so only a shape on whole pixels joins a run.
+            const whole = own && [own.left, own.right, own.top, own.bottom].every(Number.isInteger);
+            const margin = APART + reach(strokeOf(child, inherited), d);
+            if (!whole || boxes.some((other) => near(own, other, margin))) {
+              run += 1;
+              boxes = [];
+            }
+            if (run) child.attributes[RUN] = String(run);
+            if (whole) boxes.push(own);
+            else run += 1; // and stands alone
+          }
+        },
+        exit: () => {
+          strokes.pop();
+        },
+      },
+    };
+  },
 };
 
 const unmarkMergeRuns = {
@@ -239,6 +308,7 @@ export const CONFIG = {
     },
     // Nothing points at a static picture: the runtime replaces it once it goes live.
     { name: "removeAttrs", params: { attrs: ["pointer-events"] } },
+    exactTranslations,
     markMergeRuns,
     { name: "mergePaths", params: { floatPrecision: EXACT } },
     unmarkMergeRuns,
