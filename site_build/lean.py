@@ -6,10 +6,12 @@ coordinate to sixteen digits and each mark's default attributes in full; a
 diagram of hundreds of cells repeats one style on each.
 
 Every pass an SVG optimizer has is svgo's, configured once for the site in
-`lean.mjs` (coordinates at a hundredth of a pixel, default attributes, hidden
-and empty marks, groups that carry nothing, sibling shapes merged into one path,
-path data and transforms written short, `pointer-events`, which nothing points
-at in a picture the runtime replaces once it goes live). One svgo process
+`lean.mjs` (default attributes, hidden and empty marks, groups that carry
+nothing, sibling shapes merged into one path where they cannot blend,
+transforms written short, `pointer-events`, which nothing points at in a
+picture the runtime replaces once it goes live), with numbers written as
+briefly as a browser reads the same from them: a figure paints the pixels it
+was drawn with (tests/browser/test_lean_pixels.py). One svgo process
 serves a build process (started at its first figure the cache does not hold),
 and each figure's result is kept in the build cache by what it was made from,
 so a warm build starts none. What stays here is what no optimizer offers:
