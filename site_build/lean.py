@@ -6,10 +6,12 @@ coordinate to sixteen digits and each mark's default attributes in full; a
 diagram of hundreds of cells repeats one style on each.
 
 Every pass an SVG optimizer has is svgo's, configured once for the site in
-`lean.mjs` (coordinates at a hundredth of a pixel, default attributes, hidden
-and empty marks, groups that carry nothing, sibling shapes merged into one path,
-path data and transforms written short, `pointer-events`, which nothing points
-at in a picture the runtime replaces once it goes live). One svgo process
+`lean.mjs` (default attributes, hidden and empty marks, groups that carry
+nothing, sibling shapes merged into one path where they cannot blend,
+transforms written short, `pointer-events`, which nothing points at in a
+picture the runtime replaces once it goes live), with numbers written as
+briefly as a browser reads the same from them: a figure paints the pixels it
+was drawn with (tests/browser/test_lean_pixels.py). One svgo process
 serves a build process (started at its first figure the cache does not hold),
 and each figure's result is kept in the build cache by what it was made from,
 so a warm build starts none. What stays here is what no optimizer offers:
@@ -30,8 +32,6 @@ so a warm build starts none. What stays here is what no optimizer offers:
   - a style attribute written on many elements (a diagram's cells) becomes one
     class of a `<style>` inside the SVG, as strong as the attribute was
     (`!important`): svgo moves styles the other way only, into attributes;
-  - a text moved by a translation alone is drawn at its `x` and `y` instead:
-    svgo applies a translation to a path's data, never to a text;
   - a set of presentation attributes (`fill`, `font-size`, ...) written three
     times becomes one class as weak as they were (`:where()`, no
     specificity): svgo has no pass from repeated attributes to a shared class,
@@ -81,7 +81,7 @@ def _before(text: str) -> str:
 
 
 def _after(text: str) -> str:
-    return _shared_presentation(_shared_styles(_MOVED_TEXT.sub(_placed_text, text)))
+    return _shared_presentation(_shared_styles(text))
 
 
 # {process id: its svgo process}: a forked build process (site_build.prefetch) starts its own.
@@ -147,18 +147,6 @@ def _said_once(text: str) -> str:
 def _unlabelled_role(tag: re.Match) -> str:
     element = tag.group()
     return element if _LABELLED.search(element) else re.sub(r' (?:role="graphics-|aria-roledescription=")[^"]*"', "", element)
-
-
-# A text that holds only text, moved by a translation alone (a tspan's own x or y would stay where it was).
-_MOVED_TEXT = re.compile(r'<text\b([^>]*?) transform="translate\((-?[\d.]+)(?:[ ,](-?[\d.]+))?\)"([^>]*)>(?=[^<]*</text>)')
-
-
-def _placed_text(tag: re.Match) -> str:
-    before, x, y, after = tag.groups()
-    if re.search(r"\s[xy]=", before + after):
-        return tag.group()
-    # svgo writes a translation along x alone as one number: y stays at its default, 0.
-    return f'<text{before} x="{x}"' + (f' y="{y}"' if y else "") + f"{after}>"
 
 
 _STYLE = re.compile(r' style="([^"]*)"')

