@@ -49,10 +49,14 @@
   const STALL_MS = 30_000;
   // Screen readers hear the new outputs once the reader pauses, not on every step.
   const ANNOUNCE_AFTER_MS = 800;
-  // A browser without requestIdleCallback does what waits for an idle moment (the boot after load,
-  // writing the address) this long after.
+  // A browser without requestIdleCallback does what waits for an idle moment (the boot after load)
+  // this long after.
   const IDLE_FALLBACK_MS = 200;
-  // The longest the address may lag the form while the page is busy (a Play running, say).
+  // The address is written once the form has held still this long: a reader typing (a few keys a
+  // second) or dragging changes it faster, and each write's work in the browser ran beside the next
+  // answer's Python, on the same cores. A reader copies or reloads the address only after a pause.
+  const ADDRESS_PAUSE_MS = 500;
+  // The longest the address may lag after that pause while the page is busy (a Play running, say).
   const ADDRESS_WAIT_MS = 500;
 
   // The script has run: widgets.css's "not live yet" cue, for a runtime blocked or failed, stays away
@@ -504,26 +508,28 @@
     return `${w.root.id}.pin.${field}`;
   }
 
-  // The address is written once the page is idle, for every widget changed since, not with each
-  // change: history.replaceState costs milliseconds of this thread and more of the browser's, which
-  // on every keystroke came before the answer (over half of a simple widget's time to answer).
-  const unwritten = new Set();
+  // The address is written once the form has held still (ADDRESS_PAUSE_MS) and the page is idle, for
+  // every widget changed since, not with each change: history.replaceState costs milliseconds of this
+  // thread and more of the browser's, which on every keystroke came before the answer (over half of a
+  // simple widget's time to answer), and written after each answer it still slowed the next one's Python
+  // (a third of the planner's time from its Mixtral example).
+  const unwritten = new Map(); // widget -> the path of the page it was changed on
+  let addressTimer = 0;
 
   function writeUrlSoon(w) {
-    if (!unwritten.size) {
-      const path = location.pathname;
-      const write = () => writeUrl(path);
-      if ("requestIdleCallback" in window) requestIdleCallback(write, { timeout: ADDRESS_WAIT_MS });
-      else setTimeout(write, IDLE_FALLBACK_MS);
-    }
-    unwritten.add(w);
+    unwritten.set(w, location.pathname);
     runtime.addressPending = true; // read by the tests before they share the address a reader would copy
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(() => {
+      if ("requestIdleCallback" in window) requestIdleCallback(writeUrl, { timeout: ADDRESS_WAIT_MS });
+      else writeUrl();
+    }, ADDRESS_PAUSE_MS);
   }
 
-  function writeUrl(path) {
+  function writeUrl() {
     const url = new URL(location.href);
     // Instant navigation may have moved to another page meanwhile, whose address is not the widgets'.
-    const widgets = url.pathname === path ? [...unwritten].filter((w) => w.root.isConnected) : [];
+    const widgets = [...unwritten].filter(([w, path]) => path === url.pathname && w.root.isConnected).map(([w]) => w);
     unwritten.clear();
     runtime.addressPending = false;
     for (const w of widgets) {
