@@ -49,6 +49,9 @@ const removeUnpaintedShapes = {
 // a sample of the rasterizer sooner or later. Path data and transforms keep their commands and order.
 const GEOMETRY = new Set(["d", "transform", "points", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height"]);
 const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
+const COMMAND = /([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)/g;
+// A path's commands as drawn: each letter with its numbers' text.
+const commands = (d) => [...d.matchAll(COMMAND)].map(([, letter, rest]) => [letter, rest.match(NUMBER) ?? []]);
 
 const float32 = (token) => {
   const value = Math.fround(Number(token));
@@ -66,8 +69,8 @@ const float32 = (token) => {
 const shortPath = (d) => {
   const out = [];
   let [x, y, followed, previous] = [null, null, true, null];
-  for (const [, letter, rest] of d.matchAll(COMMAND)) {
-    const values = (rest.match(NUMBER) ?? []).map(float32);
+  for (const [letter, numbers] of commands(d)) {
+    const values = numbers.map(float32);
     const pairs = "ML".includes(letter) && values.length % 2 === 0;
     if (!followed || !(pairs || letter === "H" || letter === "V" || letter === "Z" || letter === "z")) {
       followed = false;
@@ -122,7 +125,6 @@ const shortestFloats = {
 // it in the run, by a mark on the attributes it compares, taken away again after it.
 const APART = 1;
 const RUN = "data-lean-run";
-const COMMAND = /([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)/g;
 const ARGUMENTS = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, z: 0 };
 
 // The box around every point a path names (its control points too, which hold its curves), or null for
@@ -130,10 +132,10 @@ const ARGUMENTS = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, z: 0 };
 const box = (d) => {
   let [x, y, startX, startY] = [0, 0, 0, 0];
   const xs = [], ys = [];
-  for (const [, letter, rest] of d.matchAll(COMMAND)) {
+  for (const [letter, numbers] of commands(d)) {
     const kind = letter.toLowerCase(), relative = letter === kind, count = ARGUMENTS[kind];
     if (count === undefined) return null;
-    const values = (rest.match(NUMBER) ?? []).map(Number);
+    const values = numbers.map(Number);
     if (kind === "z") {
       [x, y] = [startX, startY];
       continue;
@@ -174,8 +176,9 @@ const reach = (stroke, d) => {
   if (stroke.stroke === "none" && !stroke.pinned) return 0;
   const width = Number.parseFloat(stroke["stroke-width"]);
   let segments = 0;
-  for (const [, letter, rest] of d.matchAll(COMMAND)) {
-    const kind = letter.toLowerCase(), count = (rest.match(NUMBER) ?? []).length;
+  for (const [letter, numbers] of commands(d)) {
+    const kind = letter.toLowerCase(), count = numbers.length;
+    // An arc, which ARGUMENTS leaves out (box cannot bound it), takes seven numbers.
     segments += kind === "z" ? 1 : kind === "m" ? count / 2 - 1 : count / (ARGUMENTS[kind] ?? 7);
   }
   // Along the axes alone, a join reaches half the width out, as a cap does: two shapes reach a width together.
@@ -198,8 +201,8 @@ const exactTranslations = {
         const by = [Math.fround(Number(moved[1])), Math.fround(Number(moved[2] ?? 0))];
         const parts = [];
         let first = true;
-        for (const [, letter, rest] of (node.attributes.d ?? "").matchAll(COMMAND)) {
-          const values = (rest.match(NUMBER) ?? []).map((v) => Math.fround(Number(v)));
+        for (const [letter, numbers] of commands(node.attributes.d ?? "")) {
+          const values = numbers.map((v) => Math.fround(Number(v)));
           // A first m is absolute; every other lowercase command and Z move by steps, unchanged.
           const absolute = first || letter !== letter.toLowerCase();
           first = false;
