@@ -18,10 +18,40 @@ import multiprocessing
 import os
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
-# {job key: its future}, and the process that makes them.
-_JOBS: dict = {}
-_POOL: list = []
+_CONTEXT = multiprocessing.get_context("fork")
+
+
+@dataclass
+class _Claims:
+    """Which process makes each job, decided once. The pool marks the job after the one it is making as
+    begun already (it queues one ahead), so a future's state cannot say whether that process has begun a
+    job: the first of the two processes to claim one makes it, and the other leaves it (there) or waits
+    for it (here). Shared memory, made before the fork."""
+
+    taken: object  # a byte per job: 1 once claimed
+    lock: object
+
+    def claim(self, index: int) -> bool:
+        """Whether this process has the job `index` to make (no other process claimed it first)."""
+        with self.lock:
+            if self.taken[index]:
+                return False
+            self.taken[index] = 1
+            return True
+
+
+@dataclass
+class _SecondProcess:
+    pool: ProcessPoolExecutor
+    claims: _Claims
+    jobs: dict  # {job key: (its future, its index among the claims)}
+
+
+# The second process of this build, if one was started. The fork keeps a copy whose claims are the same
+# memory and whose jobs are cleared: there, `result` makes every job.
+_RUNNING: list = []
 
 
 def _one_thread() -> bool:
@@ -32,30 +62,46 @@ def _one_thread() -> bool:
         return False
 
 
+def _make_if_unclaimed(index: int, function: Callable, args: tuple) -> tuple:
+    """In the second process: (True, the job's result), or (False, None) if the build claimed it first."""
+    if not _RUNNING[0].claims.claim(index):
+        return False, None
+    return True, function(*args)
+
+
 def start(jobs: dict) -> None:
     """Begin `jobs`, {key: (function, args)}, in order, in a second process (none for no jobs, nor
     in a process that already runs threads)."""
-    if _POOL or not jobs or not _one_thread():
+    if _RUNNING or not jobs or not _one_thread():
         return
-    # The forked process starts with no futures of its own: there, `result` makes every job.
-    _POOL.append(ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=_JOBS.clear))
-    for key, (function, args) in jobs.items():
-        _JOBS[key] = _POOL[0].submit(function, *args)
+    jobs_here: dict = {}
+    # The pool forks at its first job, after the claims exist: both processes hold the same ones.
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=_CONTEXT, initializer=jobs_here.clear)
+    running = _SecondProcess(pool=pool, claims=_Claims(taken=_CONTEXT.RawArray("b", len(jobs)), lock=_CONTEXT.Lock()), jobs=jobs_here)
+    _RUNNING.append(running)
+    for index, (key, (function, args)) in enumerate(jobs.items()):
+        running.jobs[key] = (running.pool.submit(_make_if_unclaimed, index, function, args), index)
 
 
 def result(key: Hashable, make: Callable):
-    """The job `key`'s result from the second process if it has begun it, else `make()`."""
-    future = _JOBS.pop(key, None)
-    if future is not None and not future.cancel():  # begun or done
-        try:
-            return future.result()
-        except Exception:  # noqa: BLE001 - made again below, where its error reads as it does unprefetched
-            pass
+    """The job `key`'s result from the second process if that process has begun it, else `make()`."""
+    running = _RUNNING[0] if _RUNNING else None
+    future, index = running.jobs.pop(key, (None, None)) if running else (None, None)
+    if future is None:
+        return make()
+    if running.claims.claim(index):  # not begun there, which now leaves it
+        future.cancel()
+        return make()
+    try:
+        made, value = future.result()
+        if made:
+            return value
+    except Exception:  # noqa: BLE001 - made again below, where its error reads as it does unprefetched
+        pass
     return make()
 
 
 def stop() -> None:
     """End the second process, dropping what it has not begun."""
-    while _POOL:
-        _POOL.pop().shutdown(wait=False, cancel_futures=True)
-    _JOBS.clear()
+    while _RUNNING:
+        _RUNNING.pop().pool.shutdown(wait=False, cancel_futures=True)
