@@ -81,6 +81,12 @@ def cached(kind: str, inputs: object, make: Callable[[], str]) -> str:
     return text
 
 
+def holds_any(kind: str) -> bool:
+    """Whether build/cache/<kind>/ holds an output `cached` made (a build's first holds none)."""
+    folder = CACHE / kind
+    return folder.is_dir() and any(not path.name.startswith(".") for path in folder.iterdir())
+
+
 def compiled(source: str, filename: str) -> types.CodeType:
     """`compile(source, filename, "exec")`, its code object kept in build/cache/code/: compiling a
     long page's Python is much of what an unchanged page costs a rebuild. marshal's format is this

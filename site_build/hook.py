@@ -80,8 +80,9 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         if stamp != self.stamp:
             project.forget_modules()
         self.stamp = stamp
-        from site_build import checks, glossary, held
+        from site_build import checks, glossary, held, lean
 
+        lean.start_ahead()
         held.forget()
 
         if problem := checks.presets_problem():
