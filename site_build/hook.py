@@ -69,7 +69,8 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
 
     @event_priority(100)  # before mkdocs-macros imports the macros module in its own on_config
     def on_config(self, config):
-        """Import the project afresh if a file of it changed, and refuse to start on bad presets or a bad glossary."""
+        """Import the project afresh if a file of it changed, refuse to start on bad presets or a bad glossary,
+        and start the second process on its jobs."""
         self.site_dir = config.site_dir
         self.script_hashes.clear()
         self.page_hashes.clear()
@@ -95,18 +96,24 @@ class SiteBuild(BasePlugin[SiteBuildConfig]):
         config.mdx_configs.setdefault("abbr", {})["glossary"] = glossary.abbreviations(terms)
         if not config.repo_url:  # no repository to edit in (REPO_URL unset): no edit link, rather than mkdocs' warning
             config.edit_uri = None
+        self._start_second_process(config)
         return config
 
-    def on_pre_build(self, config):
+    def _start_second_process(self, config):
+        """On the other core, from here on, while this one configures the other plugins, packs the wheel and
+        renders the pages up to their widgets: What changed first, whose length the build needs to know in
+        on_files (how many pages it takes); then the widgets from the last page's back, so that this process,
+        rendering from the first page on, meets the other midway rather than waiting at each widget for the
+        one it is making. The figures' optimizer processes are started before it (`lean.start_ahead`)."""
         from mkdocs.structure.files import get_files
-        from site_build import checks, corrections, pack, prefetch, render
+        from site_build import corrections, prefetch, render
 
-        # On the other core, while this one packs the wheel and renders the pages up to their widgets:
-        # What changed first, whose length the build needs to know in on_files (how many pages it takes);
-        # then the widgets from the last page's back, so that this process, rendering from the first
-        # page on, meets the other midway rather than waiting at each widget for the one it is making.
         pages = [file.content_string for file in get_files(config).documentation_pages()]
         prefetch.start({**corrections.jobs(pages), **dict(reversed(render.jobs(pages).items()))})
+
+    def on_pre_build(self, config):
+        from site_build import checks, pack
+
         for finding in checks.widget_declaration_findings():
             log.warning(finding)
         self.wheel = pack.build_wheel()

@@ -2,12 +2,16 @@
 browser reads them the same, empty marks and default attributes gone, shapes merged) and the passes it has
 not; data rows at six significant digits; text, labels and roles exactly as drawn."""
 
+import json
 import re
 import struct
+import subprocess
+import sys
 import zlib
 
 import pytest
 
+from harness.site import ROOT
 from site_build import lean
 
 
@@ -138,3 +142,41 @@ def test_a_style_written_on_many_elements_becomes_one_class_as_strong_as_the_att
     [name] = set(re.findall(r'class="(f[0-9a-f]{8})"', lean_svg))
     assert f"<style>.{name}{{fill:red !important;font-weight:bold !important}}</style>" in lean_svg
     assert lean_svg.count(f'class="{name}"') == 8 and 'class="keep"' in lean_svg
+
+
+_AHEAD = """
+import json, multiprocessing, os, tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from site_build import cache, lean
+
+def figure(colour):
+    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0,0h5v5h-5Z" fill="{colour}"/></svg>'
+
+def answered_by(colour):
+    lean.svg(figure(colour))
+    return lean._OPTIMIZERS[os.getpid()].process.pid
+
+cache.CACHE = Path(tempfile.mkdtemp())
+lean.start_ahead()
+ahead = dict(lean._OPTIMIZERS)
+with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as second:
+    in_second = second.submit(answered_by, "red").result()
+here = answered_by("blue")
+lean.stop()
+ended = all(optimizer.process.returncode is not None for optimizer in ahead.values())
+lean.start_ahead()  # the cache holds lean figures now
+print(json.dumps({"ahead": {str(key): o.process.pid for key, o in ahead.items()}, "here": here, "in_second": in_second,
+                  "pid": os.getpid(), "ended": ended, "started_when_warm": len(lean._OPTIMIZERS)}))
+"""
+
+
+def test_a_build_with_no_lean_figure_cached_starts_both_processes_svgo_ahead_and_a_warm_one_starts_none():
+    done = subprocess.run([sys.executable, "-c", _AHEAD], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    run = json.loads(done.stdout.splitlines()[-1])
+    # This process's own, and the other taken by the forked process at its first figure: no third started.
+    assert run["here"] == run["ahead"][str(run["pid"])]
+    assert run["in_second"] == run["ahead"][lean._FOR_THE_SECOND_PROCESS]
+    assert len(run["ahead"]) == 2 and run["ended"]
+    assert run["started_when_warm"] == 0
