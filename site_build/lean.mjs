@@ -8,8 +8,9 @@ import { createInterface } from "node:readline";
 import { optimize } from "svgo/browser";
 
 // A shape that paints neither a fill nor a stroke draws nothing, and neither does one whose path only
-// returns to where it starts: Vega writes one as each group's background. svgo
-// removes a hidden shape only when it is zero-sized or its path is empty. A shape that a stylesheet (its
+// returns to where it starts: Vega writes one as each group's background. svgo's removeHiddenElems
+// removes a hidden shape only when it is zero-sized or its path is empty, and removeUselessStrokeAndFill's
+// removeNone every unpainted shape without an id, whatever its class or label. A shape that a stylesheet (its
 // class, a style), a reference (its id) or a reader (its label) may need stays, and so does anything
 // inside a clip path, mask, marker or pattern, where paint does not decide what it draws.
 const SHAPES = new Set(["path", "rect", "circle", "ellipse", "line", "polyline", "polygon"]);

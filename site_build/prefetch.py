@@ -104,4 +104,8 @@ def result(key: Hashable, make: Callable):
 def stop() -> None:
     """End the second process, dropping what it has not begun."""
     while _RUNNING:
-        _RUNNING.pop().pool.shutdown(wait=False, cancel_futures=True)
+        running = _RUNNING.pop()
+        # Every job claimed here, so that it leaves even the one its pool already holds as begun.
+        for index in range(len(running.claims.taken)):
+            running.claims.claim(index)
+        running.pool.shutdown(wait=False, cancel_futures=True)
