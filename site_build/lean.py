@@ -110,7 +110,7 @@ def _start() -> _Optimizer:
         # --single-threaded: V8 compiles and collects garbage in this thread rather than in threads of
         # its own, which would only contend with the build's processes for the same cores. --no-opt: a
         # build's figures are too few for V8's optimizing compiler to win back, on this thread, the time
-        # it spends compiling (a fifth less time for a cold build's figures without it).
+        # it spends compiling (a sixth less time for a cold build's figures without it).
         process = subprocess.Popen(["node", "--single-threaded", "--no-opt", str(_OPTIMIZER)], cwd=_HERE,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
     except FileNotFoundError:
