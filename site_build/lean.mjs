@@ -1,11 +1,82 @@
-// The figures' SVG optimizer, svgo, configured once for the site. site_build/lean.py starts this once
-// per build process, at the first figure the build cache does not hold; it reads one JSON string per
+// The figures' SVG optimizer, svgo, configured once for the site, with the passes it has not. site_build/lean.py
+// starts this once per build process, at the first figure the build cache does not hold (for a build whose cache
+// holds none, before the pages); it reads one JSON string per
 // line, an SVG (or a diagram's <figure>s of SVGs), and answers each with one JSON line: {"svg": ...}
 // or {"error": ...}.
+import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 // svgo's own single-file build of the same code: it loads in a fifth of the time its many modules take
 // (about 60 ms against 300 ms, paid by every cold build's svgo process), and answers byte for byte the same.
 import { optimize } from "svgo/browser";
+
+// First, what svgo cannot know is Vega's or the site's; svgo then drops the groups these leave bare.
+
+// A label Vega says twice goes, so that a listener hears each once, on the mark it describes: a line's (with its
+// first point's words) and an axis's inner group's (with the axis's). Which of Vega's labels repeat is Vega's, not SVG's.
+const SAID_AGAIN = new Set(["line mark", "group mark"]);
+const saidOnce = {
+  name: "saidOnce",
+  fn: (root) => {
+    const times = new Map();
+    const count = (node) => {
+      for (const child of node.children) {
+        if (child.type !== "element") continue;
+        const label = child.attributes["aria-label"];
+        if (label !== undefined) times.set(label, (times.get(label) ?? 0) + 1);
+        count(child);
+      }
+    };
+    count(root);
+    return {
+      element: {
+        enter: (node) => {
+          const label = node.attributes["aria-label"];
+          if (SAID_AGAIN.has(node.attributes["aria-roledescription"]) && times.get(label) > 1) {
+            for (const name of ["aria-label", "role", "aria-roledescription"]) delete node.attributes[name];
+          }
+        },
+      },
+    };
+  },
+};
+
+// A graphics-* role and Vega's aria-roledescription ("group mark container") go from an element with no label:
+// svgo keeps every role or none, and whether a role says something depends on a label beside it (axe flags a
+// label on a role-less <g>; "bar" tells a listener what the label describes).
+const LABELLING = ["aria-label", "aria-labelledby", "aria-describedby"];
+const rolesWithLabels = {
+  name: "rolesWithLabels",
+  fn: () => ({
+    element: {
+      enter: (node) => {
+        if (node.name === "svg" || !(node.attributes.role ?? "").startsWith("graphics-")) return;
+        if (LABELLING.some((name) => name in node.attributes)) return;
+        delete node.attributes.role;
+        delete node.attributes["aria-roledescription"];
+      },
+    },
+  }),
+};
+
+// Vega's class names that no stylesheet of the site styles go (widgets.css styles axis rules and subtitles by
+// theirs): svgo cannot see the site's stylesheets.
+const BROWSER = new URL("browser/", import.meta.url);
+const STYLED = new Set(readdirSync(BROWSER).filter((file) => file.endsWith(".css"))
+  .flatMap((file) => [...readFileSync(new URL(file, BROWSER), "utf8").matchAll(/\.(role-[\w-]+)/g)].map((match) => match[1])));
+const VEGA_CLASS = /^(?:mark-[\w-]+|role-[\w-]+|\w+_(?:marks|group|pathgroup)|background|foreground|root|marks)$/;
+const styledClassesOnly = {
+  name: "styledClassesOnly",
+  fn: () => ({
+    element: {
+      enter: (node) => {
+        if (node.attributes.class === undefined) return;
+        const kept = node.attributes.class.split(/\s+/).filter((name) => name && (STYLED.has(name) || !VEGA_CLASS.test(name)));
+        if (kept.length) node.attributes.class = kept.join(" ");
+        else delete node.attributes.class;
+      },
+    },
+  }),
+};
 
 // A shape that paints neither a fill nor a stroke draws nothing, and neither does one whose path only
 // returns to where it starts: Vega writes one as each group's background. svgo's removeHiddenElems
@@ -276,7 +347,10 @@ const EXACT = 12;
 export const CONFIG = {
   js2svg: { pretty: false },
   plugins: [
-    // First, so that the groups it leaves empty go with svgo's removeEmptyContainers.
+    saidOnce,
+    rolesWithLabels,
+    styledClassesOnly,
+    // Before svgo's own, so that the groups it leaves empty go with svgo's removeEmptyContainers.
     removeUnpaintedShapes,
     {
       name: "preset-default",

@@ -15,29 +15,24 @@ was drawn with (tests/browser/test_lean_pixels.py). One svgo process
 serves a build process, started at its first figure the cache does not hold or,
 for a build whose cache holds none, both at once before the pages (while one
 core is free), and each figure's result is kept in the build cache by what it
-was made from, so a warm build starts none. What stays here is what no optimizer offers:
+was made from, so a warm build starts none.
 
-- before svgo, which then drops the groups they leave bare:
-  - a label Vega says twice (a line's, with its first point's words; an axis's
-    inner group's, with the axis's) goes, so a listener hears each once: which
-    of Vega's labels repeat is Vega's, not SVG's;
-  - a `graphics-*` role and Vega's `aria-roledescription` ("group mark
-    container") go from an element with no label: svgo keeps every role or
-    none, and whether a role says something depends on a label beside it (axe
-    flags a label on a role-less `<g>`; "bar" tells a listener what the label
-    describes);
-  - Vega's class names that no stylesheet of the site styles go: svgo cannot see
-    the site's stylesheets, which style a few of them (widgets.css: axis rules
-    and subtitles);
-- after svgo:
-  - a style attribute written on many elements (a diagram's cells) becomes one
-    class of a `<style>` inside the SVG, as strong as the attribute was
-    (`!important`): svgo moves styles the other way only, into attributes;
-  - a set of presentation attributes (`fill`, `font-size`, ...) written three
-    times becomes one class as weak as they were (`:where()`, no
-    specificity): svgo has no pass from repeated attributes to a shared class,
-    and a class of any strength would outrank the page's stylesheet, which
-    recolours the charts' text and rules for the dark palette;
+What no optimizer offers stays in the project, each pass with its why:
+`lean.mjs`'s own passes on svgo's tree (a label Vega says twice, a role
+without a label, Vega's class names no stylesheet styles, shapes that paint
+nothing, numbers as a browser reads them, a translation folded into a path
+where every sum is exact, the runs `mergePaths` may join),
+and here, reading svgo's output (which writes `<`, `>`, `"` and `&` in an
+attribute's value escaped):
+
+- a style attribute written on many elements (a diagram's cells) becomes one
+  class of a `<style>` inside the first SVG, as strong as the attribute was
+  (`!important`): svgo moves styles the other way only, into attributes;
+- a set of presentation attributes (`fill`, `font-size`, ...) written three
+  times becomes one class as weak as they were (`:where()`, no
+  specificity): svgo has no pass from repeated attributes to a shared class,
+  and a class of any strength would outrank the page's stylesheet, which
+  recolours the charts' text and rules for the dark palette;
 - a spec's data rows keep six significant digits, more than a chart's pixels
   resolve: a spec is JSON, which no SVG optimizer reads.
 
@@ -76,11 +71,7 @@ def svg(text: str) -> str:
         raise OptimizerError(f"svgo is missing from {_SVGO_PACKAGE.parent.parent}: install the npm packages with `npm ci` (make does)")
     version = json.loads(_SVGO_PACKAGE.read_text("utf-8"))["version"]
     key = [text, tree_hash([Path(__file__).resolve(), _OPTIMIZER, _HERE / "browser"]), version]
-    return cached(_KIND, key, lambda: _after(_optimized(_before(text))))
-
-
-def _before(text: str) -> str:
-    return _CLASSES.sub(_styled_classes, _ROLE_UNLABELLED.sub(_unlabelled_role, _said_once(text)))
+    return cached(_KIND, key, lambda: _after(_optimized(text)))
 
 
 def _after(text: str) -> str:
@@ -156,40 +147,6 @@ def stop() -> None:
             # Not by closing its input: a forked process may hold that pipe open too.
             optimizer.process.terminate()
             optimizer.process.wait()
-
-
-_CLASSES = re.compile(r' class="([^"]*)"')
-# Vega's names of what it drew; a stylesheet of the site's styles a few (widgets.css: axis rules and
-# subtitles), which stay, and the rest style nothing.
-_VEGA_CLASS = re.compile(r"^(?:mark-[\w-]+|role-[\w-]+|\w+_(?:marks|group|pathgroup)|background|foreground|root|marks)$")
-_STYLED = frozenset(re.findall(r"\.(role-[\w-]+)", "".join(p.read_text() for p in (_HERE / "browser").glob("*.css"))))
-
-
-def _styled_classes(attribute: re.Match) -> str:
-    kept = [name for name in attribute.group(1).split() if name in _STYLED or not _VEGA_CLASS.match(name)]
-    return f' class="{" ".join(kept)}"' if kept else ""
-
-
-_ROLE_UNLABELLED = re.compile(r'<(?!svg\b)\w+\b[^>]* role="graphics-[^"]*"[^>]*>')
-_LABELLED = re.compile(r' aria-(?:label|labelledby|describedby)=')
-_LABEL = re.compile(r' aria-label="([^"]*)"')
-# What Vega labels again: a line with its first point's words, an axis's inner group with the axis's.
-_SAID_AGAIN = re.compile(r'<\w+\b[^>]* aria-roledescription="(?:line mark|group mark)"[^>]*>')
-_WHAT_IT_IS = re.compile(r' (?:aria-label|role|aria-roledescription)="[^"]*"')
-
-
-def _said_once(text: str) -> str:
-    """Each SVG without the labels Vega repeats: a listener hears each once, on the mark it describes."""
-    def one(match: re.Match) -> str:
-        labels = _LABEL.findall(match.group())
-        return _SAID_AGAIN.sub(lambda tag: _WHAT_IT_IS.sub("", tag.group()) if labels.count(
-            (_LABEL.search(tag.group()) or [None, None])[1]) > 1 else tag.group(), match.group())
-    return re.sub(r"<svg\b.*?</svg>", one, text, flags=re.S)
-
-
-def _unlabelled_role(tag: re.Match) -> str:
-    element = tag.group()
-    return element if _LABELLED.search(element) else re.sub(r' (?:role="graphics-|aria-roledescription=")[^"]*"', "", element)
 
 
 _STYLE = re.compile(r' style="([^"]*)"')
